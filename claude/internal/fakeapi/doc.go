@@ -1,0 +1,18 @@
+// Package fakeapi is a scripted fake of the Anthropic Messages API for tests
+// that drive the real Claude Code CLI without network access.
+//
+// Point the CLI at it with ANTHROPIC_BASE_URL=srv.URL(). Every POST to
+// /v1/messages that carries a "tools" array is a main-loop request: it
+// consumes the next Reply of the script (or is answered by a Handler) and is
+// recorded in Requests. A request without "tools" is a side query (session
+// title, summary, ...): it gets a short text answer, does not consume the
+// script, and is recorded in SideRequests. When the script runs out, main-loop
+// requests are answered with TextReply("done").
+//
+// Replies are streamed as server-sent events in the Messages API order when
+// the request says "stream":true, and returned as one JSON message otherwise.
+// /v1/messages/count_tokens answers {"input_tokens":N}; any other path gets a
+// 404 error in the Anthropic error shape.
+//
+// A Server is safe for concurrent use.
+package fakeapi

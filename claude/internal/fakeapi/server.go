@@ -1,0 +1,186 @@
+package fakeapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+)
+
+// SideText is the text answered to side queries (requests without tools).
+const SideText = "Fake side answer."
+
+// Handler computes the reply to a main-loop request. It may be called
+// concurrently when the CLI sends parallel requests (e.g. subagents).
+type Handler func(Request) Reply
+
+// Server is a running fake Messages API on 127.0.0.1.
+type Server struct {
+	ts      *httptest.Server
+	handler Handler
+
+	mu     sync.Mutex
+	script []Reply
+	next   int
+	reqs   []Request
+	side   []Request
+	paths  []string
+	msgSeq int
+}
+
+// New starts a server that answers main-loop requests with replies, in
+// order, then with TextReply("done").
+func New(replies ...Reply) *Server {
+	return start(&Server{script: append([]Reply(nil), replies...)})
+}
+
+// NewHandler starts a server that answers each main-loop request with h.
+// The request passed to h has its Index set and is already recorded.
+func NewHandler(h Handler) *Server {
+	return start(&Server{handler: h})
+}
+
+func start(s *Server) *Server {
+	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// URL returns the base URL, e.g. "http://127.0.0.1:41234", for ANTHROPIC_BASE_URL.
+func (s *Server) URL() string { return s.ts.URL }
+
+// Close shuts the server down, closing idle client connections.
+func (s *Server) Close() {
+	s.ts.CloseClientConnections()
+	s.ts.Close()
+}
+
+// Requests returns the recorded main-loop requests (those with tools), in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// SideRequests returns the recorded side queries (requests without tools), in order.
+func (s *Server) SideRequests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.side...)
+}
+
+// LastRequest returns the last main-loop request; ok is false if none came.
+func (s *Server) LastRequest() (r Request, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.reqs) == 0 {
+		return Request{}, false
+	}
+	return s.reqs[len(s.reqs)-1], true
+}
+
+// Paths returns "METHOD /path?query" for every HTTP request received, in order.
+func (s *Server) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.paths...)
+}
+
+// Remaining returns how many scripted replies have not been used yet.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.script) - s.next
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.paths = append(s.paths, r.Method+" "+r.URL.RequestURI())
+	s.mu.Unlock()
+
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
+		s.messages(w, r)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
+		body, _ := io.ReadAll(r.Body)
+		writeJSON(w, http.StatusOK, map[string]int{"input_tokens": estimateTokens(len(body))})
+	default:
+		writeError(w, http.StatusNotFound, "fakeapi: no route for "+r.Method+" "+r.URL.Path)
+	}
+}
+
+func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "fakeapi: reading body: "+err.Error())
+		return
+	}
+	req, main, err := decodeRequest(r, body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "fakeapi: invalid JSON body: "+err.Error())
+		return
+	}
+
+	s.mu.Lock()
+	s.msgSeq++
+	msgID := fmt.Sprintf("msg_fake%04d", s.msgSeq)
+	var reply Reply
+	scripted := false
+	switch {
+	case !main:
+		req.Index = len(s.side)
+		s.side = append(s.side, req)
+		reply = TextReply(SideText)
+	case s.handler != nil:
+		req.Index = len(s.reqs)
+		s.reqs = append(s.reqs, req)
+	default:
+		req.Index = len(s.reqs)
+		s.reqs = append(s.reqs, req)
+		reply, scripted = TextReply("done"), true
+		if s.next < len(s.script) {
+			reply = s.script[s.next]
+			s.next++
+		}
+	}
+	s.mu.Unlock()
+	if main && !scripted {
+		reply = s.handler(req)
+	}
+
+	if reply.IsError() {
+		writeError(w, reply.Status, reply.ErrorMessage)
+		return
+	}
+	model := req.Model
+	if model == "" {
+		model = "claude-fake"
+	}
+	m := buildMessage(msgID, model, len(body), reply)
+	if req.Stream {
+		streamMessage(w, m)
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+// writeJSON writes v as a JSON response with the given status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("request-id", "req_fake")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError writes an error in the Anthropic error shape.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{
+		"type":       "error",
+		"error":      map[string]string{"type": errorType(status), "message": msg},
+		"request_id": "req_fake",
+	})
+}
+
+// estimateTokens is a rough token count for n bytes of text.
+func estimateTokens(n int) int { return n/4 + 1 }

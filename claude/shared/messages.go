@@ -1,0 +1,263 @@
+package shared
+
+import "encoding/json"
+
+// Message is one message of a session's stream: a line the CLI wrote, decoded, or an event the SDK
+// produced itself (hook progress). Use a type switch on the concrete pointer types.
+type Message interface {
+	// Type returns the message's type, e.g. "assistant", "result", "system".
+	Type() string
+}
+
+// SystemMessage is a "system" message: init at the start of each turn, informational notices,
+// permission_denied, hook_started / hook_response of command hooks, status, and more (Subtype).
+type SystemMessage struct {
+	Subtype   string `json:"subtype"`
+	SessionID string `json:"session_id,omitempty"`
+	UUID      string `json:"uuid,omitempty"`
+	// Init fields (subtype "init").
+	Cwd            string   `json:"cwd,omitempty"`
+	Model          string   `json:"model,omitempty"`
+	PermissionMode string   `json:"permissionMode,omitempty"`
+	Tools          []string `json:"tools,omitempty"`
+	// Informational fields.
+	Content string `json:"content,omitempty"`
+	Level   string `json:"level,omitempty"`
+	Tag     string `json:"tag,omitempty"`
+	// Command-hook progress fields (hook_started, hook_response).
+	HookID    string `json:"hook_id,omitempty"`
+	HookName  string `json:"hook_name,omitempty"`
+	HookEvent string `json:"hook_event,omitempty"`
+	Outcome   string `json:"outcome,omitempty"`
+	ExitCode  *int   `json:"exit_code,omitempty"`
+	Stdout    string `json:"stdout,omitempty"`
+	Stderr    string `json:"stderr,omitempty"`
+	// Raw is the whole line; every field not above is there.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Type returns "system".
+func (*SystemMessage) Type() string { return "system" }
+
+// ContentBlock is one block of a model message: text, thinking, tool_use or tool_result.
+type ContentBlock struct {
+	Type string `json:"type"`
+	// Text of a text block.
+	Text string `json:"text,omitempty"`
+	// Thinking of a thinking block.
+	Thinking string `json:"thinking,omitempty"`
+	// ID, Name and Input of a tool_use block.
+	ID    string          `json:"id,omitempty"`
+	Name  string          `json:"name,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+	// ToolUseID, Content and IsError of a tool_result block. Content is a string or an array.
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   json.RawMessage `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+}
+
+// ContentText returns a tool_result's content as text: the string itself, or its text blocks
+// joined.
+func (b ContentBlock) ContentText() string {
+	if len(b.Content) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(b.Content, &s) == nil {
+		return s
+	}
+	var blocks []ContentBlock
+	if json.Unmarshal(b.Content, &blocks) == nil {
+		out := ""
+		for _, c := range blocks {
+			out += c.Text
+		}
+		return out
+	}
+	return string(b.Content)
+}
+
+// APIMessage is a model message as the Messages API shapes it.
+type APIMessage struct {
+	ID         string          `json:"id,omitempty"`
+	Role       string          `json:"role"`
+	Model      string          `json:"model,omitempty"`
+	Content    []ContentBlock  `json:"content"`
+	StopReason string          `json:"stop_reason,omitempty"`
+	Usage      json.RawMessage `json:"usage,omitempty"`
+}
+
+// AssistantMessage is one completed block (or message) from the model.
+type AssistantMessage struct {
+	Message         APIMessage      `json:"message"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	SessionID       string          `json:"session_id,omitempty"`
+	UUID            string          `json:"uuid,omitempty"`
+	Raw             json.RawMessage `json:"-"`
+}
+
+// Type returns "assistant".
+func (*AssistantMessage) Type() string { return "assistant" }
+
+// Text returns the text of the message's text blocks, joined.
+func (m *AssistantMessage) Text() string {
+	s := ""
+	for _, b := range m.Message.Content {
+		if b.Type == "text" {
+			s += b.Text
+		}
+	}
+	return s
+}
+
+// UserMessage is a user turn on the stream: tool results, hook feedback, slash-command output, or
+// a replayed prompt. Content is a string or an array of blocks; Blocks holds the array form.
+type UserMessage struct {
+	Message struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	Blocks          []ContentBlock  `json:"-"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	SessionID       string          `json:"session_id,omitempty"`
+	UUID            string          `json:"uuid,omitempty"`
+	ToolUseResult   json.RawMessage `json:"tool_use_result,omitempty"`
+	IsReplay        bool            `json:"isReplay,omitempty"`
+	Raw             json.RawMessage `json:"-"`
+}
+
+// Type returns "user".
+func (*UserMessage) Type() string { return "user" }
+
+// ResultMessage ends a turn. A prompt can produce more than one (a background subagent finishing
+// starts a turn by itself). An API error is Subtype "success" with IsError true.
+type ResultMessage struct {
+	Subtype           string          `json:"subtype"`
+	IsError           bool            `json:"is_error"`
+	Result            string          `json:"result"`
+	StopReason        string          `json:"stop_reason,omitempty"`
+	TerminalReason    string          `json:"terminal_reason,omitempty"`
+	NumTurns          int             `json:"num_turns"`
+	DurationMS        int64           `json:"duration_ms"`
+	DurationAPIMS     int64           `json:"duration_api_ms"`
+	TotalCostUSD      float64         `json:"total_cost_usd"`
+	SessionID         string          `json:"session_id"`
+	UUID              string          `json:"uuid,omitempty"`
+	Usage             json.RawMessage `json:"usage,omitempty"`
+	PermissionDenials json.RawMessage `json:"permission_denials,omitempty"`
+	DeferredToolUse   json.RawMessage `json:"deferred_tool_use,omitempty"`
+	Errors            []string        `json:"errors,omitempty"`
+	Raw               json.RawMessage `json:"-"`
+}
+
+// Type returns "result".
+func (*ResultMessage) Type() string { return "result" }
+
+// StreamEvent is a raw Messages API stream event (with include-partial-messages).
+type StreamEvent struct {
+	Event           json.RawMessage `json:"event"`
+	SessionID       string          `json:"session_id,omitempty"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	UUID            string          `json:"uuid,omitempty"`
+	Raw             json.RawMessage `json:"-"`
+}
+
+// Type returns "stream_event".
+func (*StreamEvent) Type() string { return "stream_event" }
+
+// HookCallback is the payload of a hook_callback control request.
+type HookCallback struct {
+	CallbackID string
+	// ToolUseID is the request's tool_use_id: the real id for tool events, a synthetic one otherwise.
+	ToolUseID string
+	Input     HookInput
+}
+
+// CanUseTool is the payload of a can_use_tool control request: a permission prompt.
+type CanUseTool struct {
+	ToolName              string          `json:"tool_name"`
+	DisplayName           string          `json:"display_name,omitempty"`
+	Input                 ToolInput       `json:"input"`
+	Description           string          `json:"description,omitempty"`
+	ToolUseID             string          `json:"tool_use_id,omitempty"`
+	BlockedPath           string          `json:"blocked_path,omitempty"`
+	DecisionReason        string          `json:"decision_reason,omitempty"`
+	DecisionReasonType    string          `json:"decision_reason_type,omitempty"`
+	PermissionSuggestions json.RawMessage `json:"permission_suggestions,omitempty"`
+	AgentID               string          `json:"agent_id,omitempty"`
+}
+
+// ControlRequest is a request from the CLI (hook_callback, can_use_tool, mcp_message, ...) or, when
+// decoding the SDK's own output, from the SDK.
+type ControlRequest struct {
+	RequestID string
+	Subtype   string
+	// Request is the whole "request" object.
+	Request json.RawMessage
+	// HookCallback is set for subtype hook_callback, CanUseTool for can_use_tool.
+	HookCallback *HookCallback
+	CanUseTool   *CanUseTool
+	Raw          json.RawMessage
+}
+
+// Type returns "control_request".
+func (*ControlRequest) Type() string { return "control_request" }
+
+// ControlResponse answers a control request.
+type ControlResponse struct {
+	RequestID string
+	// Subtype is "success" or "error".
+	Subtype   string
+	Response  json.RawMessage
+	Error     string
+	ErrorCode string
+	Raw       json.RawMessage
+}
+
+// Type returns "control_response".
+func (*ControlResponse) Type() string { return "control_response" }
+
+// ControlCancelRequest says the CLI no longer waits for the answer to one of its requests.
+type ControlCancelRequest struct {
+	RequestID string
+	Raw       json.RawMessage
+}
+
+// Type returns "control_cancel_request".
+func (*ControlCancelRequest) Type() string { return "control_cancel_request" }
+
+// HookEventMessage is the design spec's framing of a hook: a "hook_event" line carrying the input
+// inline, answered by a "hook_response" line. RequestID is the line's "request_id" or "id", if any.
+type HookEventMessage struct {
+	RequestID string
+	ToolUseID string
+	Input     HookInput
+	Raw       json.RawMessage
+}
+
+// Type returns "hook_event".
+func (*HookEventMessage) Type() string { return "hook_event" }
+
+// HookResponseMessage is a "hook_response" line: the answer to a hook_event.
+type HookResponseMessage struct {
+	RequestID     string
+	ToolUseID     string
+	HookEventName HookEvent
+	// Output is the answer's fields (continue, decision, hookSpecificOutput, ...).
+	Output json.RawMessage
+	Raw    json.RawMessage
+}
+
+// Type returns "hook_response".
+func (*HookResponseMessage) Type() string { return "hook_response" }
+
+// RawMessage is a line of a type this SDK does not decode: a newer CLI's additions come through as
+// RawMessage instead of an error.
+type RawMessage struct {
+	MessageType string
+	Subtype     string
+	Raw         json.RawMessage
+}
+
+// Type returns the line's type.
+func (m *RawMessage) Type() string { return m.MessageType }
