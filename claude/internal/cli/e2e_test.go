@@ -258,6 +258,10 @@ func TestE2EPreToolUseHookDenies(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	if len(reqs) < 2 || !reqs[1].Contains("blocked by test") {
-		t.Errorf("second main-loop request does not carry the deny reason (%d requests)", len(reqs))
+		t.Fatalf("second main-loop request does not carry the deny reason (%d requests)", len(reqs))
+	}
+	tr, _ := reqs[1].LastToolResult()
+	if tr.ToolUseID != "toolu_01" || !tr.IsError || !strings.Contains(tr.ResultText(), "blocked by test") {
+		t.Errorf("tool_result = %+v (text %q), want an is_error result for toolu_01 with the reason", tr, tr.ResultText())
 	}
 }

@@ -14,5 +14,10 @@
 // /v1/messages/count_tokens answers {"input_tokens":N}; any other path gets a
 // 404 error in the Anthropic error shape.
 //
+// The Claude Code CLI 2.1.330 calls only POST /v1/messages?beta=true, with
+// "stream":true, on every turn. It retries failed requests by itself (an HTTP
+// 400 up to 6 attempts, a 5xx with backoff), and each attempt consumes a
+// scripted reply: use Repeat to make an error stick.
+//
 // A Server is safe for concurrent use.
 package fakeapi

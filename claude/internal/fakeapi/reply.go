@@ -78,3 +78,14 @@ func errorType(status int) string {
 	}
 	return "invalid_request_error"
 }
+
+// Repeat returns n copies of r. Use it to answer every attempt of a request
+// the CLI retries: on an HTTP 400 it sends the same turn up to 6 times, and
+// each attempt consumes a scripted reply.
+func Repeat(n int, r Reply) []Reply {
+	out := make([]Reply, n)
+	for i := range out {
+		out[i] = r
+	}
+	return out
+}

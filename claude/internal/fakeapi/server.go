@@ -116,7 +116,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "fakeapi: reading body: "+err.Error())
 		return
 	}
-	req, main, err := decodeRequest(r, body)
+	req, isMain, err := decodeRequest(r, body)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "fakeapi: invalid JSON body: "+err.Error())
 		return
@@ -125,27 +125,23 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.msgSeq++
 	msgID := fmt.Sprintf("msg_fake%04d", s.msgSeq)
-	var reply Reply
-	scripted := false
-	switch {
-	case !main:
+	reply := TextReply(SideText)
+	if isMain {
+		req.Index = len(s.reqs)
+		s.reqs = append(s.reqs, req)
+		if s.handler == nil {
+			reply = TextReply("done")
+			if s.next < len(s.script) {
+				reply = s.script[s.next]
+				s.next++
+			}
+		}
+	} else {
 		req.Index = len(s.side)
 		s.side = append(s.side, req)
-		reply = TextReply(SideText)
-	case s.handler != nil:
-		req.Index = len(s.reqs)
-		s.reqs = append(s.reqs, req)
-	default:
-		req.Index = len(s.reqs)
-		s.reqs = append(s.reqs, req)
-		reply, scripted = TextReply("done"), true
-		if s.next < len(s.script) {
-			reply = s.script[s.next]
-			s.next++
-		}
 	}
 	s.mu.Unlock()
-	if main && !scripted {
+	if isMain && s.handler != nil {
 		reply = s.handler(req)
 	}
 

@@ -1,6 +1,8 @@
 // Command installcli makes sure the pinned Claude Code CLI is installed
 // (under <repo root>/.cache/claude-cli unless CLAUDE_CLI_PATH is set) and
 // prints its path.
+//
+//	go run ./claude/internal/cli/cmd/installcli
 package main
 
 import (
@@ -14,14 +16,18 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
-	p, err := cli.Ensure(ctx)
+	p, err := run()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "installcli:", err)
 		os.Exit(1)
 	}
 	fmt.Println(p)
+}
+
+func run() (string, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	return cli.Ensure(ctx)
 }
