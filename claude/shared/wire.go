@@ -5,8 +5,10 @@ import (
 	"fmt"
 )
 
-// wireOutput is a hook answer as the CLI reads it.
-type wireOutput struct {
+// WireHookOutput is a hook answer exactly as the CLI reads it. Build it with WireOutput.
+type WireHookOutput struct {
+	Async              bool   `json:"async,omitempty"`
+	AsyncTimeout       int    `json:"asyncTimeout,omitempty"`
 	Continue           *bool  `json:"continue,omitempty"`
 	StopReason         string `json:"stopReason,omitempty"`
 	SuppressOutput     bool   `json:"suppressOutput,omitempty"`
@@ -32,27 +34,24 @@ func (e *OutputError) Error() string {
 // (approve/block at the top level, allow/deny/ask/defer in permissionDecision), hookEventName set
 // to e. A nil o gives the empty answer {}. It returns an *OutputError for an output that does not
 // fit e.
-func WireOutput(e HookEvent, o HookOutput) (any, error) {
+func WireOutput(e HookEvent, o HookOutput) (*WireHookOutput, error) {
 	if o == nil {
-		return struct{}{}, nil
+		return &WireHookOutput{}, nil
 	}
 	switch v := o.(type) {
 	case AsyncHookOutput:
-		v.Async = true
-		return v, nil
+		return &WireHookOutput{Async: true, AsyncTimeout: v.AsyncTimeout}, nil
 	case *AsyncHookOutput:
 		if v == nil {
-			return struct{}{}, nil
+			return &WireHookOutput{}, nil
 		}
-		c := *v
-		c.Async = true
-		return c, nil
+		return &WireHookOutput{Async: true, AsyncTimeout: v.AsyncTimeout}, nil
 	}
 	s, ok := AsSync(o)
 	if !ok {
 		return nil, &OutputError{Event: e, Reason: fmt.Sprintf("unsupported output type %T", o)}
 	}
-	w := wireOutput{
+	w := &WireHookOutput{
 		StopReason:     s.StopReason,
 		SuppressOutput: s.SuppressOutput,
 		Reason:         s.Reason,

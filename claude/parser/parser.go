@@ -1,0 +1,257 @@
+// Package parser turns one line of the CLI's stdout into a typed message. It is pure: no I/O, no
+// goroutines, safe for concurrent use, and fuzzed.
+//
+// Lines are peeked with gjson (type and subtype) and then decoded by the decoder registered for that
+// type. A type nobody registered comes through as a *shared.RawMessage, not an error, so that a newer
+// CLI does not break old code.
+package parser
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/tidwall/gjson"
+)
+
+// ErrNotJSON says a line is not a JSON object. The transport counts and skips such lines.
+var ErrNotJSON = errors.New("parser: line is not a JSON object")
+
+// DecodeError says a line is JSON but does not fit its type's shape.
+type DecodeError struct {
+	Type    string
+	Subtype string
+	Err     error
+}
+
+func (e *DecodeError) Error() string {
+	if e.Subtype != "" {
+		return fmt.Sprintf("parser: decoding %s/%s: %v", e.Type, e.Subtype, e.Err)
+	}
+	return fmt.Sprintf("parser: decoding %s: %v", e.Type, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Decoder decodes one line whose type (and subtype) it was registered for. line is the whole line;
+// the decoder may keep it (lines are never reused by the transport).
+type Decoder func(line []byte) (shared.Message, error)
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Decoder{}
+)
+
+// Register installs dec for lines of type typ, or, when subtype is not "", for that type and subtype
+// only. A subtype decoder wins over the type's. Registering again replaces. Safe for concurrent use.
+func Register(typ, subtype string, dec Decoder) {
+	mu.Lock()
+	defer mu.Unlock()
+	registry[key(typ, subtype)] = dec
+}
+
+func key(typ, subtype string) string {
+	if subtype == "" {
+		return typ
+	}
+	return typ + "/" + subtype
+}
+
+func lookup(typ, subtype string) Decoder {
+	mu.RLock()
+	defer mu.RUnlock()
+	if subtype != "" {
+		if d, ok := registry[key(typ, subtype)]; ok {
+			return d
+		}
+	}
+	return registry[typ]
+}
+
+// Parse decodes one line (without its newline). It returns ErrNotJSON for a line that is not a JSON
+// object, a *DecodeError for a known type with a wrong shape, and a *shared.RawMessage for an
+// unknown type.
+func Parse(line []byte) (shared.Message, error) {
+	if !gjson.ValidBytes(line) {
+		return nil, ErrNotJSON
+	}
+	root := gjson.ParseBytes(line)
+	if !root.IsObject() {
+		return nil, ErrNotJSON
+	}
+	typ := root.Get("type").String()
+	subtype := root.Get("subtype").String()
+	dec := lookup(typ, subtype)
+	if dec == nil {
+		return &shared.RawMessage{MessageType: typ, Subtype: subtype, Raw: json.RawMessage(line)}, nil
+	}
+	m, err := dec(line)
+	if err != nil {
+		var de *DecodeError
+		if errors.As(err, &de) {
+			return nil, err
+		}
+		return nil, &DecodeError{Type: typ, Subtype: subtype, Err: err}
+	}
+	return m, nil
+}
+
+func init() {
+	Register("system", "", decodeSystem)
+	Register("assistant", "", decodeAssistant)
+	Register("user", "", decodeUser)
+	Register("result", "", decodeResult)
+	Register("stream_event", "", decodeStreamEvent)
+	Register("control_request", "", decodeControlRequest)
+	Register("control_response", "", decodeControlResponse)
+	Register("control_cancel_request", "", decodeControlCancel)
+	Register("hook_event", "", decodeHookEvent)
+	Register("hook_response", "", decodeHookResponse)
+}
+
+func decodeSystem(line []byte) (shared.Message, error) {
+	m := &shared.SystemMessage{Raw: line}
+	return m, json.Unmarshal(line, m)
+}
+
+func decodeAssistant(line []byte) (shared.Message, error) {
+	m := &shared.AssistantMessage{Raw: line}
+	return m, json.Unmarshal(line, m)
+}
+
+func decodeUser(line []byte) (shared.Message, error) {
+	m := &shared.UserMessage{Raw: line}
+	if err := json.Unmarshal(line, m); err != nil {
+		return nil, err
+	}
+	if c := m.Message.Content; len(c) > 0 && c[0] == '[' {
+		if err := json.Unmarshal(c, &m.Blocks); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func decodeResult(line []byte) (shared.Message, error) {
+	m := &shared.ResultMessage{Raw: line}
+	return m, json.Unmarshal(line, m)
+}
+
+func decodeStreamEvent(line []byte) (shared.Message, error) {
+	m := &shared.StreamEvent{Raw: line}
+	return m, json.Unmarshal(line, m)
+}
+
+func decodeControlRequest(line []byte) (shared.Message, error) {
+	id := gjson.GetBytes(line, "request_id")
+	req := gjson.GetBytes(line, "request")
+	if id.Type != gjson.String || id.Str == "" {
+		return nil, errors.New("missing request_id")
+	}
+	if !req.IsObject() {
+		return nil, errors.New("missing request object")
+	}
+	m := &shared.ControlRequest{
+		RequestID: id.Str,
+		Subtype:   req.Get("subtype").String(),
+		Request:   json.RawMessage(req.Raw),
+		Raw:       line,
+	}
+	switch m.Subtype {
+	case "hook_callback":
+		in := req.Get("input")
+		if !in.IsObject() {
+			return nil, errors.New("hook_callback without an input object")
+		}
+		input, err := DecodeHookInput([]byte(in.Raw))
+		if err != nil {
+			return nil, err
+		}
+		cb := &shared.HookCallback{
+			CallbackID: req.Get("callback_id").String(),
+			ToolUseID:  req.Get("tool_use_id").String(),
+			Input:      input,
+		}
+		// PermissionRequest's input has no tool_use_id; the request has it.
+		if tc := shared.ToolCall(input); tc != nil && tc.ToolUseID == "" {
+			tc.ToolUseID = cb.ToolUseID
+		}
+		m.HookCallback = cb
+	case "can_use_tool":
+		c := &shared.CanUseTool{}
+		if err := json.Unmarshal([]byte(req.Raw), c); err != nil {
+			return nil, err
+		}
+		m.CanUseTool = c
+	}
+	return m, nil
+}
+
+func decodeControlResponse(line []byte) (shared.Message, error) {
+	r := gjson.GetBytes(line, "response")
+	if !r.IsObject() {
+		return nil, errors.New("missing response object")
+	}
+	m := &shared.ControlResponse{
+		RequestID: r.Get("request_id").String(),
+		Subtype:   r.Get("subtype").String(),
+		Error:     r.Get("error").String(),
+		ErrorCode: r.Get("error_code").String(),
+		Raw:       line,
+	}
+	if resp := r.Get("response"); resp.Exists() {
+		m.Response = json.RawMessage(resp.Raw)
+	}
+	return m, nil
+}
+
+func decodeControlCancel(line []byte) (shared.Message, error) {
+	id := gjson.GetBytes(line, "request_id")
+	if id.Type != gjson.String {
+		return nil, errors.New("missing request_id")
+	}
+	return &shared.ControlCancelRequest{RequestID: id.Str, Raw: line}, nil
+}
+
+// decodeHookEvent reads the spec framing: the input's fields sit at the top level of the line, next
+// to "type" (and an optional "request_id" or "id").
+func decodeHookEvent(line []byte) (shared.Message, error) {
+	input, err := DecodeHookInput(line)
+	if err != nil {
+		return nil, err
+	}
+	root := gjson.ParseBytes(line)
+	m := &shared.HookEventMessage{
+		RequestID: root.Get("request_id").String(),
+		ToolUseID: root.Get("tool_use_id").String(),
+		Input:     input,
+		Raw:       line,
+	}
+	if m.RequestID == "" {
+		m.RequestID = root.Get("id").String()
+	}
+	// type, request_id and id belong to the framing, not to the input.
+	if b := input.Base(); b.Extra != nil {
+		for _, k := range []string{"type", "request_id", "id"} {
+			delete(b.Extra, k)
+		}
+		if len(b.Extra) == 0 {
+			b.Extra = nil
+		}
+	}
+	return m, nil
+}
+
+func decodeHookResponse(line []byte) (shared.Message, error) {
+	root := gjson.ParseBytes(line)
+	return &shared.HookResponseMessage{
+		RequestID:     root.Get("request_id").String(),
+		ToolUseID:     root.Get("tool_use_id").String(),
+		HookEventName: shared.HookEvent(root.Get("hook_event_name").String()),
+		Output:        line,
+		Raw:           line,
+	}, nil
+}

@@ -1,0 +1,813 @@
+// Package subprocess runs the Claude CLI as a child process and speaks its stream-json protocol:
+// one goroutine reads stdout line by line, hook requests are answered by the HookExecutor, control
+// requests from the SDK are correlated by id, and writes to stdin are serialised.
+//
+// Goroutines per transport: the stdout reader, the stderr drainer and the process waiter (all three
+// end when the process's pipes close), plus one per in-flight hook or permission request (ended by
+// its answer, its timeout, a control_cancel_request or Close). Close stops the process and waits
+// for all of them.
+package subprocess
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/parser"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/tidwall/gjson"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxLineSize    = 100 << 20 // 100 MiB: tool results of tens of MB occur
+	DefaultStderrTail     = 64 << 10
+	DefaultCloseGrace     = 2 * time.Second
+	DefaultWriteTimeout   = 30 * time.Second
+	DefaultRequestTimeout = 60 * time.Second
+)
+
+// CanUseToolFunc decides a permission prompt (a can_use_tool request). An error or a panic denies.
+type CanUseToolFunc func(ctx context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error)
+
+// Config configures a Transport. Only CLIPath is required.
+type Config struct {
+	// CLIPath is the CLI binary (see FindCLI).
+	CLIPath string
+	// Args are the CLI's arguments.
+	Args []string
+	// Dir is the CLI's working directory; "" means the current one.
+	Dir string
+	// BaseEnv replaces os.Environ() as the base environment when non-nil. Env is added on top.
+	// CLAUDECODE is always removed.
+	BaseEnv []string
+	Env     []string
+	// Hooks answers hook requests; nil means no Go hooks (every hook request is answered with {},
+	// or with a denial for events that guard an action).
+	Hooks *HookExecutor
+	// CanUseTool answers can_use_tool requests; nil denies them.
+	CanUseTool CanUseToolFunc
+	// MaxLineSize bounds one stdout line (default DefaultMaxLineSize). Longer lines are skipped
+	// and reported as a *LineTooLongError.
+	MaxLineSize int
+	// StderrTail is how many bytes of stderr are kept for errors (default DefaultStderrTail).
+	StderrTail int
+	// OnStderr, if set, gets every stderr line. It runs on the stderr goroutine.
+	OnStderr func(line string)
+	// Logger; nil means slog.Default(). Tool inputs and environment values are never logged.
+	Logger *slog.Logger
+	// CloseGrace is how long Close waits after closing stdin, and again after SIGTERM, before it
+	// escalates (default DefaultCloseGrace).
+	CloseGrace time.Duration
+	// WriteTimeout bounds one write to stdin (default DefaultWriteTimeout); a CLI that stops
+	// reading makes writes fail with ErrStalled instead of blocking forever.
+	WriteTimeout time.Duration
+	// RequestTimeout bounds a control request to the CLI (default DefaultRequestTimeout).
+	RequestTimeout time.Duration
+	// OnMessage, if set, sees every decoded message on the reader goroutine before it is queued,
+	// including the control traffic the transport answers itself. It must be fast and must not
+	// call the transport.
+	OnMessage func(shared.Message)
+}
+
+// Stats counts what the reader skipped.
+type Stats struct {
+	Lines          int64
+	NoiseLines     int64 // not JSON: skipped
+	OversizedLines int64
+	DecodeErrors   int64
+}
+
+// Transport is one running CLI process. All methods are safe for concurrent use.
+type Transport struct {
+	cfg    Config
+	logger *slog.Logger
+	cmd    *exec.Cmd
+	pgid   int
+
+	stdin *os.File
+	wmu   sync.Mutex // serialises writes; guards stdinClosed
+	// stdinClosed is set once stdin is closed.
+	stdinClosed bool
+
+	inbox *inbox
+
+	ctx    context.Context // cancelled by Close or process exit: ends in-flight handlers
+	cancel context.CancelFunc
+
+	nextID  atomic.Int64
+	pmu     sync.Mutex
+	pending map[string]chan *shared.ControlResponse // SDK -> CLI requests
+	flights map[string]context.CancelFunc           // CLI -> SDK requests in progress
+
+	handlers sync.WaitGroup // in-flight request goroutines
+
+	stderr *tailBuffer
+
+	done     chan struct{} // closed when the process has exited and the readers are done
+	exitErr  error         // set before done is closed: nil, or a *ProcessError
+	closing  atomic.Bool
+	closeMu  sync.Once
+	closeErr error
+
+	stats struct {
+		lines, noise, oversized, decode atomic.Int64
+	}
+}
+
+// Start starts the CLI. ctx bounds the transport's life: when it is cancelled the transport closes.
+func Start(ctx context.Context, cfg Config) (*Transport, error) {
+	if cfg.CLIPath == "" {
+		return nil, errors.New("subprocess: Config.CLIPath is empty")
+	}
+	if cfg.MaxLineSize <= 0 {
+		cfg.MaxLineSize = DefaultMaxLineSize
+	}
+	if cfg.StderrTail <= 0 {
+		cfg.StderrTail = DefaultStderrTail
+	}
+	if cfg.CloseGrace <= 0 {
+		cfg.CloseGrace = DefaultCloseGrace
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("subprocess: stdin pipe: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("subprocess: stdout pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("subprocess: stderr pipe: %w", err)
+	}
+	cmd := exec.Command(cfg.CLIPath, cfg.Args...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = childEnv(cfg.BaseEnv, cfg.Env)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	// Its own process group, so that Close can stop the tools the CLI started too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
+			f.Close()
+		}
+		return nil, fmt.Errorf("subprocess: starting %s: %w", cfg.CLIPath, err)
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	tctx, cancel := context.WithCancel(context.Background())
+	t := &Transport{
+		cfg:     cfg,
+		logger:  logger,
+		cmd:     cmd,
+		pgid:    cmd.Process.Pid,
+		stdin:   inW,
+		inbox:   newInbox(),
+		ctx:     tctx,
+		cancel:  cancel,
+		pending: map[string]chan *shared.ControlResponse{},
+		flights: map[string]context.CancelFunc{},
+		stderr:  &tailBuffer{max: cfg.StderrTail},
+		done:    make(chan struct{}),
+	}
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() { // stdout reader: owns outR, ends at EOF.
+		defer readers.Done()
+		t.readStdout(outR)
+		outR.Close()
+	}()
+	go func() { // stderr drainer: owns errR, ends at EOF.
+		defer readers.Done()
+		t.readStderr(errR)
+		errR.Close()
+	}()
+	go func() { // process waiter: ends when the process has exited and both readers are done.
+		readers.Wait()
+		werr := cmd.Wait()
+		t.finish(werr)
+	}()
+	context.AfterFunc(ctx, func() { t.Close() })
+	return t, nil
+}
+
+// finish records the process's end, fails everything pending and closes done.
+func (t *Transport) finish(werr error) {
+	var perr error
+	if !t.closing.Load() {
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			pe := &ProcessError{ExitCode: ee.ExitCode(), Stderr: t.stderr.String()}
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				pe.Signal = ws.Signal().String()
+			}
+			perr = pe
+		} else if werr != nil {
+			perr = fmt.Errorf("subprocess: waiting for CLI: %w", werr)
+		}
+	}
+	// Tools the CLI started live in its process group: stop them with it.
+	_ = syscall.Kill(-t.pgid, syscall.SIGKILL)
+	t.exitErr = perr
+	t.cancel()
+	term := perr
+	if term == nil {
+		if t.closing.Load() {
+			term = ErrClosed
+		} else {
+			term = io.EOF
+		}
+	}
+	t.inbox.close(term)
+	t.wmu.Lock()
+	if !t.stdinClosed {
+		t.stdinClosed = true
+		t.stdin.Close()
+	}
+	t.wmu.Unlock()
+	close(t.done)
+}
+
+// Done is closed when the CLI has exited and the transport's readers are done.
+func (t *Transport) Done() <-chan struct{} { return t.done }
+
+// ExitErr returns nil while the process runs or if it ended normally or by Close, and a
+// *ProcessError if it failed on its own.
+func (t *Transport) ExitErr() error {
+	select {
+	case <-t.done:
+		return t.exitErr
+	default:
+		return nil
+	}
+}
+
+// Stats returns the reader's counters.
+func (t *Transport) Stats() Stats {
+	return Stats{
+		Lines:          t.stats.lines.Load(),
+		NoiseLines:     t.stats.noise.Load(),
+		OversizedLines: t.stats.oversized.Load(),
+		DecodeErrors:   t.stats.decode.Load(),
+	}
+}
+
+// StderrTail returns the last bytes the CLI wrote on stderr.
+func (t *Transport) StderrTail() string { return t.stderr.String() }
+
+// Next returns the next message for the consumer, or a non-fatal *ProtocolError. After the process
+// ends and the queue is drained it returns io.EOF (clean exit), ErrClosed (after Close) or a
+// *ProcessError.
+func (t *Transport) Next(ctx context.Context) (shared.Message, error) {
+	it, err := t.inbox.pop(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return it.msg, it.err
+}
+
+// WriteMessage marshals v and writes it as one line on the CLI's stdin. Writes are serialised; one
+// that the CLI does not read within WriteTimeout fails with ErrStalled.
+func (t *Transport) WriteMessage(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("subprocess: encoding message: %w", err)
+	}
+	b = append(b, '\n')
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	if t.stdinClosed {
+		if t.exitErr != nil {
+			return t.exitErr
+		}
+		return ErrClosed
+	}
+	_ = t.stdin.SetWriteDeadline(time.Now().Add(t.cfg.WriteTimeout))
+	if _, err := t.stdin.Write(b); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("%w: %v", ErrStalled, err)
+		}
+		return fmt.Errorf("subprocess: writing to CLI: %w", err)
+	}
+	return nil
+}
+
+// UserMessage is a prompt as written on stdin.
+type UserMessage struct {
+	Type            string      `json:"type"`
+	Message         UserContent `json:"message"`
+	ParentToolUseID *string     `json:"parent_tool_use_id"`
+	SessionID       string      `json:"session_id"`
+}
+
+// UserContent is the message of a UserMessage: a string or content blocks.
+type UserContent struct {
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+}
+
+// SendUser writes a user message with content (a string, or content blocks).
+func (t *Transport) SendUser(content any, sessionID string) error {
+	if sessionID == "" {
+		sessionID = "default"
+	}
+	return t.WriteMessage(UserMessage{Type: "user", Message: UserContent{Role: "user", Content: content}, SessionID: sessionID})
+}
+
+type controlRequest struct {
+	Type      string `json:"type"`
+	RequestID string `json:"request_id"`
+	Request   any    `json:"request"`
+}
+
+type controlResponseEnvelope struct {
+	Type     string          `json:"type"`
+	Response controlResponse `json:"response"`
+}
+
+type controlResponse struct {
+	Subtype   string `json:"subtype"`
+	RequestID string `json:"request_id"`
+	Response  any    `json:"response,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// Request sends a control request to the CLI and waits for its answer. request must marshal to a
+// JSON object with a "subtype". A CLI error answer is a *ControlError; no answer within ctx or
+// RequestTimeout is ErrRequestTimeout; a process that ends first gives its error.
+func (t *Transport) Request(ctx context.Context, subtype string, request any) (json.RawMessage, error) {
+	id := fmt.Sprintf("req_%d", t.nextID.Add(1))
+	ch := make(chan *shared.ControlResponse, 1)
+	t.pmu.Lock()
+	t.pending[id] = ch
+	t.pmu.Unlock()
+	defer func() {
+		t.pmu.Lock()
+		delete(t.pending, id)
+		t.pmu.Unlock()
+	}()
+	if err := t.WriteMessage(controlRequest{Type: "control_request", RequestID: id, Request: request}); err != nil {
+		return nil, err
+	}
+	timer := time.NewTimer(t.cfg.RequestTimeout)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		if r.Subtype == "error" {
+			return nil, &ControlError{Subtype: subtype, Message: r.Error, Code: r.ErrorCode}
+		}
+		return r.Response, nil
+	case <-timer.C:
+		return nil, fmt.Errorf("%w: %s after %v", ErrRequestTimeout, subtype, t.cfg.RequestTimeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.done:
+		if t.exitErr != nil {
+			return nil, t.exitErr
+		}
+		return nil, ErrClosed
+	}
+}
+
+// Close stops the CLI: it closes stdin, waits CloseGrace, sends SIGTERM to the process group, waits
+// CloseGrace again, then SIGKILL. It cancels in-flight handlers and waits for the transport's
+// goroutines. It returns the process's own failure if it had already failed (a *ProcessError), else
+// nil; every call returns the same.
+func (t *Transport) Close() error {
+	t.closeMu.Do(func() {
+		select {
+		case <-t.done:
+			// Exited on its own before Close.
+		default:
+			t.closing.Store(true)
+			t.wmu.Lock()
+			if !t.stdinClosed {
+				t.stdinClosed = true
+				t.stdin.Close()
+			}
+			t.wmu.Unlock()
+			t.cancel()
+			if !t.waitDone(t.cfg.CloseGrace) {
+				_ = syscall.Kill(-t.pgid, syscall.SIGTERM)
+				if !t.waitDone(t.cfg.CloseGrace) {
+					_ = syscall.Kill(-t.pgid, syscall.SIGKILL)
+					<-t.done
+				}
+			}
+		}
+		t.cancel()
+		t.handlers.Wait()
+		t.closeErr = t.exitErr
+	})
+	return t.closeErr
+}
+
+func (t *Transport) waitDone(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-t.done:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+// readStdout is the reader loop. It never blocks on the consumer (the inbox is unbounded) nor on a
+// handler (each request runs on its own goroutine).
+func (t *Transport) readStdout(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	lineNo := 0
+	for {
+		line, size, err := readLine(br, t.cfg.MaxLineSize)
+		if size > 0 || err == nil {
+			lineNo++
+			t.stats.lines.Add(1)
+			if line == nil && size > 0 {
+				t.stats.oversized.Add(1)
+				t.inbox.push(inboxItem{err: &ProtocolError{Line: lineNo, Err: &LineTooLongError{Size: size, Limit: t.cfg.MaxLineSize}}})
+			} else {
+				t.handleLine(lineNo, line)
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+				t.logger.Warn("subprocess: reading CLI stdout", "error", err)
+			}
+			return
+		}
+	}
+}
+
+// readLine returns the next line without its newline (and without a trailing \r). A line longer
+// than max is consumed up to its newline and returned as nil with its size. err is io.EOF at the
+// end; a last line without a newline is returned with err == nil first.
+func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		size += len(chunk)
+		if !tooLong {
+			if size-1 > max && !(err == nil && size-1 <= max) {
+				tooLong = true
+				buf = nil
+			} else if err == nil && buf == nil {
+				// The common case: the whole line in one chunk. Copy it: the reader reuses its buffer.
+				buf = append(make([]byte, 0, len(chunk)), chunk...)
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && size == 0 {
+			return nil, 0, err
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, 0, err
+		}
+		if tooLong {
+			return nil, size, nil
+		}
+		buf = bytes.TrimRight(buf, "\r\n")
+		if len(buf) == 0 && err == nil {
+			buf = []byte{}
+		}
+		if err != nil { // EOF after a last line without newline
+			return buf, size, nil
+		}
+		return buf, size, nil
+	}
+}
+
+func (t *Transport) handleLine(lineNo int, line []byte) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	msg, err := parser.Parse(line)
+	if err != nil {
+		if errors.Is(err, parser.ErrNotJSON) {
+			t.stats.noise.Add(1)
+			t.logger.Debug("subprocess: skipped a non-JSON line", "line", lineNo, "bytes", len(line))
+			return
+		}
+		t.stats.decode.Add(1)
+		t.inbox.push(inboxItem{err: &ProtocolError{Line: lineNo, Err: err}})
+		t.answerUndecodable(line, err)
+		return
+	}
+	if t.cfg.OnMessage != nil {
+		t.cfg.OnMessage(msg)
+	}
+	switch m := msg.(type) {
+	case *shared.ControlRequest:
+		t.handleControlRequest(m)
+		return
+	case *shared.ControlResponse:
+		t.pmu.Lock()
+		ch, ok := t.pending[m.RequestID]
+		delete(t.pending, m.RequestID)
+		t.pmu.Unlock()
+		if ok {
+			ch <- m
+		} else {
+			t.logger.Debug("subprocess: control_response for an unknown request", "request_id", m.RequestID)
+		}
+		return
+	case *shared.ControlCancelRequest:
+		t.pmu.Lock()
+		cancel := t.flights[m.RequestID]
+		t.pmu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		return
+	case *shared.HookEventMessage:
+		t.handleHookEvent(m)
+		return
+	}
+	t.inbox.push(inboxItem{msg: msg})
+}
+
+// answerUndecodable answers a control request or hook event whose body could not be decoded: the
+// CLI must not wait for an answer, and an event that guards an action is denied.
+func (t *Transport) answerUndecodable(line []byte, cause error) {
+	root := gjson.ParseBytes(line)
+	reason := "the SDK could not decode this request: " + cause.Error()
+	switch root.Get("type").String() {
+	case "control_request":
+		id := root.Get("request_id").String()
+		if id == "" {
+			return
+		}
+		req := root.Get("request")
+		switch req.Get("subtype").String() {
+		case "hook_callback":
+			e := shared.HookEvent(req.Get("input.hook_event_name").String())
+			if deny := shared.DenyOutput(e, reason); deny != nil {
+				t.answerHook(id, e, deny)
+				return
+			}
+		case "can_use_tool":
+			t.answerSuccess(id, shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason})
+			return
+		}
+		t.answerError(id, reason)
+	case "hook_event":
+		e := shared.HookEvent(root.Get("hook_event_name").String())
+		t.writeHookResponse(root.Get("request_id").String(), root.Get("tool_use_id").String(), e, shared.DenyOutput(e, reason))
+	}
+}
+
+func (t *Transport) answerSuccess(id string, response any) {
+	if err := t.WriteMessage(controlResponseEnvelope{Type: "control_response", Response: controlResponse{Subtype: "success", RequestID: id, Response: response}}); err != nil {
+		t.logger.Warn("subprocess: answering a CLI request", "request_id", id, "error", err)
+	}
+}
+
+func (t *Transport) answerError(id, msg string) {
+	if err := t.WriteMessage(controlResponseEnvelope{Type: "control_response", Response: controlResponse{Subtype: "error", RequestID: id, Error: msg}}); err != nil {
+		t.logger.Warn("subprocess: answering a CLI request", "request_id", id, "error", err)
+	}
+}
+
+// answerHook writes a hook's answer. An output that cannot be encoded falls back to the event's
+// denial (or {} for events that do not guard an action).
+func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOutput) {
+	w, err := shared.WireOutput(e, out)
+	if err != nil {
+		t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
+		w, _ = shared.WireOutput(e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+	}
+	t.answerSuccess(id, w)
+}
+
+// startFlight registers an in-flight CLI request; it returns false for a duplicate id.
+func (t *Transport) startFlight(id string) (context.Context, bool) {
+	ctx, cancel := context.WithCancel(t.ctx)
+	t.pmu.Lock()
+	defer t.pmu.Unlock()
+	if _, dup := t.flights[id]; dup {
+		cancel()
+		return nil, false
+	}
+	t.flights[id] = cancel
+	t.handlers.Add(1)
+	return ctx, true
+}
+
+func (t *Transport) endFlight(id string) {
+	t.pmu.Lock()
+	cancel := t.flights[id]
+	delete(t.flights, id)
+	t.pmu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	t.handlers.Done()
+}
+
+func (t *Transport) handleControlRequest(m *shared.ControlRequest) {
+	switch m.Subtype {
+	case "hook_callback":
+		ctx, ok := t.startFlight(m.RequestID)
+		if !ok {
+			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
+			return
+		}
+		go func() { // one hook request: ends with its answer, its timeout or a cancel.
+			defer t.endFlight(m.RequestID)
+			in := m.HookCallback.Input
+			e := in.Base().HookEventName
+			res := t.runHooks(ctx, in, m.RequestID)
+			if res.Cancelled {
+				return
+			}
+			t.answerHook(m.RequestID, e, res.Output)
+		}()
+	case "can_use_tool":
+		ctx, ok := t.startFlight(m.RequestID)
+		if !ok {
+			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
+			return
+		}
+		go func() { // one permission request.
+			defer t.endFlight(m.RequestID)
+			r := t.decidePermission(ctx, m.CanUseTool)
+			if ctx.Err() != nil {
+				return
+			}
+			t.answerSuccess(m.RequestID, r)
+		}()
+	default:
+		t.answerError(m.RequestID, "unsupported control request subtype: "+m.Subtype)
+	}
+}
+
+func (t *Transport) runHooks(ctx context.Context, in shared.HookInput, id string) ChainResult {
+	e := in.Base().HookEventName
+	if !t.cfg.Hooks.Has(e) {
+		// Nothing registered for this event (an unknown callback, or a stale registration).
+		if deny := shared.DenyOutput(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
+			return ChainResult{Output: deny}
+		}
+		return ChainResult{}
+	}
+	return t.cfg.Hooks.Run(ctx, in, id)
+}
+
+func (t *Transport) decidePermission(ctx context.Context, req *shared.CanUseTool) (res shared.PermissionResult) {
+	deny := func(msg string) shared.PermissionResult {
+		return shared.PermissionResult{Behavior: shared.PermissionDeny, Message: msg}
+	}
+	if t.cfg.CanUseTool == nil {
+		return deny("no permission callback is set; denied by the SDK")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t.logger.Error("subprocess: permission callback panicked", "panic", fmt.Sprint(r))
+			res = deny(fmt.Sprintf("permission callback panicked: %v; denied by the SDK", r))
+		}
+	}()
+	r, err := t.cfg.CanUseTool(ctx, req)
+	switch {
+	case err != nil:
+		return deny("permission callback failed: " + err.Error())
+	case r == nil:
+		return deny("permission callback returned no result; denied by the SDK")
+	case r.Behavior == shared.PermissionAllow:
+		out := *r
+		out.Message, out.Interrupt = "", false
+		return out
+	case r.Behavior == shared.PermissionDeny:
+		out := *r
+		if out.Message == "" {
+			out.Message = "denied"
+		}
+		return out
+	}
+	return deny(fmt.Sprintf("permission callback returned behavior %q; denied by the SDK", r.Behavior))
+}
+
+// hookResponseLine is the spec framing's answer to a hook_event.
+type hookResponseLine struct {
+	Type          string           `json:"type"`
+	RequestID     string           `json:"request_id,omitempty"`
+	ToolUseID     string           `json:"tool_use_id,omitempty"`
+	HookEventName shared.HookEvent `json:"hook_event_name"`
+	*shared.WireHookOutput
+}
+
+func (t *Transport) handleHookEvent(m *shared.HookEventMessage) {
+	id := m.RequestID
+	if id == "" {
+		id = "hook_event:" + m.ToolUseID
+	}
+	ctx, ok := t.startFlight(id)
+	if !ok {
+		// Without a request id, two events for one tool use cannot be told apart: run it with a
+		// unique key instead of dropping it.
+		if m.RequestID != "" {
+			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
+			return
+		}
+		id = fmt.Sprintf("hook_event:%s#%d", m.ToolUseID, t.nextID.Add(1))
+		ctx, _ = t.startFlight(id)
+	}
+	go func() { // one hook event (spec framing).
+		defer t.endFlight(id)
+		e := m.Input.Base().HookEventName
+		res := t.runHooks(ctx, m.Input, id)
+		if res.Cancelled {
+			return
+		}
+		t.writeHookResponse(m.RequestID, m.ToolUseID, e, res.Output)
+	}()
+}
+
+func (t *Transport) writeHookResponse(requestID, toolUseID string, e shared.HookEvent, out shared.HookOutput) {
+	w, err := shared.WireOutput(e, out)
+	if err != nil {
+		w, _ = shared.WireOutput(e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+	}
+	if err := t.WriteMessage(hookResponseLine{Type: "hook_response", RequestID: requestID, ToolUseID: toolUseID, HookEventName: e, WireHookOutput: w}); err != nil {
+		t.logger.Warn("subprocess: answering a hook event", "tool_use_id", toolUseID, "error", err)
+	}
+}
+
+func (t *Transport) readStderr(r io.Reader) {
+	br := bufio.NewReaderSize(r, 16<<10)
+	for {
+		line, size, err := readLine(br, 1<<20)
+		if line != nil {
+			t.stderr.Write(line)
+			if t.cfg.OnStderr != nil {
+				t.cfg.OnStderr(string(line))
+			}
+		} else if size > 0 {
+			t.stderr.Write([]byte(fmt.Sprintf("[stderr line of %d bytes skipped]", size)))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// tailBuffer keeps the last max bytes of stderr, line by line.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(line []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, line...)
+	b.buf = append(b.buf, '\n')
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.TrimSpace(string(b.buf))
+}
