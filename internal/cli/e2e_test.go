@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/cli"
-	"github.com/hookwire/agent-sdk-go/claude/internal/fakeapi"
+	"github.com/hookwire/agent-sdk-go/internal/cli"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // line is one decoded stdout line of the CLI.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/claude/internal/fakeapi"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 var replyCases = []struct {

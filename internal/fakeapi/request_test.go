@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/claude/internal/fakeapi"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 func TestRequestDecoding(t *testing.T) {

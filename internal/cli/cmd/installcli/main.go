@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/cli"
+	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 func main() {

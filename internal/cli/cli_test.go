@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/cli"
+	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // fakeRepo creates a directory tree with the module's go.mod, a nested

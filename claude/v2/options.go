@@ -1,0 +1,224 @@
+package v2
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+)
+
+// Option configures a session. Options only record; CreateSession validates.
+type Option interface {
+	apply(*options)
+}
+
+type optionFunc func(*options)
+
+func (f optionFunc) apply(o *options) { f(o) }
+
+// options holds every setting; the defaults are in defaultOptions.
+type options struct {
+	cliPath             string
+	cwd                 string
+	env                 []string
+	baseEnv             []string
+	model               string
+	systemPrompt        *string
+	appendSystemPrompt  string
+	allowedTools        []string
+	disallowedTools     []string
+	permissionMode      string
+	maxTurns            int
+	additionalDirs      []string
+	resume              string
+	continueSession     bool
+	forkSession         bool
+	sessionID           string
+	settings            string
+	includePartial      bool
+	includeHookEvents   bool
+	extraArgs           []string
+	logger              *slog.Logger
+	hooks               shared.Hooks
+	hookTimeout         time.Duration
+	canUseTool          subprocess.CanUseToolFunc
+	onStderr            func(string)
+	maxLineSize         int
+	closeGrace          time.Duration
+	requestTimeout      time.Duration
+	strictHooks         bool
+	synthesizeLifecycle bool
+}
+
+func defaultOptions() options {
+	return options{
+		hookTimeout:         subprocess.DefaultHookTimeout,
+		synthesizeLifecycle: true,
+	}
+}
+
+// WithCLIPath sets the CLI binary. Default: $CLAUDE_CLI_PATH, else "claude" on PATH.
+func WithCLIPath(path string) Option { return optionFunc(func(o *options) { o.cliPath = path }) }
+
+// WithCwd sets the CLI's working directory (the project). Default: the current directory.
+func WithCwd(dir string) Option { return optionFunc(func(o *options) { o.cwd = dir }) }
+
+// WithEnv adds KEY=VALUE variables to the CLI's environment, over the inherited ones. Default:
+// none added. CLAUDECODE is always removed so the CLI also starts inside a Claude Code session.
+func WithEnv(kv ...string) Option {
+	return optionFunc(func(o *options) { o.env = append(o.env, kv...) })
+}
+
+// WithBaseEnv replaces the inherited environment (os.Environ()) as the base of the CLI's
+// environment. Default: os.Environ().
+func WithBaseEnv(env []string) Option {
+	return optionFunc(func(o *options) { o.baseEnv = append([]string{}, env...) })
+}
+
+// WithModel sets the model (--model). Default: the CLI's default.
+func WithModel(model string) Option { return optionFunc(func(o *options) { o.model = model }) }
+
+// WithSystemPrompt replaces the system prompt (--system-prompt). Default: the CLI's own.
+func WithSystemPrompt(prompt string) Option {
+	return optionFunc(func(o *options) { o.systemPrompt = &prompt })
+}
+
+// WithAppendSystemPrompt appends to the system prompt (--append-system-prompt). Default: none.
+func WithAppendSystemPrompt(text string) Option {
+	return optionFunc(func(o *options) { o.appendSystemPrompt = text })
+}
+
+// WithAllowedTools sets permission rules that allow tools without a prompt (--allowedTools), e.g.
+// "Bash", "Read", "Bash(git *)". Default: none.
+func WithAllowedTools(tools ...string) Option {
+	return optionFunc(func(o *options) { o.allowedTools = append(o.allowedTools, tools...) })
+}
+
+// WithDisallowedTools sets rules that deny tools (--disallowedTools). Default: none.
+func WithDisallowedTools(tools ...string) Option {
+	return optionFunc(func(o *options) { o.disallowedTools = append(o.disallowedTools, tools...) })
+}
+
+// Permission modes the CLI accepts.
+const (
+	PermissionModeDefault           = "default"
+	PermissionModeAcceptEdits       = "acceptEdits"
+	PermissionModeBypassPermissions = "bypassPermissions"
+	PermissionModeDontAsk           = "dontAsk"
+	PermissionModePlan              = "plan"
+	PermissionModeAuto              = "auto"
+)
+
+// WithPermissionMode sets the permission mode (--permission-mode). Default: the CLI's ("default").
+func WithPermissionMode(mode string) Option {
+	return optionFunc(func(o *options) { o.permissionMode = mode })
+}
+
+// WithMaxTurns bounds the agent turns per prompt (--max-turns). Default: no bound.
+func WithMaxTurns(n int) Option { return optionFunc(func(o *options) { o.maxTurns = n }) }
+
+// WithAdditionalDirs gives the agent more directories (--add-dir). Default: none.
+func WithAdditionalDirs(dirs ...string) Option {
+	return optionFunc(func(o *options) { o.additionalDirs = append(o.additionalDirs, dirs...) })
+}
+
+// WithResume resumes the session with this id (--resume). Default: a new session.
+func WithResume(sessionID string) Option {
+	return optionFunc(func(o *options) { o.resume = sessionID })
+}
+
+// WithContinue continues the most recent session in the working directory (--continue).
+func WithContinue() Option { return optionFunc(func(o *options) { o.continueSession = true }) }
+
+// WithForkSession, with WithResume or WithContinue, gives the resumed session a new id.
+func WithForkSession() Option { return optionFunc(func(o *options) { o.forkSession = true }) }
+
+// WithSessionID sets the id of a new session (--session-id; a UUID). Default: the SDK makes one,
+// so that the id is known from the start.
+func WithSessionID(id string) Option { return optionFunc(func(o *options) { o.sessionID = id }) }
+
+// WithSettings passes a settings file path or a JSON string (--settings). Default: none.
+func WithSettings(fileOrJSON string) Option {
+	return optionFunc(func(o *options) { o.settings = fileOrJSON })
+}
+
+// WithIncludePartialMessages streams partial model output as *shared.StreamEvent messages
+// (--include-partial-messages). Default: off.
+func WithIncludePartialMessages() Option {
+	return optionFunc(func(o *options) { o.includePartial = true })
+}
+
+// WithIncludeHookEvents makes the CLI report its settings command hooks as system hook_started /
+// hook_response messages (--include-hook-events). Default: off.
+func WithIncludeHookEvents() Option {
+	return optionFunc(func(o *options) { o.includeHookEvents = true })
+}
+
+// WithExtraArgs appends raw CLI arguments, after the SDK's own. Default: none.
+func WithExtraArgs(args ...string) Option {
+	return optionFunc(func(o *options) { o.extraArgs = append(o.extraArgs, args...) })
+}
+
+// WithLogger sets the logger. Default: slog.Default(). The SDK never logs tool inputs or
+// environment values.
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(o *options) { o.logger = l }) }
+
+// WithHooks registers Go hooks. Handlers of one event run in the order given. Calling it again adds
+// to the registrations. Default: none.
+func WithHooks(hooks shared.Hooks) Option {
+	return optionFunc(func(o *options) {
+		if o.hooks == nil {
+			o.hooks = shared.Hooks{}
+		}
+		for e, cfgs := range hooks {
+			o.hooks[e] = append(o.hooks[e], cfgs...)
+		}
+	})
+}
+
+// WithHook registers one handler for one event; matcher as in shared.HookConfig.
+func WithHook(event shared.HookEvent, matcher string, handler shared.HookHandler) Option {
+	return WithHooks(shared.Hooks{event: {{Matcher: matcher, Handler: handler}}})
+}
+
+// WithHookTimeout sets the default timeout of one handler run. Default: 5 s. A handler that
+// overruns it is answered with its event's denial for events that guard an action.
+func WithHookTimeout(d time.Duration) Option {
+	return optionFunc(func(o *options) { o.hookTimeout = d })
+}
+
+// WithStrictHooks makes CreateSession fail, instead of logging a warning, when hooks cannot be
+// enforced: the CLI does not accept the hook registration, or hooks were switched off by the
+// AGENT_SDK_HOOKS_ENABLED=false rollback switch. Default: off.
+func WithStrictHooks() Option { return optionFunc(func(o *options) { o.strictHooks = true }) }
+
+// WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error or
+// a panic of fn denies. Default: none (the CLI denies what would need a prompt).
+func WithCanUseTool(fn subprocess.CanUseToolFunc) Option {
+	return optionFunc(func(o *options) { o.canUseTool = fn })
+}
+
+// WithStderr calls fn with each line the CLI writes on stderr. Default: the SDK keeps a tail for
+// errors and discards the rest.
+func WithStderr(fn func(line string)) Option { return optionFunc(func(o *options) { o.onStderr = fn }) }
+
+// WithMaxLineSize bounds one line of the CLI's output. Default: 100 MiB.
+func WithMaxLineSize(n int) Option { return optionFunc(func(o *options) { o.maxLineSize = n }) }
+
+// WithCloseGrace sets how long Close waits for the CLI after closing its stdin, and after SIGTERM.
+// Default: 2 s.
+func WithCloseGrace(d time.Duration) Option { return optionFunc(func(o *options) { o.closeGrace = d }) }
+
+// WithRequestTimeout bounds the SDK's control requests (initialize, interrupt, set_model, ...).
+// Default: 60 s.
+func WithRequestTimeout(d time.Duration) Option {
+	return optionFunc(func(o *options) { o.requestTimeout = d })
+}
+
+// WithoutLifecycleHooks stops the SDK from producing SessionStart(startup) at CreateSession and
+// SessionEnd at Close itself (the CLI sends neither to SDK callbacks). Default: the SDK produces
+// them.
+func WithoutLifecycleHooks() Option {
+	return optionFunc(func(o *options) { o.synthesizeLifecycle = false })
+}

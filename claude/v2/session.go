@@ -1,0 +1,584 @@
+// Package v2 is the session API of agent-sdk-go: start the Claude CLI with Go hooks, send prompts,
+// stream typed messages, and close.
+//
+//	s, err := v2.CreateSession(ctx,
+//		v2.WithCwd(project),
+//		v2.WithHooks(shared.Hooks{
+//			shared.HookEventPreToolUse: {{Matcher: "Write|Edit", Handler: shared.OnPreToolUse(check)}},
+//		}),
+//	)
+//	if err != nil { ... }
+//	defer s.Close()
+//	for msg, err := range s.Query(ctx, "fix the failing test") { ... }
+//
+// A Session is safe for concurrent use, but only one Receive (or Query, Run) iterates at a time.
+package v2
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+)
+
+// MinCLIVersion is the oldest CLI version this SDK is tested with. Older CLIs get a warning (an
+// error with WithStrictHooks when they cannot take the hook registration).
+const MinCLIVersion = "2.1.0"
+
+// HooksEnabledEnv is the rollback switch of the design spec: AGENT_SDK_HOOKS_ENABLED=false turns
+// Go hooks off. It never does so silently: the session logs an error, reports it in
+// Info().HooksDisabledByEnv, and refuses to start with WithStrictHooks.
+const HooksEnabledEnv = "AGENT_SDK_HOOKS_ENABLED"
+
+// Errors of the session API.
+var (
+	// ErrClosed: the session was closed. It is subprocess.ErrClosed.
+	ErrClosed = subprocess.ErrClosed
+	// ErrHooksNotEnforced: WithStrictHooks was set and hooks could not be put in force.
+	ErrHooksNotEnforced = errors.New("v2: hooks cannot be enforced")
+	// ErrUnexpectedExit: the CLI ended its output before the turn's result.
+	ErrUnexpectedExit = errors.New("v2: CLI exited before the turn ended")
+	// ErrBusy: another Receive is already iterating.
+	ErrBusy = errors.New("v2: another Receive is in progress")
+)
+
+// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt).
+type ResultError struct {
+	Result *shared.ResultMessage
+}
+
+func (e *ResultError) Error() string {
+	return fmt.Sprintf("v2: turn failed (%s, %s): %s", e.Result.Subtype, e.Result.TerminalReason, e.Result.Result)
+}
+
+// Info describes the CLI a session runs, from its initialize answer.
+type Info struct {
+	CLIVersion string
+	PID        int
+	// HooksApplied reports that the CLI accepted the hook registration.
+	HooksApplied bool
+	// HookOnFailureSupported reports that the CLI honours onFailure:"block".
+	HookOnFailureSupported bool
+	// HooksDisabledByEnv is true when AGENT_SDK_HOOKS_ENABLED=false switched Go hooks off.
+	HooksDisabledByEnv bool
+	// Warnings lists what the session found wrong at start (e.g. an old CLI).
+	Warnings []string
+	// Raw is the initialize answer.
+	Raw json.RawMessage
+}
+
+// Session is one running CLI with its hooks.
+type Session struct {
+	t        *subprocess.Transport
+	o        options
+	x        *subprocess.HookExecutor
+	logger   *slog.Logger
+	info     Info
+	cwd      string
+	recvBusy sync.Mutex
+
+	idMu sync.Mutex
+	id   string
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// CreateSession validates the options, starts the CLI, registers the hooks with it (initialize)
+// and returns when the CLI has accepted them. ctx bounds the whole session: cancelling it closes
+// the session.
+func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt.apply(&o)
+		}
+	}
+	logger := o.logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	s := &Session{o: o, logger: logger}
+
+	hooks := o.hooks
+	if len(hooks) > 0 && strings.EqualFold(strings.TrimSpace(os.Getenv(HooksEnabledEnv)), "false") {
+		if o.strictHooks {
+			return nil, fmt.Errorf("%w: %s=false switched hooks off and strict hooks are on", ErrHooksNotEnforced, HooksEnabledEnv)
+		}
+		logger.Error("v2: Go hooks are DISABLED by the rollback switch: no hook will run, nothing is enforced", "env", HooksEnabledEnv+"=false")
+		s.info.HooksDisabledByEnv = true
+		hooks = nil
+	}
+	x, err := subprocess.NewHookExecutor(hooks, subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	s.x = x
+
+	cliPath, err := subprocess.FindCLI(o.cliPath)
+	if err != nil {
+		return nil, err
+	}
+	s.cwd = o.cwd
+	if s.cwd == "" {
+		s.cwd, _ = os.Getwd()
+	}
+	if o.resume == "" && !o.continueSession && o.sessionID == "" {
+		o.sessionID = newUUID()
+	}
+	s.id = o.sessionID
+	if o.resume != "" && !o.forkSession {
+		s.id = o.resume
+	}
+
+	// SessionStart(startup) never reaches SDK callbacks (the CLI runs it before initialize): the SDK
+	// runs it itself, before the CLI starts, and appends its additionalContext to the system prompt.
+	if o.synthesizeLifecycle && x.Has(shared.HookEventSessionStart) {
+		source := "startup"
+		if o.resume != "" || o.continueSession {
+			source = "resume"
+		}
+		in := &shared.SessionStartHookInput{Source: source}
+		s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionStart)
+		res := x.Run(ctx, in, "sdk-session-start")
+		if ctxText := additionalContext(shared.HookEventSessionStart, res.Output); ctxText != "" {
+			if o.appendSystemPrompt != "" {
+				o.appendSystemPrompt += "\n\n"
+			}
+			o.appendSystemPrompt += "SessionStart hook additional context: " + ctxText
+		}
+	}
+
+	t, err := subprocess.Start(ctx, subprocess.Config{
+		CLIPath:        cliPath,
+		Args:           o.args(),
+		Dir:            o.cwd,
+		BaseEnv:        o.baseEnv,
+		Env:            o.env,
+		Hooks:          x,
+		CanUseTool:     o.canUseTool,
+		MaxLineSize:    o.maxLineSize,
+		OnStderr:       o.onStderr,
+		Logger:         logger,
+		CloseGrace:     o.closeGrace,
+		RequestTimeout: o.requestTimeout,
+		OnMessage:      s.observe,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.t = t
+	if err := s.initialize(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// fillSynthetic fills the base of an input the SDK produces itself, labelled sdk_synthesized.
+func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) {
+	b.SessionID = s.SessionID()
+	b.Cwd = s.cwd
+	b.HookEventName = e
+	b.PermissionMode = s.o.permissionMode
+	b.Extra = map[string]json.RawMessage{"sdk_synthesized": json.RawMessage("true")}
+}
+
+func additionalContext(e shared.HookEvent, out shared.HookOutput) string {
+	so, ok := shared.AsSync(out)
+	if !ok {
+		return ""
+	}
+	switch v := so.HookSpecificOutput.(type) {
+	case *shared.SessionStartOutput:
+		return v.AdditionalContext
+	case *shared.ContextOutput:
+		return v.AdditionalContext
+	}
+	return ""
+}
+
+// initRequest is the initialize control request.
+type initRequest struct {
+	Subtype string                       `json:"subtype"`
+	Hooks   map[string][]initHookMatcher `json:"hooks,omitempty"`
+}
+
+type initHookMatcher struct {
+	Matcher         string   `json:"matcher,omitempty"`
+	HookCallbackIDs []string `json:"hookCallbackIds"`
+	Timeout         int      `json:"timeout"`
+	OnFailure       string   `json:"onFailure,omitempty"`
+}
+
+// callbackMargin is how much longer the CLI waits for a hook than the SDK's own timeouts, so that
+// the SDK always answers first, with its own fail-closed answer.
+const callbackMargin = 5 * time.Second
+
+// hookRegistration builds the initialize hooks: one callback per event with handlers, its matcher
+// a superset of the handlers' (the SDK filters exactly), its timeout above the chain's, and
+// onFailure "block" where the event guards an action.
+func hookRegistration(x *subprocess.HookExecutor) map[string][]initHookMatcher {
+	events := x.Events()
+	if len(events) == 0 {
+		return nil
+	}
+	reg := make(map[string][]initHookMatcher, len(events))
+	for _, e := range events {
+		secs := int(math.Ceil((x.ChainTimeout(e) + callbackMargin).Seconds()))
+		m := initHookMatcher{
+			Matcher:         x.CLIMatcher(e),
+			HookCallbackIDs: []string{"hook_" + string(e)},
+			Timeout:         secs,
+		}
+		if e.GuardsAction() {
+			m.OnFailure = "block"
+		}
+		reg[string(e)] = []initHookMatcher{m}
+	}
+	return reg
+}
+
+type initAnswer struct {
+	ClaudeCodeVersion      string `json:"claude_code_version"`
+	PID                    int    `json:"pid"`
+	HooksApplied           bool   `json:"hooks_applied"`
+	HookOnFailureSupported bool   `json:"hook_on_failure_supported"`
+}
+
+func (s *Session) initialize(ctx context.Context) error {
+	reg := hookRegistration(s.x)
+	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg})
+	if err != nil {
+		var ce *subprocess.ControlError
+		if errors.As(err, &ce) && len(reg) > 0 {
+			msg := "the CLI refused the hook registration: " + ce.Message
+			if s.o.strictHooks {
+				return fmt.Errorf("%w: %s", ErrHooksNotEnforced, msg)
+			}
+			s.warn(msg + "; Go hooks will not run")
+			return nil
+		}
+		return fmt.Errorf("v2: initialize: %w", err)
+	}
+	var a initAnswer
+	_ = json.Unmarshal(raw, &a)
+	s.info.Raw = raw
+	s.info.CLIVersion = a.ClaudeCodeVersion
+	s.info.PID = a.PID
+	s.info.HooksApplied = a.HooksApplied
+	s.info.HookOnFailureSupported = a.HookOnFailureSupported
+	if a.ClaudeCodeVersion != "" && versionLess(a.ClaudeCodeVersion, MinCLIVersion) {
+		s.warn(fmt.Sprintf("CLI %s is older than %s, the oldest this SDK supports", a.ClaudeCodeVersion, MinCLIVersion))
+	}
+	if len(reg) > 0 && !a.HooksApplied {
+		if s.o.strictHooks {
+			return fmt.Errorf("%w: the CLI did not apply the hook registration", ErrHooksNotEnforced)
+		}
+		s.warn("the CLI did not report hooks_applied; Go hooks may not run")
+	}
+	if len(reg) > 0 && !a.HookOnFailureSupported {
+		s.warn("the CLI does not support onFailure:block; a failed answer may let a tool run")
+	}
+	return nil
+}
+
+func (s *Session) warn(msg string) {
+	s.info.Warnings = append(s.info.Warnings, msg)
+	s.logger.Warn("v2: " + msg)
+}
+
+// observe runs on the transport's reader goroutine for every message: it keeps the session id.
+func (s *Session) observe(m shared.Message) {
+	var id string
+	switch v := m.(type) {
+	case *shared.SystemMessage:
+		if v.Subtype == "init" {
+			id = v.SessionID
+		}
+	case *shared.ResultMessage:
+		id = v.SessionID
+	}
+	if id != "" {
+		s.idMu.Lock()
+		s.id = id
+		s.idMu.Unlock()
+	}
+}
+
+// SessionID returns the session's id: the one the SDK chose, or the latest the CLI reported.
+func (s *Session) SessionID() string {
+	s.idMu.Lock()
+	defer s.idMu.Unlock()
+	return s.id
+}
+
+// Info returns what the session learned at start.
+func (s *Session) Info() Info { return s.info }
+
+// Send writes a prompt. It does not wait for the answer: read it with Receive.
+func (s *Session) Send(ctx context.Context, prompt string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.t.SendUser(prompt, "default")
+}
+
+// Receive yields the session's messages until and including the next *shared.ResultMessage. A
+// non-fatal problem (a malformed or oversized line) is yielded as a *subprocess.ProtocolError and
+// the iteration goes on; a fatal one (the CLI crashed: *subprocess.ProcessError; the session was
+// closed: ErrClosed; the output ended: ErrUnexpectedExit) is yielded last. A prompt can produce more
+// than one result (a background task finishing starts a turn): call Receive again for the next.
+// Only one Receive iterates at a time; a second one yields ErrBusy.
+func (s *Session) Receive(ctx context.Context) iter.Seq2[shared.Message, error] {
+	return func(yield func(shared.Message, error) bool) {
+		if !s.recvBusy.TryLock() {
+			yield(nil, ErrBusy)
+			return
+		}
+		defer s.recvBusy.Unlock()
+		for {
+			msg, err := s.t.Next(ctx)
+			if err != nil {
+				var pe *subprocess.ProtocolError
+				if errors.As(err, &pe) {
+					if !yield(nil, err) {
+						return
+					}
+					continue
+				}
+				if errors.Is(err, io.EOF) {
+					err = ErrUnexpectedExit
+				}
+				yield(nil, err)
+				return
+			}
+			if !yield(msg, nil) {
+				return
+			}
+			if _, ok := msg.(*shared.ResultMessage); ok {
+				return
+			}
+		}
+	}
+}
+
+// Query sends prompt and yields the turn's messages (Send, then Receive).
+func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Message, error] {
+	return func(yield func(shared.Message, error) bool) {
+		if err := s.Send(ctx, prompt); err != nil {
+			yield(nil, err)
+			return
+		}
+		for m, err := range s.Receive(ctx) {
+			if !yield(m, err) {
+				return
+			}
+		}
+	}
+}
+
+// Run sends prompt and waits for the turn's result. Non-fatal protocol errors are logged. A result
+// with is_error comes back with a *ResultError.
+func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage, error) {
+	var last error
+	for m, err := range s.Query(ctx, prompt) {
+		if err != nil {
+			var pe *subprocess.ProtocolError
+			if errors.As(err, &pe) {
+				s.logger.Warn("v2: skipped a line", "error", err)
+				continue
+			}
+			last = err
+			break
+		}
+		if r, ok := m.(*shared.ResultMessage); ok {
+			if r.IsError {
+				return r, &ResultError{Result: r}
+			}
+			return r, nil
+		}
+	}
+	if last == nil {
+		last = ErrUnexpectedExit
+	}
+	return nil, last
+}
+
+// Interrupt stops the current turn. The turn ends with an error result; the session stays usable.
+func (s *Session) Interrupt(ctx context.Context) error {
+	_, err := s.t.Request(ctx, "interrupt", map[string]string{"subtype": "interrupt"})
+	return err
+}
+
+// SetPermissionMode changes the permission mode of the running session.
+func (s *Session) SetPermissionMode(ctx context.Context, mode string) error {
+	_, err := s.t.Request(ctx, "set_permission_mode", map[string]string{"subtype": "set_permission_mode", "mode": mode})
+	return err
+}
+
+// SetModel switches the model; "" goes back to the default. A PreModelSwitch hook may refuse it
+// (a *subprocess.ControlError with Code "blocked_by_hook").
+func (s *Session) SetModel(ctx context.Context, model string) error {
+	req := map[string]string{"subtype": "set_model"}
+	if model != "" {
+		req["model"] = model
+	}
+	_, err := s.t.Request(ctx, "set_model", req)
+	return err
+}
+
+// Control sends any control request (request must marshal to an object with "subtype") and
+// returns the CLI's answer.
+func (s *Session) Control(ctx context.Context, subtype string, request map[string]any) (json.RawMessage, error) {
+	req := map[string]any{}
+	for k, v := range request {
+		req[k] = v
+	}
+	req["subtype"] = subtype
+	return s.t.Request(ctx, subtype, req)
+}
+
+// Done is closed when the CLI has exited.
+func (s *Session) Done() <-chan struct{} { return s.t.Done() }
+
+// Stats returns the transport's line counters.
+func (s *Session) Stats() subprocess.Stats { return s.t.Stats() }
+
+// Close runs the SDK's SessionEnd hooks (the CLI sends none at exit), then stops the CLI (stdin
+// closed, a grace period, SIGTERM, SIGKILL to its process group) and waits for every goroutine the
+// session owns. It returns the CLI's failure if it had crashed (a *subprocess.ProcessError), else
+// nil; every call returns the same.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() {
+		if s.o.synthesizeLifecycle && s.x.Has(shared.HookEventSessionEnd) {
+			in := &shared.SessionEndHookInput{Reason: "other"}
+			s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionEnd)
+			s.x.Run(context.Background(), in, "sdk-session-end")
+		}
+		s.closeErr = s.t.Close()
+	})
+	return s.closeErr
+}
+
+func (o *options) validate() error {
+	if err := o.hooks.Validate(); err != nil {
+		return err
+	}
+	switch o.permissionMode {
+	case "", PermissionModeDefault, PermissionModeAcceptEdits, PermissionModeBypassPermissions,
+		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto:
+	default:
+		return fmt.Errorf("v2: unknown permission mode %q", o.permissionMode)
+	}
+	if o.resume != "" && o.continueSession {
+		return errors.New("v2: WithResume and WithContinue exclude each other")
+	}
+	if o.sessionID != "" && (o.resume != "" || o.continueSession) && !o.forkSession {
+		return errors.New("v2: WithSessionID needs a new session (or WithForkSession)")
+	}
+	if o.maxTurns < 0 {
+		return errors.New("v2: negative max turns")
+	}
+	if o.hookTimeout <= 0 {
+		return errors.New("v2: hook timeout must be positive")
+	}
+	return nil
+}
+
+// args maps the options to CLI flags.
+func (o *options) args() []string {
+	a := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}
+	if o.model != "" {
+		a = append(a, "--model", o.model)
+	}
+	if o.systemPrompt != nil {
+		a = append(a, "--system-prompt", *o.systemPrompt)
+	}
+	if o.appendSystemPrompt != "" {
+		a = append(a, "--append-system-prompt", o.appendSystemPrompt)
+	}
+	if len(o.allowedTools) > 0 {
+		a = append(a, "--allowedTools", strings.Join(o.allowedTools, ","))
+	}
+	if len(o.disallowedTools) > 0 {
+		a = append(a, "--disallowedTools", strings.Join(o.disallowedTools, ","))
+	}
+	if o.permissionMode != "" {
+		a = append(a, "--permission-mode", o.permissionMode)
+	}
+	if o.maxTurns > 0 {
+		a = append(a, "--max-turns", strconv.Itoa(o.maxTurns))
+	}
+	for _, d := range o.additionalDirs {
+		a = append(a, "--add-dir", d)
+	}
+	if o.resume != "" {
+		a = append(a, "--resume", o.resume)
+	}
+	if o.continueSession {
+		a = append(a, "--continue")
+	}
+	if o.forkSession {
+		a = append(a, "--fork-session")
+	}
+	if o.sessionID != "" {
+		a = append(a, "--session-id", o.sessionID)
+	}
+	if o.settings != "" {
+		a = append(a, "--settings", o.settings)
+	}
+	if o.includePartial {
+		a = append(a, "--include-partial-messages")
+	}
+	if o.includeHookEvents {
+		a = append(a, "--include-hook-events")
+	}
+	if o.canUseTool != nil {
+		a = append(a, "--permission-prompt-tool", "stdio")
+	}
+	return append(a, o.extraArgs...)
+}
+
+// newUUID returns a random version-4 UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// versionLess compares dotted versions numerically ("2.1.330" < "2.2.0").
+func versionLess(a, b string) bool {
+	pa, pb := strings.Split(strings.Fields(a)[0], "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
