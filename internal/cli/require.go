@@ -15,8 +15,8 @@ func Require(t testing.TB) string {
 		return p
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("%v (CI=true: the pinned CLI must be installed, run `go run ./claude/internal/cli/cmd/installcli`)", err)
+		t.Fatalf("%v (CI=true: the pinned CLI must be installed, run `go run ./internal/cli/cmd/installcli`)", err)
 	}
-	t.Skipf("%v; install it with `go run ./claude/internal/cli/cmd/installcli` or set %s", err, PathEnv)
+	t.Skipf("%v; install it with `go run ./internal/cli/cmd/installcli` or set %s", err, PathEnv)
 	return ""
 }

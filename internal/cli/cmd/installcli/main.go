@@ -2,7 +2,7 @@
 // (under <repo root>/.cache/claude-cli unless CLAUDE_CLI_PATH is set) and
 // prints its path.
 //
-//	go run ./claude/internal/cli/cmd/installcli
+//	go run ./internal/cli/cmd/installcli
 package main
 
 import (
