@@ -3,6 +3,7 @@ package shared
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -44,13 +45,22 @@ func (c HookConfig) MatchesToolName(name string) bool {
 type Hooks map[HookEvent][]HookConfig
 
 // Validate checks every registration: a known event, a non-nil handler, a valid matcher and a
-// non-negative timeout. The error names the event and the index of the bad config.
+// non-negative timeout. The error names the event and the index of the bad config. With several
+// bad registrations it reports the same one every time: unknown events first (by name), then the
+// known events in AllHookEvents order.
 func (h Hooks) Validate() error {
-	for e, cfgs := range h {
+	var unknown []HookEvent
+	for e := range h {
 		if !e.IsKnown() {
-			return &RegistrationError{Event: e, Index: -1, Reason: "unknown hook event"}
+			unknown = append(unknown, e)
 		}
-		for i, c := range cfgs {
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return &RegistrationError{Event: unknown[0], Index: -1, Reason: "unknown hook event"}
+	}
+	for _, e := range allEvents {
+		for i, c := range h[e] {
 			if c.Handler == nil {
 				return &RegistrationError{Event: e, Index: i, Reason: "nil handler"}
 			}

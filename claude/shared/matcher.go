@@ -15,8 +15,9 @@ import (
 //   - only letters, digits, '_', '-', ' ', '|' and ',': a list of exact names split on '|' or ',',
 //     each trimmed, case-sensitive ("Write|Edit" matches Write and Edit, not WriteFile). This is
 //     also how the CLI reads such a pattern.
-//   - those characters plus '*' or '?': a glob per alternative ("mcp__*" matches every name that
-//     starts with "mcp__"; '?' matches one character).
+//   - those characters plus '*' or '?': a list of globs, split and trimmed as above ("mcp__*"
+//     matches every name that starts with "mcp__"; "Read, mcp__*" matches Read too; '?' matches
+//     one character).
 //   - anything else: a Go regular expression anchored to the whole name ("Edit.*" matches EditX,
 //     not NotebookEdit). The CLI tests such patterns unanchored; the SDK filters again locally, so
 //     its own semantics are what a handler sees.
@@ -47,19 +48,14 @@ func CompileMatcher(pattern string) (*Matcher, error) {
 		m.kind = matchNames
 		m.names = splitNames(p)
 	case classGlob:
-		var alts []string
-		for _, a := range strings.Split(p, "|") {
-			a = strings.TrimSpace(a)
-			if a == "" {
-				continue
-			}
-			alts = append(alts, globToRegexp(a))
+		// Alternatives are split like a list (on '|' or ','), so "Read, mcp__*" is Read or any
+		// mcp__ tool. A glob class always holds a '*' or '?', so there is at least one.
+		alts := splitNames(p)
+		for i, a := range alts {
+			alts[i] = globToRegexp(a)
 		}
 		m.kind = matchRegexp
 		m.re = regexp.MustCompile("^(?:" + strings.Join(alts, "|") + ")$")
-		if len(alts) == 0 {
-			m.kind, m.names = matchNames, nil
-		}
 	default:
 		re, err := regexp.Compile("^(?:" + p + ")$")
 		if err != nil {
@@ -129,9 +125,6 @@ func classify(p string) patternClass {
 		default:
 			return classRegexp
 		}
-	}
-	if class == classGlob && strings.Contains(p, ",") {
-		return classRegexp
 	}
 	return class
 }
