@@ -1,7 +1,9 @@
 package shared
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 )
 
@@ -46,9 +48,29 @@ func (c *Continue) UnmarshalJSON(b []byte) error {
 	case "null":
 		*c = ContinueUnset
 	default:
-		return &json.UnmarshalTypeError{Value: string(b), Type: nil}
+		// Type must be set: UnmarshalTypeError.Error calls Type.String.
+		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[Continue]()}
 	}
 	return nil
+}
+
+// jsonKind names the kind of the JSON value b, as encoding/json's errors do.
+func jsonKind(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return "empty input"
+	}
+	switch b[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
 }
 
 // Decision is a hook's verdict, in any dialect. The wire uses approve/block at the top level and

@@ -3,6 +3,7 @@ package shared
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // WireHookOutput is a hook answer exactly as the CLI reads it. Build it with WireOutput.
@@ -32,8 +33,9 @@ func (e *OutputError) Error() string {
 
 // WireOutput returns the answer the CLI reads for event e: decisions normalised to the CLI's words
 // (approve/block at the top level, allow/deny/ask/defer in permissionDecision), hookEventName set
-// to e. A nil o gives the empty answer {}. It returns an *OutputError for an output that does not
-// fit e.
+// to e. A nil o (or a nil *SyncHookOutput or *AsyncHookOutput) gives the empty answer {}, and a
+// nil hookSpecificOutput pointer is left out. WireOutput does not modify o. It returns an
+// *OutputError for an output that does not fit e.
 func WireOutput(e HookEvent, o HookOutput) (*WireHookOutput, error) {
 	if o == nil {
 		return &WireHookOutput{}, nil
@@ -46,6 +48,9 @@ func WireOutput(e HookEvent, o HookOutput) (*WireHookOutput, error) {
 			return &WireHookOutput{}, nil
 		}
 		return &WireHookOutput{Async: true, AsyncTimeout: v.AsyncTimeout}, nil
+	}
+	if v, ok := o.(*SyncHookOutput); ok && v == nil {
+		return &WireHookOutput{}, nil // a typed nil is "no opinion", like nil
 	}
 	s, ok := AsSync(o)
 	if !ok {
@@ -80,19 +85,12 @@ func WireOutput(e HookEvent, o HookOutput) (*WireHookOutput, error) {
 		if e != HookEventPreToolUse {
 			return nil, &OutputError{Event: e, Reason: fmt.Sprintf("decision %q is only meaningful for PreToolUse", s.Decision)}
 		}
-		p := &PreToolUseOutput{}
-		if cur, ok := spec.(*PreToolUseOutput); ok && cur != nil {
-			*p = *cur
+		var err error
+		if spec, err = withPermissionDecision(e, spec, d, s.Reason); err != nil {
+			return nil, err
 		}
-		if p.PermissionDecision == "" {
-			p.PermissionDecision = d
-			if p.PermissionDecisionReason == "" {
-				p.PermissionDecisionReason = s.Reason
-			}
-		}
-		spec = p
 	}
-	if spec != nil {
+	if spec != nil && !isNilPointer(spec) {
 		hs, err := wireSpecific(e, spec)
 		if err != nil {
 			return nil, err
@@ -100,6 +98,58 @@ func WireOutput(e HookEvent, o HookOutput) (*WireHookOutput, error) {
 		w.HookSpecificOutput = hs
 	}
 	return w, nil
+}
+
+// withPermissionDecision returns spec with permissionDecision d (and reason, if it has none), for a
+// top-level ask or defer. The fields spec already has are kept; a permissionDecision it already has
+// wins. A spec of another event is an error, as it would be without the decision.
+func withPermissionDecision(e HookEvent, spec HookSpecificOutput, d Decision, reason string) (HookSpecificOutput, error) {
+	if spec != nil && !isNilPointer(spec) && !spec.ForEvent(e) {
+		return nil, &OutputError{Event: e, Reason: fmt.Sprintf("hookSpecificOutput %T belongs to another event", spec)}
+	}
+	p := &PreToolUseOutput{}
+	switch cur := spec.(type) {
+	case *PreToolUseOutput:
+		if cur != nil {
+			*p = *cur
+		}
+	case *ContextOutput:
+		if cur != nil {
+			p.AdditionalContext = cur.AdditionalContext
+		}
+	case *RawSpecificOutput:
+		if cur == nil {
+			break
+		}
+		f := make(map[string]any, len(cur.Fields)+2)
+		for k, v := range cur.Fields {
+			f[k] = v
+		}
+		if _, ok := f["permissionDecision"]; !ok {
+			f["permissionDecision"] = d
+			if _, ok := f["permissionDecisionReason"]; !ok && reason != "" {
+				f["permissionDecisionReason"] = reason
+			}
+		}
+		return &RawSpecificOutput{Fields: f}, nil
+	case nil:
+	default:
+		return spec, nil // wireSpecific reports the unsupported type
+	}
+	if p.PermissionDecision == "" {
+		p.PermissionDecision = d
+		if p.PermissionDecisionReason == "" {
+			p.PermissionDecisionReason = reason
+		}
+	}
+	return p, nil
+}
+
+// isNilPointer reports whether spec is a typed nil pointer, such as (*PreToolUseOutput)(nil): it
+// is written like no hookSpecificOutput at all.
+func isNilPointer(spec HookSpecificOutput) bool {
+	v := reflect.ValueOf(spec)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // MarshalWireOutput is WireOutput followed by json.Marshal.
