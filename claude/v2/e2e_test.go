@@ -1,28 +1,27 @@
 package v2_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
-func bash(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "test"} }
+// The real-CLI suite: each test drives the pinned Claude CLI against the fake Messages API and
+// asserts an effect (a file made or not, what the model was sent), so that it fails when the SDK
+// or the CLI stops doing what it claims. Tests in e2e_*_test.go.
 
 func TestRealCLI_PreToolUseDenyStopsTool(t *testing.T) {
+	t.Parallel()
 	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+filepath.Join(p, "ran.txt"))), fakeapi.TextReply("done")}
+		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), fakeapi.TextReply("done")}
 	})
-	var seen []string
+	var pre recorder[*shared.PreToolUseHookInput]
 	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHooks(shared.Hooks{
-		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: shared.OnPreToolUse(func(ctx context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
-			seen = append(seen, in.ToolInput.String("command"))
-			return shared.Deny("no touching in tests"), nil
+		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: pre.handler(func(*shared.PreToolUseHookInput) shared.HookOutput {
+			return shared.Deny("no touching in tests")
 		})}},
 	}))
 	res, err := s.Run(testCtx(t), "touch the file")
@@ -32,14 +31,22 @@ func TestRealCLI_PreToolUseDenyStopsTool(t *testing.T) {
 	if res.Result != "done" {
 		t.Errorf("result = %q", res.Result)
 	}
-	if len(seen) != 1 || !strings.Contains(seen[0], "touch") {
-		t.Errorf("hook saw %q", seen)
+	seen := pre.all()
+	if len(seen) != 1 || !strings.Contains(seen[0].ToolInput.String("command"), "touch") || seen[0].ToolUseID != "toolu_01" {
+		t.Errorf("hook saw %d calls: %+v", len(seen), seen)
 	}
-	if _, err := os.Stat(filepath.Join(env.project, "ran.txt")); err == nil {
+	if env.exists("ran.txt") {
 		t.Errorf("the denied command ran")
 	}
 	reqs := env.api.Requests()
-	if len(reqs) < 2 || !reqs[1].Contains("no touching in tests") {
-		t.Errorf("the model did not receive the denial reason")
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	if tr, ok := reqs[1].LastToolResult(); !ok || !tr.IsError || !strings.Contains(tr.ResultText(), "no touching in tests") {
+		t.Errorf("the model did not receive the denial reason as an error tool_result: %+v", tr)
+	}
+	d := denials(t, res)
+	if len(d) != 1 || d[0].ToolName != "Bash" || d[0].ToolUseID != "toolu_01" || !strings.Contains(d[0].ToolInput["command"].(string), "ran.txt") {
+		t.Errorf("permission_denials = %s", res.PermissionDenials)
 	}
 }
