@@ -201,4 +201,3 @@ func TestRealCLI_ThreeToolsOneMessage(t *testing.T) {
 		t.Errorf("permission_denials = %s", res.PermissionDenials)
 	}
 }
-
