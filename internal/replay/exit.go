@@ -1,0 +1,5 @@
+package replay
+
+import "os"
+
+func exitWith(code int) { os.Exit(code) }
