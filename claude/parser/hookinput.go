@@ -40,6 +40,9 @@ func DecodeHookInput(raw []byte) (shared.HookInput, error) {
 		return nil, &InputError{Event: ev, Reason: err.Error()}
 	}
 	b := in.Base()
+	// encoding/json keeps the last of duplicate keys and gjson the first: make the name agree with
+	// the type chosen, so that dispatching on HookEventName always finds this type.
+	b.HookEventName = ev
 	b.Raw = raw
 	known := knownKeys(reflect.TypeOf(in).Elem())
 	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {

@@ -42,38 +42,44 @@ type Decoder func(line []byte) (shared.Message, error)
 
 var (
 	mu       sync.RWMutex
-	registry = map[string]Decoder{}
+	registry = map[regKey]Decoder{}
 )
 
+// regKey is a registration: a type, and a subtype or "". (A struct, not "type/subtype", so that a
+// type containing '/' cannot collide with a type and subtype pair.)
+type regKey struct{ typ, subtype string }
+
 // Register installs dec for lines of type typ, or, when subtype is not "", for that type and subtype
-// only. A subtype decoder wins over the type's. Registering again replaces. Safe for concurrent use.
+// only. A subtype decoder wins over the type's. The subtype of a control_request line is its
+// request's subtype (hook_callback, can_use_tool, mcp_message, ...); for every other type it is the
+// line's own "subtype". Registering again replaces; a nil dec removes the registration. Safe for
+// concurrent use.
 func Register(typ, subtype string, dec Decoder) {
 	mu.Lock()
 	defer mu.Unlock()
-	registry[key(typ, subtype)] = dec
+	if dec == nil {
+		delete(registry, regKey{typ, subtype})
+		return
+	}
+	registry[regKey{typ, subtype}] = dec
 }
 
-func key(typ, subtype string) string {
-	if subtype == "" {
-		return typ
-	}
-	return typ + "/" + subtype
-}
 
 func lookup(typ, subtype string) Decoder {
 	mu.RLock()
 	defer mu.RUnlock()
 	if subtype != "" {
-		if d, ok := registry[key(typ, subtype)]; ok {
+		if d, ok := registry[regKey{typ, subtype}]; ok {
 			return d
 		}
 	}
-	return registry[typ]
+	return registry[regKey{typ, ""}]
 }
 
 // Parse decodes one line (without its newline). It returns ErrNotJSON for a line that is not a JSON
-// object, a *DecodeError for a known type with a wrong shape, and a *shared.RawMessage for an
-// unknown type.
+// object, a *DecodeError for a known type with a wrong shape (or a decoder that fails or returns no
+// message), and a *shared.RawMessage for an unknown type. It returns a message or an error, never
+// both and never neither.
 func Parse(line []byte) (shared.Message, error) {
 	if !gjson.ValidBytes(line) {
 		return nil, ErrNotJSON
@@ -84,6 +90,9 @@ func Parse(line []byte) (shared.Message, error) {
 	}
 	typ := root.Get("type").String()
 	subtype := root.Get("subtype").String()
+	if typ == "control_request" && subtype == "" {
+		subtype = root.Get("request.subtype").String()
+	}
 	dec := lookup(typ, subtype)
 	if dec == nil {
 		return &shared.RawMessage{MessageType: typ, Subtype: subtype, Raw: json.RawMessage(line)}, nil
@@ -95,6 +104,9 @@ func Parse(line []byte) (shared.Message, error) {
 			return nil, err
 		}
 		return nil, &DecodeError{Type: typ, Subtype: subtype, Err: err}
+	}
+	if m == nil {
+		return nil, &DecodeError{Type: typ, Subtype: subtype, Err: errors.New("decoder returned no message")}
 	}
 	return m, nil
 }
@@ -233,9 +245,10 @@ func decodeHookEvent(line []byte) (shared.Message, error) {
 	if m.RequestID == "" {
 		m.RequestID = root.Get("id").String()
 	}
-	// type, request_id and id belong to the framing, not to the input.
+	// type, request_id and id belong to the framing, not to the input; so does tool_use_id for an
+	// event that has no such field (it is then only in Extra).
 	if b := input.Base(); b.Extra != nil {
-		for _, k := range []string{"type", "request_id", "id"} {
+		for _, k := range []string{"type", "request_id", "id", "tool_use_id"} {
 			delete(b.Extra, k)
 		}
 		if len(b.Extra) == 0 {

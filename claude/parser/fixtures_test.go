@@ -1,0 +1,93 @@
+package parser_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The fixtures in testdata are copies of shared/protocol/stream-samples.jsonl and
+// shared/protocol/hook-callback-inputs.txt: real lines of the CLI 2.1.330.
+
+type streamSample struct {
+	Label string          `json:"label"`
+	Run   string          `json:"run"`
+	Dir   string          `json:"dir"`
+	Msg   json.RawMessage `json:"msg"` // the line's bytes, as captured
+}
+
+func loadStreamSamples(t testing.TB) []streamSample {
+	t.Helper()
+	b, err := os.ReadFile("testdata/stream-samples.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []streamSample
+	for i, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var s streamSample
+		if err := json.Unmarshal(line, &s); err != nil {
+			t.Fatalf("stream-samples.jsonl line %d: %v", i+1, err)
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		t.Fatal("no stream samples")
+	}
+	return out
+}
+
+type hookCallbackSample struct {
+	Event string // from the "### <Event> from <file>" header
+	Line  []byte
+}
+
+func loadHookCallbacks(t testing.TB) []hookCallbackSample {
+	t.Helper()
+	f, err := os.Open("testdata/hook-callback-inputs.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []hookCallbackSample
+	event := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "### "):
+			event, _, _ = strings.Cut(strings.TrimPrefix(line, "### "), " ")
+		case strings.HasPrefix(line, "{"):
+			if event == "" {
+				t.Fatalf("message before any header: %.80s", line)
+			}
+			out = append(out, hookCallbackSample{Event: event, Line: []byte(line)})
+			event = ""
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatal("no hook callbacks")
+	}
+	return out
+}
+
+// jsonEqual reports the difference between two JSON texts, compared as values.
+func jsonDiff(t testing.TB, want, got []byte) string {
+	t.Helper()
+	var w, g any
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatalf("want is not JSON: %v: %.200s", err, want)
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("got is not JSON: %v: %.200s", err, got)
+	}
+	return cmp.Diff(w, g)
+}
