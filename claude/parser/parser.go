@@ -64,7 +64,6 @@ func Register(typ, subtype string, dec Decoder) {
 	registry[regKey{typ, subtype}] = dec
 }
 
-
 func lookup(typ, subtype string) Decoder {
 	mu.RLock()
 	defer mu.RUnlock()

@@ -103,8 +103,8 @@ var streamGolden = map[string]struct {
 			t.Errorf("StreamEvent = %+v", e)
 		}
 	}},
-	"system/status":        {"*shared.SystemMessage", "system", checkSystem("status", "", "")},
-	"UPS block notice":     {"*shared.SystemMessage", "system", checkSystem("informational", "warning", "")},
+	"system/status":          {"*shared.SystemMessage", "system", checkSystem("status", "", "")},
+	"UPS block notice":       {"*shared.SystemMessage", "system", checkSystem("informational", "warning", "")},
 	"result after UPS block": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", Result: "UserPromptSubmit operation blocked by hook:\nprompt blocked\n\nOriginal prompt: go"})},
 	"Stop-hook feedback user message": {"*shared.UserMessage", "user", func(t *testing.T, m shared.Message) {
 		u := m.(*shared.UserMessage)
@@ -112,11 +112,11 @@ var streamGolden = map[string]struct {
 			t.Errorf("Content = %s, Blocks = %v", u.Message.Content, u.Blocks)
 		}
 	}},
-	"permission_denied":       {"*shared.SystemMessage", "system", checkSystem("permission_denied", "", "")},
-	"systemMessage notice":    {"*shared.SystemMessage", "system", checkSystem("informational", "notice", "")},
+	"permission_denied":           {"*shared.SystemMessage", "system", checkSystem("permission_denied", "", "")},
+	"systemMessage notice":        {"*shared.SystemMessage", "system", checkSystem("informational", "notice", "")},
 	"result after continue:false": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", StopReason: "tool_use", TerminalReason: "hook_stopped", NumTurns: 2})},
-	"result after defer":      {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", StopReason: "tool_deferred", TerminalReason: "tool_deferred", NumTurns: 1, HasDeferred: true})},
-	"result after API 400":    {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", IsError: true, Result: "API Error: 400 fake error", StopReason: "stop_sequence", TerminalReason: "api_error", NumTurns: 1})},
+	"result after defer":          {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", StopReason: "tool_deferred", TerminalReason: "tool_deferred", NumTurns: 1, HasDeferred: true})},
+	"result after API 400":        {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", IsError: true, Result: "API Error: 400 fake error", StopReason: "stop_sequence", TerminalReason: "api_error", NumTurns: 1})},
 	"result after can_use_tool deny+interrupt": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "error_during_execution", IsError: true, StopReason: "tool_use", TerminalReason: "aborted_tools", NumTurns: 3,
 		Errors: []string{"[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use"}})},
 	"result after interrupt": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "error_during_execution", IsError: true, TerminalReason: "aborted_streaming", NumTurns: 2,

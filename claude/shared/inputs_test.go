@@ -288,7 +288,9 @@ func TestTypedAdapters(t *testing.T) {
 			return shared.OnPostToolUse(func(context.Context, *shared.PostToolUseHookInput) (shared.HookOutput, error) { return ok(c), nil })
 		}, "PostToolUse"},
 		{"OnPostToolUseFailure", func(c *bool) shared.HookHandler {
-			return shared.OnPostToolUseFailure(func(context.Context, *shared.PostToolUseFailureHookInput) (shared.HookOutput, error) { return ok(c), nil })
+			return shared.OnPostToolUseFailure(func(context.Context, *shared.PostToolUseFailureHookInput) (shared.HookOutput, error) {
+				return ok(c), nil
+			})
 		}, "PostToolUseFailure"},
 		{"OnUserPromptSubmit", func(c *bool) shared.HookHandler {
 			return shared.OnUserPromptSubmit(func(context.Context, *shared.UserPromptSubmitHookInput) (shared.HookOutput, error) { return ok(c), nil })
@@ -315,7 +317,9 @@ func TestTypedAdapters(t *testing.T) {
 			return shared.OnSessionEnd(func(context.Context, *shared.SessionEndHookInput) (shared.HookOutput, error) { return ok(c), nil })
 		}, "SessionEnd"},
 		{"OnPermissionRequest", func(c *bool) shared.HookHandler {
-			return shared.OnPermissionRequest(func(context.Context, *shared.PermissionRequestHookInput) (shared.HookOutput, error) { return ok(c), nil })
+			return shared.OnPermissionRequest(func(context.Context, *shared.PermissionRequestHookInput) (shared.HookOutput, error) {
+				return ok(c), nil
+			})
 		}, "PermissionRequest"},
 	}
 	for _, tc := range tests {
