@@ -8,8 +8,9 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"claude": func() { exitWith(FakeCLI()) },
-		"sdkrun": func() { exitWith(SDKRun()) },
+		"claude":     func() { exitWith(FakeCLI()) },
+		"sdkrun":     func() { exitWith(SDKRun()) },
+		"claude-sim": func() { exitWith(Simulator()) },
 	})
 }
 

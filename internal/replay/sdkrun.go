@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // hookFlags collects -hook EVENT:MATCHER:BEHAVIOR flags.
@@ -45,6 +47,8 @@ func SDKRun() int {
 	overall := fs.Duration("deadline", 30*time.Second, "overall deadline")
 	maxLine := fs.Int("max-line", 0, "max line size")
 	strict := fs.Bool("strict", false, "strict hooks")
+	cliName := fs.String("cli", "claude", "CLI command on PATH")
+	apiScript := fs.String("api", "", "run a fake Messages API with these replies: tool:NAME:JSON;text:TEXT;...")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		return 2
 	}
@@ -63,7 +67,7 @@ func SDKRun() int {
 		e := shared.HookEvent(parts[0])
 		reg[e] = append(reg[e], shared.HookConfig{Matcher: parts[1], Handler: behaviour(e, parts[2], out, coord)})
 	}
-	cliPath, err := exec.LookPath("claude")
+	cliPath, err := exec.LookPath(*cliName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -75,6 +79,16 @@ func SDKRun() int {
 		v2.WithCloseGrace(*grace),
 		v2.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 		v2.WithSessionID("11111111-2222-4333-8444-555555555555"),
+	}
+	if *apiScript != "" {
+		replies, err := parseAPIScript(*apiScript)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		api := fakeapi.New(replies...)
+		defer api.Close()
+		opts = append(opts, v2.WithEnv("ANTHROPIC_BASE_URL="+api.URL(), "ANTHROPIC_API_KEY=sk-ant-test"))
 	}
 	if *maxLine > 0 {
 		opts = append(opts, v2.WithMaxLineSize(*maxLine))
@@ -120,6 +134,26 @@ func SDKRun() int {
 	st := s.Stats()
 	out.printf("stats noise=%d oversized=%d decode=%d", st.NoiseLines, st.OversizedLines, st.DecodeErrors)
 	return code
+}
+
+// parseAPIScript reads "tool:NAME:JSON;text:TEXT" into fake API replies; tool ids are t1, t2, ...
+func parseAPIScript(spec string) ([]fakeapi.Reply, error) {
+	var out []fakeapi.Reply
+	n := 0
+	for _, part := range strings.Split(spec, ";") {
+		kind, rest, _ := strings.Cut(part, ":")
+		switch kind {
+		case "text":
+			out = append(out, fakeapi.TextReply(rest))
+		case "tool":
+			name, input, _ := strings.Cut(rest, ":")
+			n++
+			out = append(out, fakeapi.ToolReply(fmt.Sprintf("t%d", n), name, json.RawMessage(input)))
+		default:
+			return nil, fmt.Errorf("bad -api part %q", part)
+		}
+	}
+	return out, nil
 }
 
 type printer struct{ mu sync.Mutex }
