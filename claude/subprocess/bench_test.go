@@ -1,0 +1,190 @@
+package subprocess
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/tidwall/gjson"
+)
+
+func trivialHandler(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	return shared.Allow(), nil
+}
+
+// benchHooks registers extra non-matching PreToolUse hooks and one that matches Bash.
+func benchHooks(extra int) shared.Hooks {
+	var cfgs []shared.HookConfig
+	for i := range extra {
+		cfgs = append(cfgs, shared.HookConfig{Matcher: fmt.Sprintf("Tool%d|Other%d", i, i), Handler: trivialHandler})
+	}
+	cfgs = append(cfgs, shared.HookConfig{Matcher: "Bash", Handler: trivialHandler})
+	return shared.Hooks{shared.HookEventPreToolUse: cfgs}
+}
+
+func benchInput() *shared.PreToolUseHookInput {
+	in := &shared.PreToolUseHookInput{}
+	in.HookEventName = shared.HookEventPreToolUse
+	in.SessionID = "s"
+	in.ToolName = "Bash"
+	in.ToolInput = shared.ToolInput{"command": "echo hi"}
+	in.ToolUseID = "toolu_01"
+	return in
+}
+
+// BenchmarkExecutorDispatch runs one PreToolUse through Run with a trivial handler.
+func BenchmarkExecutorDispatch(b *testing.B) {
+	for _, extra := range []int{0, 100} {
+		b.Run(fmt.Sprintf("hooks=%d", extra+1), func(b *testing.B) {
+			x, err := NewHookExecutor(benchHooks(extra), ExecutorOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := benchInput()
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				res := x.Run(ctx, in, "req")
+				if res.Err != nil || res.Ran != 1 {
+					b.Fatalf("Run = %+v", res)
+				}
+			}
+		})
+	}
+}
+
+// benchHookLine is a real PreToolUse hook_callback (protocol/hook-callback-inputs.txt) with the
+// request id replaced by %s.
+const benchHookLine = `{"type":"control_request","request_id":"%s","request":{"subtype":"hook_callback","callback_id":"cb_PreToolUse","input":{"session_id":"88875464-1494-4d64-b4d0-f5ee1934764c","transcript_path":"/home/user/.claude/projects/-home-user-project/88875464-1494-4d64-b4d0-f5ee1934764c.jsonl","cwd":"/home/user/project","prompt_id":"10e976b6-0f5a-4107-b56a-feb2221b544b","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi","description":"probe"},"tool_use_id":"toolu_01"},"tool_use_id":"toolu_01"}}` + "\n"
+
+type benchStart struct {
+	Type string `json:"type"`
+	N    int    `json:"n"`
+}
+
+// fakeBench is the fake CLI of BenchmarkRoundTrip: for each {"type":"bench","n":N} it reads, it
+// runs N round trips (write a hook_callback, read the answer) one after the other, timing each, and
+// writes {"type":"bench_result","ns":[...]}.
+func fakeBench() int {
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	for {
+		l, err := in.ReadSlice('\n')
+		if err != nil {
+			return 0
+		}
+		n := int(gjson.GetBytes(l, "n").Int())
+		ns := make([]int64, n)
+		for i := range n {
+			id := "b" + strconv.Itoa(i)
+			line := fmt.Appendf(nil, benchHookLine, id)
+			start := time.Now()
+			if _, err := os.Stdout.Write(line); err != nil {
+				return 1
+			}
+			ans, err := in.ReadSlice('\n')
+			ns[i] = int64(time.Since(start))
+			if err != nil {
+				return 1
+			}
+			if gjson.GetBytes(ans, "response.request_id").String() != id ||
+				gjson.GetBytes(ans, "response.response.hookSpecificOutput.permissionDecision").String() != "allow" {
+				fmt.Fprintf(os.Stderr, "fake CLI: unexpected answer %s\n", ans)
+				return 1
+			}
+		}
+		b, _ := json.Marshal(map[string]any{"type": "bench_result", "ns": ns})
+		os.Stdout.Write(append(b, '\n'))
+	}
+}
+
+// BenchmarkRoundTrip measures a full hook round trip over OS pipes: the fake CLI writes a
+// hook_callback line, the transport decodes it, runs the chain and writes the answer, the fake
+// reads it. The fake times each round trip; p50/p95/p99 are reported.
+func BenchmarkRoundTrip(b *testing.B) {
+	x, err := NewHookExecutor(benchHooks(0), ExecutorOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := Start(context.Background(), fakeConfig(Config{Hooks: x}, "bench", ""))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	// Warm up the process and the pipes.
+	benchRun(b, tr, 100)
+	b.ReportAllocs()
+	b.ResetTimer()
+	ns := benchRun(b, tr, b.N)
+	b.StopTimer()
+	slices.Sort(ns)
+	pct := func(p float64) float64 { return float64(ns[int(p*float64(len(ns)-1))]) }
+	b.ReportMetric(pct(0.50), "p50-ns")
+	b.ReportMetric(pct(0.95), "p95-ns")
+	b.ReportMetric(pct(0.99), "p99-ns")
+}
+
+func benchRun(b *testing.B, tr *Transport, n int) []int64 {
+	if err := tr.WriteMessage(benchStart{Type: "bench", N: n}); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for {
+		m, err := tr.Next(ctx)
+		if err != nil {
+			b.Fatalf("Next: %v (stderr: %s)", err, tr.StderrTail())
+		}
+		r, ok := m.(*shared.RawMessage)
+		if !ok || r.MessageType != "bench_result" {
+			continue
+		}
+		var res struct{ NS []int64 }
+		if err := json.Unmarshal(r.Raw, &res); err != nil {
+			b.Fatal(err)
+		}
+		return res.NS
+	}
+}
+
+// BenchmarkMemoryPerHook reports the heap an executor keeps per registered hook.
+func BenchmarkMemoryPerHook(b *testing.B) {
+	const n = 1000
+	kinds := []struct {
+		name    string
+		matcher func(i int) string
+	}{
+		{"names", func(i int) string { return fmt.Sprintf("Tool%d|Edit", i) }},
+		{"all", func(int) string { return "" }},
+		{"regexp", func(i int) string { return fmt.Sprintf("mcp__srv%d__.*", i) }},
+	}
+	for _, k := range kinds {
+		b.Run(k.name, func(b *testing.B) {
+			hooks := shared.Hooks{}
+			for i := range n {
+				hooks[shared.HookEventPreToolUse] = append(hooks[shared.HookEventPreToolUse], shared.HookConfig{Matcher: k.matcher(i), Handler: trivialHandler})
+			}
+			var total int64
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				x, err := NewHookExecutor(hooks, ExecutorOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				runtime.KeepAlive(x)
+				total += int64(after.HeapAlloc) - int64(before.HeapAlloc)
+			}
+			b.ReportMetric(float64(total)/float64(b.N)/n, "bytes/hook")
+		})
+	}
+}
