@@ -154,16 +154,16 @@ func TestRunChain(t *testing.T) {
 			want:  `{}`,
 		},
 		{
-			name:  "UserPromptSubmit ignores the matcher",
-			event: shared.HookEventUserPromptSubmit,
-			steps: []step{{name: "a", matcher: "Bash", out: &shared.SyncHookOutput{HookSpecificOutput: &shared.UserPromptSubmitOutput{AdditionalContext: "ctx"}}}},
+			name:      "UserPromptSubmit ignores the matcher",
+			event:     shared.HookEventUserPromptSubmit,
+			steps:     []step{{name: "a", matcher: "Bash", out: &shared.SyncHookOutput{HookSpecificOutput: &shared.UserPromptSubmitOutput{AdditionalContext: "ctx"}}}},
 			wantCalls: []string{"a"},
 			want:      `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx"}}`,
 		},
 		{
-			name:  "Stop ignores the matcher",
-			event: shared.HookEventStop,
-			steps: []step{{name: "a", matcher: "Write|Edit", out: shared.Block("keep going")}},
+			name:      "Stop ignores the matcher",
+			event:     shared.HookEventStop,
+			steps:     []step{{name: "a", matcher: "Write|Edit", out: shared.Block("keep going")}},
 			wantCalls: []string{"a"},
 			want:      `{"decision":"block","reason":"keep going"}`,
 		},
@@ -294,8 +294,8 @@ func TestRunChain(t *testing.T) {
 			wantErr:   ErrHookPanic,
 		},
 		{
-			name:  "Stop nonsense output is reported and the others still merge",
-			event: shared.HookEventStop,
+			name:      "Stop nonsense output is reported and the others still merge",
+			event:     shared.HookEventStop,
 			steps:     []step{{name: "a", out: shared.Deny("wrong event")}, {name: "b", out: shared.AddContext("two")}},
 			wantCalls: []string{"a", "b"},
 			want:      `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"two"}}`,
@@ -483,7 +483,9 @@ func TestRunTimeoutEndsNonGuardingChain(t *testing.T) {
 				}
 				ran := false
 				hooks := shared.Hooks{shared.HookEventPostToolUse: {
-					{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return shared.AddContext("first"), nil }},
+					{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+						return shared.AddContext("first"), nil
+					}},
 					{Handler: slow, Timeout: time.Second},
 					{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { ran = true; return nil, nil }},
 				}}
