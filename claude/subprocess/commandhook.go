@@ -1,0 +1,247 @@
+package subprocess
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/parser"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// DefaultCommandOutputLimit bounds what a command hook's stdout and stderr may hold each.
+const DefaultCommandOutputLimit = 1 << 20
+
+// CommandHookOptions configure CommandHook. The zero value is ready to use.
+type CommandHookOptions struct {
+	// Shell runs the command; default ["sh", "-c"].
+	Shell []string
+	// Dir is the command's working directory; default the input's cwd.
+	Dir string
+	// Env is added to the inherited environment.
+	Env []string
+	// OutputLimit bounds stdout and stderr each (default DefaultCommandOutputLimit); the rest is
+	// discarded and the output marked as cut.
+	OutputLimit int
+	// Progress, if set, gets each line the command writes, as it comes ("stdout" or "stderr").
+	Progress func(stream, line string)
+}
+
+// CommandExitError says a command hook exited with a code other than 0 or 2. For events that
+// guard an action the SDK then denies (fail closed); for other events it logs and goes on.
+type CommandExitError struct {
+	Command  string
+	ExitCode int
+	Stderr   string
+}
+
+func (e *CommandExitError) Error() string {
+	return fmt.Sprintf("command hook %q exited with code %d: %s", e.Command, e.ExitCode, strings.TrimSpace(e.Stderr))
+}
+
+// CommandHook returns a HookHandler that runs command through a shell, with the protocol of
+// command hooks (the CLI's settings hooks, the Lime and Gemini CLIs):
+//
+//   - stdin: the event's input JSON, as the CLI sent it;
+//   - environment: HOOK_EVENT, CLAUDE_PROJECT_DIR, CLAUDE_SESSION_ID, and for tool events
+//     HOOK_TOOL_NAME and HOOK_TOOL_INPUT (JSON), plus HOOK_TOOL_OUTPUT and HOOK_TOOL_IS_ERROR (0/1)
+//     for PostToolUse and PostToolUseFailure;
+//   - exit 0: stdout is the answer: empty is no opinion, JSON is decoded as a hook output, plain
+//     text becomes a systemMessage;
+//   - exit 2: block, with stderr as the reason (for PreToolUse a permission deny);
+//   - any other exit: a *CommandExitError. For events that guard an action (PreToolUse,
+//     PermissionRequest, UserPromptSubmit, ...) the SDK's fail-closed rule denies; for the others
+//     it is logged and the agent goes on.
+//
+// The handler's timeout (ctx) kills the command's whole process group. Output beyond
+// OutputLimit is cut, never buffered without bound.
+func CommandHook(command string, opts CommandHookOptions) shared.HookHandler {
+	if len(opts.Shell) == 0 {
+		opts.Shell = []string{"sh", "-c"}
+	}
+	if opts.OutputLimit <= 0 {
+		opts.OutputLimit = DefaultCommandOutputLimit
+	}
+	return func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		b := in.Base()
+		e := b.HookEventName
+		stdin := []byte(b.Raw)
+		if len(stdin) == 0 {
+			var err error
+			if stdin, err = json.Marshal(in); err != nil {
+				return nil, err
+			}
+		}
+		args := append(append([]string{}, opts.Shell[1:]...), command)
+		cmd := exec.Command(opts.Shell[0], args...)
+		cmd.Dir = opts.Dir
+		if cmd.Dir == "" && b.Cwd != "" {
+			if fi, err := os.Stat(b.Cwd); err == nil && fi.IsDir() {
+				cmd.Dir = b.Cwd
+			}
+		}
+		cmd.Env = append(append(os.Environ(), commandEnv(in)...), opts.Env...)
+		cmd.Stdin = bytes.NewReader(stdin)
+		stdout := &capped{limit: opts.OutputLimit, stream: "stdout", progress: opts.Progress}
+		stderr := &capped{limit: opts.OutputLimit, stream: "stderr", progress: opts.Progress}
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		// A background grandchild may hold the output pipes open after the command exits.
+		cmd.WaitDelay = 500 * time.Millisecond
+		if err := cmd.Start(); err != nil {
+			return nil, fmt.Errorf("command hook %q: %w", command, err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }() // ends when the command and its output pipes are done
+		var werr error
+		select {
+		case werr = <-done:
+		case <-ctx.Done():
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			select {
+			case <-done:
+			case <-time.After(2 * time.Second):
+				// A grandchild kept the output pipes open; its group is killed, give up waiting.
+			}
+			return nil, ctx.Err()
+		}
+		// Tools left in the background by the command must not outlive it.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		stdout.flush()
+		stderr.flush()
+		code := 0
+		if werr != nil {
+			var ee *exec.ExitError
+			if !errors.As(werr, &ee) {
+				return nil, fmt.Errorf("command hook %q: %w", command, werr)
+			}
+			code = ee.ExitCode()
+		}
+		switch code {
+		case 0:
+			out := strings.TrimSpace(stdout.String())
+			if out == "" {
+				return nil, nil
+			}
+			if strings.HasPrefix(out, "{") {
+				o, err := parser.DecodeHookOutput(e, []byte(out))
+				if err != nil {
+					return nil, fmt.Errorf("command hook %q printed an invalid answer: %w", command, err)
+				}
+				return o, nil
+			}
+			return &shared.SyncHookOutput{SystemMessage: out}, nil
+		case 2:
+			reason := strings.TrimSpace(stderr.String())
+			if reason == "" {
+				reason = "blocked by command hook " + command
+			}
+			if e == shared.HookEventPreToolUse {
+				return shared.Deny(reason), nil
+			}
+			if e == shared.HookEventPermissionRequest {
+				return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}, nil
+			}
+			return shared.Block(reason), nil
+		}
+		return nil, &CommandExitError{Command: command, ExitCode: code, Stderr: stderr.String()}
+	}
+}
+
+func commandEnv(in shared.HookInput) []string {
+	b := in.Base()
+	env := []string{
+		"HOOK_EVENT=" + string(b.HookEventName),
+		"CLAUDE_PROJECT_DIR=" + b.Cwd,
+		"CLAUDE_SESSION_ID=" + b.SessionID,
+	}
+	if tc := shared.ToolCall(in); tc != nil {
+		ti, _ := json.Marshal(tc.ToolInput)
+		env = append(env, "HOOK_TOOL_NAME="+tc.ToolName, "HOOK_TOOL_INPUT="+string(ti))
+	}
+	switch v := in.(type) {
+	case *shared.PostToolUseHookInput:
+		env = append(env, "HOOK_TOOL_OUTPUT="+string(v.ToolResponse), "HOOK_TOOL_IS_ERROR=0")
+	case *shared.PostToolUseFailureHookInput:
+		env = append(env, "HOOK_TOOL_OUTPUT="+v.Error, "HOOK_TOOL_IS_ERROR=1")
+	}
+	return env
+}
+
+// capped keeps at most limit bytes and reports complete lines to progress as they come.
+type capped struct {
+	mu       sync.Mutex
+	limit    int
+	buf      bytes.Buffer
+	cut      bool
+	stream   string
+	progress func(stream, line string)
+	partial  []byte
+	skipping bool // inside a line longer than limit: dropped up to its newline
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	n := len(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.limit - c.buf.Len(); room > 0 {
+		if len(p) > room {
+			c.buf.Write(p[:room])
+			c.cut = true
+		} else {
+			c.buf.Write(p)
+		}
+	} else if len(p) > 0 {
+		c.cut = true
+	}
+	if c.progress != nil {
+		for len(p) > 0 {
+			i := bytes.IndexByte(p, '\n')
+			if i < 0 {
+				if !c.skipping {
+					c.partial = append(c.partial, p...)
+					if len(c.partial) > c.limit {
+						c.partial, c.skipping = c.partial[:0], true
+					}
+				}
+				break
+			}
+			if !c.skipping {
+				c.partial = append(c.partial, p[:i]...)
+				if len(c.partial) <= c.limit {
+					c.progress(c.stream, string(c.partial))
+				}
+			}
+			c.partial, c.skipping = c.partial[:0], false
+			p = p[i+1:]
+		}
+	}
+	return n, nil
+}
+
+func (c *capped) flush() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.progress != nil && len(c.partial) > 0 && !c.skipping {
+		c.progress(c.stream, string(c.partial))
+		c.partial = nil
+	}
+}
+
+func (c *capped) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.buf.String()
+	if c.cut {
+		s += "\n[output cut at " + fmt.Sprint(c.limit) + " bytes]"
+	}
+	return s
+}
