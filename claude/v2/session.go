@@ -139,31 +139,31 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if s.cwd == "" {
 		s.cwd, _ = os.Getwd()
 	}
-	if o.resume == "" && !o.continueSession && o.sessionID == "" {
+	// The SDK picks the id of every new session, forks included, so that it is known before the
+	// CLI starts (SessionStart needs it). A resumed session keeps its id. Only --continue picks a
+	// session the SDK cannot name in advance: it asks the running CLI (sessionIDFromCLI).
+	if o.sessionID == "" && (o.forkSession || (o.resume == "" && !o.continueSession)) {
 		o.sessionID = newUUID()
 	}
-	s.id = o.sessionID
-	if o.resume != "" && !o.forkSession {
+	switch {
+	case o.sessionID != "":
+		s.id = o.sessionID
+	case o.resume != "":
 		s.id = o.resume
 	}
 
 	// SessionStart(startup) never reaches SDK callbacks (the CLI runs it before initialize): the SDK
 	// runs it itself, before the CLI starts, and appends its additionalContext to the system prompt.
-	if o.synthesizeLifecycle && x.Has(shared.HookEventSessionStart) {
-		source := "startup"
-		if o.resume != "" || o.continueSession {
-			source = "resume"
-		}
-		in := &shared.SessionStartHookInput{Source: source}
-		s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionStart)
-		res := x.Run(ctx, in, "sdk-session-start")
-		if ctxText := additionalContext(shared.HookEventSessionStart, res.Output); ctxText != "" {
+	synthStart := o.synthesizeLifecycle && x.Has(shared.HookEventSessionStart)
+	if synthStart && s.id != "" {
+		if ctxText := s.runSessionStart(ctx, o.resume != "" || o.continueSession); ctxText != "" {
 			if o.appendSystemPrompt != "" {
 				o.appendSystemPrompt += "\n\n"
 			}
 			o.appendSystemPrompt += "SessionStart hook additional context: " + ctxText
 		}
 	}
+	s.o = o
 
 	t, err := subprocess.Start(ctx, subprocess.Config{
 		CLIPath:        cliPath,
@@ -184,11 +184,68 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		return nil, err
 	}
 	s.t = t
+	if s.id == "" {
+		// --continue: the CLI has chosen the session; it answers get_status before initialize.
+		if id, err := s.sessionIDFromCLI(ctx); err == nil && id != "" {
+			s.idMu.Lock()
+			if s.id == "" {
+				s.id = id
+			}
+			s.idMu.Unlock()
+		} else {
+			s.logger.Debug("v2: could not learn the session id from the CLI", "error", err)
+		}
+		if synthStart {
+			if ctxText := s.runSessionStart(ctx, true); ctxText != "" {
+				s.warn("WithContinue: the SessionStart hook's additionalContext is dropped: the session id is only known once the CLI runs, too late for the system prompt (use WithResume)")
+			}
+		}
+	}
 	if err := s.initialize(ctx); err != nil {
 		t.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// runSessionStart runs the SDK's SessionStart hooks (source startup, or resume) and returns their
+// additionalContext.
+func (s *Session) runSessionStart(ctx context.Context, resumed bool) string {
+	source := "startup"
+	if resumed {
+		source = "resume"
+	}
+	in := &shared.SessionStartHookInput{Source: source}
+	s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionStart)
+	res := s.x.Run(ctx, in, "sdk-session-start")
+	return additionalContext(shared.HookEventSessionStart, res.Output)
+}
+
+// sessionIDFromCLI asks the CLI for its session id (the "Session ID" row of get_status).
+func (s *Session) sessionIDFromCLI(ctx context.Context) (string, error) {
+	raw, err := s.t.Request(ctx, "get_status", map[string]string{"subtype": "get_status"})
+	if err != nil {
+		return "", err
+	}
+	var st struct {
+		Sections []struct {
+			Rows []struct {
+				Label string `json:"label"`
+				Value string `json:"value"`
+			} `json:"rows"`
+		} `json:"sections"`
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return "", err
+	}
+	for _, sec := range st.Sections {
+		for _, r := range sec.Rows {
+			if r.Label == "Session ID" {
+				return r.Value, nil
+			}
+		}
+	}
+	return "", errors.New("v2: get_status has no Session ID")
 }
 
 // fillSynthetic fills the base of an input the SDK produces itself, labelled sdk_synthesized.
@@ -344,9 +401,16 @@ func (s *Session) Send(ctx context.Context, prompt string) error {
 // non-fatal problem (a malformed or oversized line) is yielded as a *subprocess.ProtocolError and
 // the iteration goes on; a fatal one (the CLI crashed: *subprocess.ProcessError; the session was
 // closed: ErrClosed; the output ended: ErrUnexpectedExit) is yielded last. A prompt can produce more
-// than one result (a background task finishing starts a turn): call Receive again for the next.
-// Only one Receive iterates at a time; a second one yields ErrBusy.
+// than one result (a background task finishing starts a turn by itself, see StartedByCLI): call
+// Receive again for the next. Only one Receive (or Query, Run) iterates at a time; a second one
+// yields ErrBusy.
 func (s *Session) Receive(ctx context.Context) iter.Seq2[shared.Message, error] {
+	return s.receive(ctx, false)
+}
+
+// receive yields messages until a result; with ownTurn, results of turns the CLI started by itself
+// are yielded and the iteration goes on to the next result.
+func (s *Session) receive(ctx context.Context, ownTurn bool) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
 		if !s.recvBusy.TryLock() {
 			yield(nil, ErrBusy)
@@ -372,21 +436,41 @@ func (s *Session) Receive(ctx context.Context) iter.Seq2[shared.Message, error] 
 			if !yield(msg, nil) {
 				return
 			}
-			if _, ok := msg.(*shared.ResultMessage); ok {
+			if r, ok := msg.(*shared.ResultMessage); ok && !(ownTurn && StartedByCLI(r)) {
 				return
 			}
 		}
 	}
 }
 
-// Query sends prompt and yields the turn's messages (Send, then Receive).
+// StartedByCLI reports whether r ends a turn that the CLI started by itself rather than one of the
+// session's prompts: a background task (e.g. an async subagent) finishing makes the CLI run a turn
+// of its own, whose result carries an "origin" (kind "task-notification" in CLI 2.1.330).
+func StartedByCLI(r *shared.ResultMessage) bool {
+	if r == nil || len(r.Raw) == 0 {
+		return false
+	}
+	var o struct {
+		Origin *struct {
+			Kind string `json:"kind"`
+		} `json:"origin"`
+	}
+	if json.Unmarshal(r.Raw, &o) != nil || o.Origin == nil {
+		return false
+	}
+	return o.Origin.Kind != "" && o.Origin.Kind != "user"
+}
+
+// Query sends prompt and yields the messages up to and including the result of the prompt's turn.
+// The results of turns the CLI starts by itself meanwhile (StartedByCLI) are yielded too, and the
+// iteration goes on past them. Leaving the loop early leaves the rest for the next Receive.
 func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
 		if err := s.Send(ctx, prompt); err != nil {
 			yield(nil, err)
 			return
 		}
-		for m, err := range s.Receive(ctx) {
+		for m, err := range s.receive(ctx, true) {
 			if !yield(m, err) {
 				return
 			}
@@ -394,8 +478,9 @@ func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Mes
 	}
 }
 
-// Run sends prompt and waits for the turn's result. Non-fatal protocol errors are logged. A result
-// with is_error comes back with a *ResultError.
+// Run sends prompt and waits for the result of its turn. Non-fatal protocol errors are logged, and
+// so are the results of turns the CLI started by itself (StartedByCLI), which Run skips: use Query
+// or Receive to see them. A result with is_error comes back with a *ResultError.
 func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage, error) {
 	var last error
 	for m, err := range s.Query(ctx, prompt) {
@@ -409,6 +494,10 @@ func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage
 			break
 		}
 		if r, ok := m.(*shared.ResultMessage); ok {
+			if StartedByCLI(r) {
+				s.logger.Info("v2: Run skipped the result of a turn the CLI started by itself", "result", r.Subtype)
+				continue
+			}
 			if r.IsError {
 				return r, &ResultError{Result: r}
 			}
@@ -489,6 +578,9 @@ func (o *options) validate() error {
 	}
 	if o.resume != "" && o.continueSession {
 		return errors.New("v2: WithResume and WithContinue exclude each other")
+	}
+	if o.forkSession && o.resume == "" && !o.continueSession {
+		return errors.New("v2: WithForkSession needs WithResume or WithContinue")
 	}
 	if o.sessionID != "" && (o.resume != "" || o.continueSession) && !o.forkSession {
 		return errors.New("v2: WithSessionID needs a new session (or WithForkSession)")
