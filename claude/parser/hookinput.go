@@ -26,7 +26,13 @@ func (e *InputError) Error() string {
 // without hook_event_name, or with a field of the wrong type, is an error; an unknown event name
 // decodes into a *shared.GenericHookInput.
 func DecodeHookInput(raw []byte) (shared.HookInput, error) {
-	name := gjson.GetBytes(raw, "hook_event_name")
+	return decodeHookInput(raw, string(raw))
+}
+
+// decodeHookInput is DecodeHookInput with raw also as a string, so that a caller that has both
+// (the control_request decoder) does not copy a large input again.
+func decodeHookInput(raw []byte, rawStr string) (shared.HookInput, error) {
+	name := gjson.Get(rawStr, "hook_event_name")
 	if name.Type != gjson.String || name.Str == "" {
 		return nil, &InputError{Reason: "missing hook_event_name"}
 	}
@@ -45,12 +51,12 @@ func DecodeHookInput(raw []byte) (shared.HookInput, error) {
 	b.HookEventName = ev
 	b.Raw = raw
 	known := knownKeys(reflect.TypeOf(in).Elem())
-	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
+	gjson.Parse(rawStr).ForEach(func(k, v gjson.Result) bool {
 		if _, ok := known[k.Str]; !ok {
 			if b.Extra == nil {
 				b.Extra = make(map[string]json.RawMessage)
 			}
-			b.Extra[k.Str] = json.RawMessage(v.Raw)
+			b.Extra[k.Str] = json.RawMessage(rawBytes(raw, v))
 		}
 		return true
 	})

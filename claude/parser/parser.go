@@ -7,6 +7,7 @@
 package parser
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,14 +84,14 @@ func Parse(line []byte) (shared.Message, error) {
 	if !gjson.ValidBytes(line) {
 		return nil, ErrNotJSON
 	}
-	root := gjson.ParseBytes(line)
-	if !root.IsObject() {
+	if t := bytes.TrimLeft(line, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, ErrNotJSON
 	}
-	typ := root.Get("type").String()
-	subtype := root.Get("subtype").String()
+	// GetBytes copies only the values it returns, not the line (ParseBytes would copy the line).
+	typ := gjson.GetBytes(line, "type").String()
+	subtype := gjson.GetBytes(line, "subtype").String()
 	if typ == "control_request" && subtype == "" {
-		subtype = root.Get("request.subtype").String()
+		subtype = gjson.GetBytes(line, "request.subtype").String()
 	}
 	dec := lookup(typ, subtype)
 	if dec == nil {
@@ -165,10 +166,11 @@ func decodeControlRequest(line []byte) (shared.Message, error) {
 	if !req.IsObject() {
 		return nil, errors.New("missing request object")
 	}
+	reqBytes := rawBytes(line, req)
 	m := &shared.ControlRequest{
 		RequestID: id.Str,
 		Subtype:   req.Get("subtype").String(),
-		Request:   json.RawMessage(req.Raw),
+		Request:   json.RawMessage(reqBytes),
 		Raw:       line,
 	}
 	switch m.Subtype {
@@ -177,7 +179,7 @@ func decodeControlRequest(line []byte) (shared.Message, error) {
 		if !in.IsObject() {
 			return nil, errors.New("hook_callback without an input object")
 		}
-		input, err := DecodeHookInput([]byte(in.Raw))
+		input, err := decodeHookInput(rawBytes(line, in), in.Raw) // in.Index is relative to line
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +195,7 @@ func decodeControlRequest(line []byte) (shared.Message, error) {
 		m.HookCallback = cb
 	case "can_use_tool":
 		c := &shared.CanUseTool{}
-		if err := json.Unmarshal([]byte(req.Raw), c); err != nil {
+		if err := json.Unmarshal(reqBytes, c); err != nil {
 			return nil, err
 		}
 		m.CanUseTool = c
@@ -230,11 +232,12 @@ func decodeControlCancel(line []byte) (shared.Message, error) {
 // decodeHookEvent reads the spec framing: the input's fields sit at the top level of the line, next
 // to "type" (and an optional "request_id" or "id").
 func decodeHookEvent(line []byte) (shared.Message, error) {
-	input, err := DecodeHookInput(line)
+	s := string(line)
+	input, err := decodeHookInput(line, s)
 	if err != nil {
 		return nil, err
 	}
-	root := gjson.ParseBytes(line)
+	root := gjson.Parse(s)
 	m := &shared.HookEventMessage{
 		RequestID: root.Get("request_id").String(),
 		ToolUseID: root.Get("tool_use_id").String(),
@@ -258,7 +261,7 @@ func decodeHookEvent(line []byte) (shared.Message, error) {
 }
 
 func decodeHookResponse(line []byte) (shared.Message, error) {
-	root := gjson.ParseBytes(line)
+	root := gjson.Parse(string(line))
 	return &shared.HookResponseMessage{
 		RequestID:     root.Get("request_id").String(),
 		ToolUseID:     root.Get("tool_use_id").String(),
@@ -266,4 +269,15 @@ func decodeHookResponse(line []byte) (shared.Message, error) {
 		Output:        line,
 		Raw:           line,
 	}, nil
+}
+
+// rawBytes returns r's raw bytes as a sub-slice of src, the JSON r was read from, without copying
+// them; it copies only when gjson did not record where r is. The slice's capacity ends with it, so
+// an append cannot write into src.
+func rawBytes(src []byte, r gjson.Result) []byte {
+	i, j := r.Index, r.Index+len(r.Raw)
+	if r.Index > 0 && j <= len(src) && string(src[i:j]) == r.Raw {
+		return src[i:j:j]
+	}
+	return []byte(r.Raw)
 }

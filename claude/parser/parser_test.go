@@ -533,3 +533,25 @@ func TestParseConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Request and the hook input's Raw may share the line's memory, but appending to them must not
+// write into the line.
+func TestParseSubslicesDoNotAlias(t *testing.T) {
+	line := []byte(hookCallback(`{"hook_event_name":"Stop","session_id":"s","cwd":"/p","x":{"y":1}}`))
+	orig := string(line)
+	m, err := parser.Parse(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.(*shared.ControlRequest)
+	b := r.HookCallback.Input.Base()
+	_ = append(r.Request, "XXXXXXXX"...)
+	_ = append(b.Raw, "YYYYYYYY"...)
+	_ = append(b.Extra["x"], "ZZZZZZZZ"...)
+	if string(line) != orig {
+		t.Errorf("appending to a decoded field changed the line:\n%s\nwas\n%s", line, orig)
+	}
+	if string(b.Extra["x"]) != `{"y":1}` {
+		t.Errorf("Extra[x] = %s", b.Extra["x"])
+	}
+}

@@ -1,0 +1,86 @@
+package parser_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hookwire/agent-sdk-go/claude/parser"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+func benchLines(b *testing.B) map[string][]byte {
+	b.Helper()
+	lines := map[string][]byte{}
+	for _, s := range loadStreamSamples(b) {
+		switch s.Label {
+		case "system/init":
+			lines["system_init"] = s.Msg
+		case "result (success)":
+			lines["result"] = s.Msg
+		case "stream_event":
+			lines["stream_event"] = s.Msg
+		}
+	}
+	for _, h := range loadHookCallbacks(b) {
+		if h.Event == "PreToolUse" {
+			lines["hook_callback_PreToolUse"] = h.Line
+		}
+	}
+	lines["assistant"] = []byte(`{"type":"assistant","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_01","name":"Bash","input":{"command":"echo hi","description":"probe"}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"88875464-1494-4d64-b4d0-f5ee1934764c","uuid":"6ea815cf-be41-4c2f-88a2-ce07d13cf93b"}`)
+	lines["hook_callback_PostToolUse_10MB"] = bigPostToolUse(b, 10<<20)
+	return lines
+}
+
+// bigPostToolUse returns a PostToolUse hook_callback line whose Bash stdout is n bytes of text.
+func bigPostToolUse(b *testing.B, n int) []byte {
+	b.Helper()
+	row := "2026-11-21T23:39:46Z INFO build step 0042 finished in 12ms \"ok\"\n"
+	stdout := strings.Repeat(row, n/len(row)+1)[:n]
+	line, err := json.Marshal(map[string]any{
+		"type":       "control_request",
+		"request_id": "d65c64f5-d5e7-4d9c-840e-8b34a8621ac1",
+		"request": map[string]any{
+			"subtype":     "hook_callback",
+			"callback_id": "cb_PostToolUse",
+			"tool_use_id": "toolu_01",
+			"input": map[string]any{
+				"session_id": "88875464-1494-4d64-b4d0-f5ee1934764c", "transcript_path": "/home/user/.claude/projects/p/s.jsonl",
+				"cwd": "/home/user/project", "permission_mode": "default", "hook_event_name": "PostToolUse",
+				"tool_name": "Bash", "tool_input": map[string]any{"command": "make build", "description": "probe"},
+				"tool_response": map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false},
+				"tool_use_id":   "toolu_01", "duration_ms": 2800,
+			},
+		},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return line
+}
+
+func BenchmarkParse(b *testing.B) {
+	lines := benchLines(b)
+	for _, name := range []string{"hook_callback_PreToolUse", "assistant", "result", "system_init", "stream_event", "hook_callback_PostToolUse_10MB"} {
+		line := lines[name]
+		if line == nil {
+			b.Fatalf("no line for %s", name)
+		}
+		b.Run(name, func(b *testing.B) {
+			m, err := parser.Parse(line)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r, ok := m.(*shared.ControlRequest); ok && r.HookCallback == nil {
+				b.Fatal("no hook callback")
+			}
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parser.Parse(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
