@@ -60,6 +60,7 @@ func runFake(mode string) int {
 //
 //	out TEXT        write TEXT and a newline on stdout
 //	raw QUOTED      write the Go-quoted bytes as they are (CRLF, no newline, ...)
+//	pad N           write a JSON line of exactly N bytes ({"type":"pad","p":"xx..."}) and a newline
 //	stderr TEXT     write TEXT and a newline on stderr
 //	read            read one stdin line and write {"type":"echo","line":LINE} (or echo_eof)
 //	echo-until-eof  echo every stdin line, then write {"type":"eof"}
@@ -98,6 +99,10 @@ func fakeScript(script string) int {
 				return 2
 			}
 			os.Stdout.WriteString(s)
+		case "pad":
+			n, _ := strconv.Atoi(arg)
+			const head, tail = `{"type":"pad","p":"`, `"}`
+			os.Stdout.WriteString(head + strings.Repeat("x", max(0, n-len(head)-len(tail))) + tail + "\n")
 		case "stderr":
 			os.Stderr.WriteString(arg + "\n")
 		case "read":

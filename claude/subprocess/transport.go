@@ -473,44 +473,48 @@ func (t *Transport) readStdout(r io.Reader) {
 	}
 }
 
-// readLine returns the next line without its newline (and without a trailing \r). A line longer
-// than max is consumed up to its newline and returned as nil with its size. err is io.EOF at the
-// end; a last line without a newline is returned with err == nil first.
+// readLine returns the next line without its line ending ("\n", "\r\n"). size is the line's length
+// without the "\n". A line longer than max bytes (not counting a final '\r') is consumed up to its
+// newline and returned as nil with its size, so the stream stays in sync. err is io.EOF at the
+// end; a last line without a newline is returned with err == nil first. The line is a fresh copy:
+// the caller may keep it.
 func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
 	var buf []byte
 	tooLong := false
 	for {
 		chunk, err := br.ReadSlice('\n')
-		size += len(chunk)
+		data := chunk
+		if err == nil {
+			data = chunk[:len(chunk)-1]
+		}
+		size += len(data)
 		if !tooLong {
-			if size-1 > max && !(err == nil && size-1 <= max) {
-				tooLong = true
-				buf = nil
-			} else if err == nil && buf == nil {
-				// The common case: the whole line in one chunk. Copy it: the reader reuses its buffer.
-				buf = append(make([]byte, 0, len(chunk)), chunk...)
+			// Keep one byte beyond max: it may be the '\r' of a "\r\n".
+			if size > max+1 {
+				tooLong, buf = true, nil
 			} else {
-				buf = append(buf, chunk...)
+				buf = append(buf, data...)
 			}
 		}
-		if err == bufio.ErrBufferFull {
+		switch {
+		case err == bufio.ErrBufferFull:
 			continue
-		}
-		if err != nil && size == 0 {
+		case err == io.EOF && size == 0:
+			return nil, 0, io.EOF
+		case err != nil && err != io.EOF:
 			return nil, 0, err
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, 0, err
+		if !tooLong {
+			for len(buf) > 0 && buf[len(buf)-1] == '\r' {
+				buf = buf[:len(buf)-1]
+			}
+			tooLong = len(buf) > max
 		}
 		if tooLong {
 			return nil, size, nil
 		}
-		buf = bytes.TrimRight(buf, "\r\n")
-		if len(buf) == 0 && err == nil {
+		if buf == nil {
 			buf = []byte{}
-		}
-		if err != nil { // EOF after a last line without newline
-			return buf, size, nil
 		}
 		return buf, size, nil
 	}
