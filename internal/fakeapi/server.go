@@ -20,6 +20,7 @@ type Handler func(Request) Reply
 type Server struct {
 	ts      *httptest.Server
 	handler Handler
+	sideH   Handler
 
 	mu     sync.Mutex
 	script []Reply
@@ -34,6 +35,14 @@ type Server struct {
 // order, then with TextReply("done").
 func New(replies ...Reply) *Server {
 	return start(&Server{script: append([]Reply(nil), replies...)})
+}
+
+// SetSideHandler makes h answer side queries (requests without tools, such as the CLI's prompt
+// hooks, which expect a JSON text like {"ok":false,"reason":"..."}). Nil restores SideText.
+func (s *Server) SetSideHandler(h Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sideH = h
 }
 
 // NewHandler starts a server that answers each main-loop request with h.
@@ -140,7 +149,11 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		req.Index = len(s.side)
 		s.side = append(s.side, req)
 	}
+	sideH := s.sideH
 	s.mu.Unlock()
+	if !isMain && sideH != nil {
+		reply = sideH(req)
+	}
 	if isMain && s.handler != nil {
 		reply = s.handler(req)
 	}

@@ -298,3 +298,15 @@ func TestRepeat(t *testing.T) {
 		}
 	}
 }
+
+func TestSideHandlerAnswersSideQueries(t *testing.T) {
+	srv := fakeapi.New(fakeapi.TextReply("main"))
+	defer srv.Close()
+	srv.SetSideHandler(func(r fakeapi.Request) fakeapi.Reply { return fakeapi.TextReply(`{"ok":false,"reason":"no"}`) })
+	if got := firstText(t, post(t, srv.URL(), "/v1/messages", body(false, false))); got != `{"ok":false,"reason":"no"}` {
+		t.Errorf("side answer = %q", got)
+	}
+	if got := firstText(t, post(t, srv.URL(), "/v1/messages", body(false, true))); got != "main" {
+		t.Errorf("main answer = %q, want the script's", got)
+	}
+}
