@@ -36,7 +36,7 @@ type Recorder struct {
 	now func() time.Time
 
 	mu      sync.Mutex
-	started map[string]started     // by tool_use_id, until the call finishes
+	started map[string]started    // by tool_use_id, until the call finishes
 	tools   map[string]*toolStats // by tool name
 }
 
