@@ -190,7 +190,9 @@ func startFake(t testing.TB, cfg Config, script string) *Transport {
 func fakeConfig(cfg Config, mode, script string) Config {
 	cfg.CLIPath = os.Args[0]
 	cfg.Args = []string{"-test.run=^$"}
-	cfg.Env = append(cfg.Env, envFakeMode+"="+mode, envFakeScript+"="+script)
+	cfg.Env = append(cfg.Env, envFakeMode+"="+mode, envFakeScript+"="+script,
+		// A race-enabled fake would otherwise sleep 1 s at exit.
+		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -98,9 +98,12 @@ type Transport struct {
 	pgid   int
 
 	stdin *os.File
-	wmu   sync.Mutex // serialises writes; guards stdinClosed
+	wmu   sync.Mutex // serialises writes; guards stdinClosed and writeErr
 	// stdinClosed is set once stdin is closed.
 	stdinClosed bool
+	// writeErr is the process's failure, for writes after its end (exitErr is only safe to read
+	// once done is closed, and Close may close stdin earlier).
+	writeErr error
 
 	inbox *inbox
 
@@ -121,6 +124,8 @@ type Transport struct {
 	closing  atomic.Bool
 	closeMu  sync.Once
 	closeErr error
+	// stopWatch stops watching Start's ctx.
+	stopWatch func() bool
 
 	stats struct {
 		lines, noise, oversized, decode atomic.Int64
@@ -204,24 +209,38 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 		stderr:  &tailBuffer{max: cfg.StderrTail},
 		done:    make(chan struct{}),
 	}
-	var readers sync.WaitGroup
-	readers.Add(2)
-	go func() { // stdout reader: owns outR, ends at EOF.
-		defer readers.Done()
+	readersDone := make(chan struct{}, 2)
+	go func() { // stdout reader: owns outR, ends at EOF (or when the waiter closes outR).
+		defer func() { readersDone <- struct{}{} }()
 		t.readStdout(outR)
-		outR.Close()
 	}()
-	go func() { // stderr drainer: owns errR, ends at EOF.
-		defer readers.Done()
+	go func() { // stderr drainer: owns errR, ends at EOF (or when the waiter closes errR).
+		defer func() { readersDone <- struct{}{} }()
 		t.readStderr(errR)
-		errR.Close()
 	}()
+	// finish stops this watch, so that a long-lived ctx does not keep a closed transport alive.
+	t.stopWatch = context.AfterFunc(ctx, func() { t.Close() })
 	go func() { // process waiter: ends when the process has exited and both readers are done.
-		readers.Wait()
 		werr := cmd.Wait()
+		// Tools the CLI started live in its process group and may hold stdout and stderr open:
+		// stop them, so that the readers reach EOF. (The readers do not wait for them.)
+		_ = syscall.Kill(-t.pgid, syscall.SIGKILL)
+		grace := time.NewTimer(t.cfg.CloseGrace)
+		for n := 0; n < 2; {
+			select {
+			case <-readersDone:
+				n++
+			case <-grace.C:
+				// A descendant that left the process group still holds the pipes: stop reading.
+				outR.Close()
+				errR.Close()
+			}
+		}
+		grace.Stop()
+		outR.Close()
+		errR.Close()
 		t.finish(werr)
 	}()
-	context.AfterFunc(ctx, func() { t.Close() })
 	return t, nil
 }
 
@@ -240,8 +259,6 @@ func (t *Transport) finish(werr error) {
 			perr = fmt.Errorf("subprocess: waiting for CLI: %w", werr)
 		}
 	}
-	// Tools the CLI started live in its process group: stop them with it.
-	_ = syscall.Kill(-t.pgid, syscall.SIGKILL)
 	t.exitErr = perr
 	t.cancel()
 	term := perr
@@ -254,12 +271,14 @@ func (t *Transport) finish(werr error) {
 	}
 	t.inbox.close(term)
 	t.wmu.Lock()
+	t.writeErr = perr
 	if !t.stdinClosed {
 		t.stdinClosed = true
 		t.stdin.Close()
 	}
 	t.wmu.Unlock()
 	close(t.done)
+	t.stopWatch()
 }
 
 // Done is closed when the CLI has exited and the transport's readers are done.
@@ -311,8 +330,8 @@ func (t *Transport) WriteMessage(v any) error {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
 	if t.stdinClosed {
-		if t.exitErr != nil {
-			return t.exitErr
+		if t.writeErr != nil {
+			return t.writeErr
 		}
 		return ErrClosed
 	}

@@ -1,0 +1,949 @@
+package subprocess
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/parser"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// Lines the fake CLI writes, built from typed values.
+
+func jsonLine(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func hookCallbackLine(id string, input map[string]any) string {
+	return jsonLine(map[string]any{"type": "control_request", "request_id": id, "request": map[string]any{
+		"subtype": "hook_callback", "callback_id": "cb", "input": input, "tool_use_id": "toolu_req"}})
+}
+
+func toolInput(e shared.HookEvent, tool, command string) map[string]any {
+	return map[string]any{"session_id": "s", "cwd": "/w", "hook_event_name": string(e), "tool_name": tool,
+		"tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_" + command}
+}
+
+func promptInput(prompt string) map[string]any {
+	return map[string]any{"session_id": "s", "cwd": "/w", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+}
+
+func canUseToolLine(id, tool, command string) string {
+	return jsonLine(map[string]any{"type": "control_request", "request_id": id, "request": map[string]any{
+		"subtype": "can_use_tool", "tool_name": tool, "input": map[string]any{"command": command}, "tool_use_id": "toolu_1"}})
+}
+
+func cancelLine(id string) string {
+	return jsonLine(map[string]any{"type": "control_cancel_request", "request_id": id})
+}
+
+const systemLine = `{"type":"system","subtype":"init","session_id":"s1"}`
+
+// success is the control_response the SDK writes for request id with response.
+func success(id, response string) string {
+	return fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":%s}}`, id, response)
+}
+
+func executor(t testing.TB, hooks shared.Hooks) *HookExecutor {
+	return newExecutor(t, hooks, ExecutorOptions{})
+}
+
+// commandIs returns a PreToolUse handler for one command.
+func on(command string, fn func(ctx context.Context) (shared.HookOutput, error)) shared.HookConfig {
+	return shared.HookConfig{Matcher: "Bash", Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		if shared.ToolCall(in).ToolInput.String("command") != command {
+			return nil, nil
+		}
+		return fn(ctx)
+	}}
+}
+
+func TestHookCallbackAnswered(t *testing.T) {
+	t.Parallel()
+	hooks := shared.Hooks{
+		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+			if c := shared.ToolCall(in).ToolInput.String("command"); strings.Contains(c, "rm") {
+				return shared.Deny("no rm: " + c), nil
+			}
+			return shared.Allow(), nil
+		}}},
+		shared.HookEventPostToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			return shared.AddContext("seen"), nil
+		}}},
+		shared.HookEventUserPromptSubmit: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			return shared.Block("not today"), nil
+		}}},
+	}
+	tests := []struct {
+		name  string
+		line  string
+		hooks shared.Hooks
+		want  string
+	}{
+		{"PreToolUse deny", hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "rm -rf /")), hooks,
+			success("h1", `{"decision":"block","reason":"no rm: rm -rf /","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm: rm -rf /"}}`)},
+		{"PreToolUse allow", hookCallbackLine("h2", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), hooks,
+			success("h2", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`)},
+		{"PreToolUse of another tool: no opinion", hookCallbackLine("h3", toolInput(shared.HookEventPreToolUse, "Read", "x")), hooks,
+			success("h3", `{}`)},
+		{"PostToolUse context", hookCallbackLine("h4", toolInput(shared.HookEventPostToolUse, "Bash", "ls")), hooks,
+			success("h4", `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"seen"}}`)},
+		{"UserPromptSubmit block", hookCallbackLine("h5", promptInput("hi")), hooks,
+			success("h5", `{"decision":"block","reason":"not today"}`)},
+		{"no hook registered for a guarding event: deny", hookCallbackLine("h6", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), nil,
+			success("h6", `{"decision":"block","reason":"no Go hook is registered for PreToolUse; denied by the SDK (fail-closed)","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no Go hook is registered for PreToolUse; denied by the SDK (fail-closed)"}}`)},
+		{"no hook registered for another event: no opinion", hookCallbackLine("h7", toolInput(shared.HookEventPostToolUse, "Bash", "ls")), nil,
+			success("h7", `{}`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var x *HookExecutor
+			if tt.hooks != nil {
+				x = executor(t, tt.hooks)
+			}
+			tr := startFake(t, Config{Hooks: x}, script("out "+tt.line, "read"))
+			if diff := cmp.Diff(decodeJSON(t, tt.want), nextEcho(t, tr)); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHookEventFraming(t *testing.T) {
+	t.Parallel()
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		return shared.Deny("framed " + shared.ToolCall(in).ToolInput.String("command")), nil
+	}}}})
+	ev := toolInput(shared.HookEventPreToolUse, "Bash", "ls")
+	ev["type"], ev["request_id"] = "hook_event", "e1"
+	tr := startFake(t, Config{Hooks: x}, script("out "+jsonLine(ev), "read"))
+	want := `{"type":"hook_response","request_id":"e1","tool_use_id":"toolu_ls","hook_event_name":"PreToolUse",
+		"decision":"block","reason":"framed ls","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"framed ls"}}`
+	if diff := cmp.Diff(decodeJSON(t, want), nextEcho(t, tr)); diff != "" {
+		t.Errorf("hook_response (-want +got):\n%s", diff)
+	}
+}
+
+// TestRequestsAnsweredOutOfOrder: three hook requests are in flight at once; #3 answers first, #1
+// only once #3's answer is on the wire, #2 only once #1's is.
+func TestRequestsAnsweredOutOfOrder(t *testing.T) {
+	t.Parallel()
+	release1, release2 := make(chan struct{}), make(chan struct{})
+	wait := func(ch chan struct{}) func(ctx context.Context) (shared.HookOutput, error) {
+		return func(ctx context.Context) (shared.HookOutput, error) {
+			select {
+			case <-ch:
+				return shared.Allow(), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+	}
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {
+		on("1", wait(release1)),
+		on("2", wait(release2)),
+		on("3", func(context.Context) (shared.HookOutput, error) { return shared.Allow(), nil }),
+	}})
+	tr := startFake(t, Config{Hooks: x}, script(
+		"out "+hookCallbackLine("r1", toolInput(shared.HookEventPreToolUse, "Bash", "1")),
+		"out "+hookCallbackLine("r2", toolInput(shared.HookEventPreToolUse, "Bash", "2")),
+		"out "+hookCallbackLine("r3", toolInput(shared.HookEventPreToolUse, "Bash", "3")),
+		"read", "read", "read"))
+	allow := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`
+	for _, step := range []struct {
+		id      string
+		release chan struct{}
+	}{{"r3", release1}, {"r1", release2}, {"r2", nil}} {
+		if diff := cmp.Diff(decodeJSON(t, success(step.id, allow)), nextEcho(t, tr)); diff != "" {
+			t.Fatalf("answer (-want +got):\n%s", diff)
+		}
+		if step.release != nil {
+			close(step.release)
+		}
+	}
+}
+
+// TestControlCancel: a control_cancel_request cancels the handler's ctx and no answer is written.
+func TestControlCancel(t *testing.T) {
+	t.Parallel()
+	cancelled := make(chan struct{})
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {
+		on("slow", func(ctx context.Context) (shared.HookOutput, error) {
+			<-ctx.Done()
+			close(cancelled)
+			return nil, ctx.Err()
+		}),
+		on("fast", func(context.Context) (shared.HookOutput, error) { return shared.Allow(), nil }),
+	}})
+	tr := startFake(t, Config{Hooks: x}, script(
+		"out "+hookCallbackLine("slow1", toolInput(shared.HookEventPreToolUse, "Bash", "slow")),
+		"out "+cancelLine("slow1"),
+		"out "+hookCallbackLine("fast1", toolInput(shared.HookEventPreToolUse, "Bash", "fast")),
+		"read",
+		"echo-until-eof"))
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler's ctx was not cancelled")
+	}
+	allow := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`
+	if diff := cmp.Diff(decodeJSON(t, success("fast1", allow)), nextEcho(t, tr)); diff != "" {
+		t.Fatalf("first answer (-want +got):\n%s", diff)
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	msgs, err := drain(t, tr)
+	if !errors.Is(err, ErrClosed) {
+		t.Errorf("drain ended with %v, want ErrClosed", err)
+	}
+	for _, m := range msgs {
+		if r, ok := m.(*shared.RawMessage); ok && r.MessageType == "echo" {
+			t.Errorf("the cancelled request was answered: %s", r.Raw)
+		}
+	}
+}
+
+func TestUnknownControlRequestSubtype(t *testing.T) {
+	t.Parallel()
+	line := jsonLine(map[string]any{"type": "control_request", "request_id": "u1", "request": map[string]any{"subtype": "frobnicate"}})
+	tr := startFake(t, Config{}, script("out "+line, "read"))
+	want := `{"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"unsupported control request subtype: frobnicate"}}`
+	if diff := cmp.Diff(decodeJSON(t, want), nextEcho(t, tr)); diff != "" {
+		t.Errorf("answer (-want +got):\n%s", diff)
+	}
+}
+
+func TestCanUseTool(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		fn   CanUseToolFunc
+		want string
+	}{
+		{"no callback denies", nil, `{"behavior":"deny","message":"no permission callback is set; denied by the SDK"}`},
+		{"allow with a rewrite", func(_ context.Context, r *shared.CanUseTool) (*shared.PermissionResult, error) {
+			return &shared.PermissionResult{Behavior: shared.PermissionAllow, UpdatedInput: shared.ToolInput{"command": r.Input.String("command") + " -l"}, Message: "dropped"}, nil
+		}, `{"behavior":"allow","updatedInput":{"command":"ls -l"}}`},
+		{"deny without a message", func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
+			return &shared.PermissionResult{Behavior: shared.PermissionDeny}, nil
+		}, `{"behavior":"deny","message":"denied"}`},
+		{"error denies", func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, errBoom },
+			`{"behavior":"deny","message":"permission callback failed: boom"}`},
+		{"panic denies", func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { panic("argh") },
+			`{"behavior":"deny","message":"permission callback panicked: argh; denied by the SDK"}`},
+		{"nil result denies", func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil },
+			`{"behavior":"deny","message":"permission callback returned no result; denied by the SDK"}`},
+		{"unknown behavior denies", func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
+			return &shared.PermissionResult{Behavior: "maybe"}, nil
+		}, `{"behavior":"deny","message":"permission callback returned behavior \"maybe\"; denied by the SDK"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tr := startFake(t, Config{CanUseTool: tt.fn}, script("out "+canUseToolLine("p1", "Bash", "ls"), "read"))
+			if diff := cmp.Diff(decodeJSON(t, success("p1", tt.want)), nextEcho(t, tr)); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCanUseToolCancelled: a cancelled permission request is not answered.
+func TestCanUseToolCancelled(t *testing.T) {
+	t.Parallel()
+	cancelled := make(chan struct{})
+	fn := func(ctx context.Context, r *shared.CanUseTool) (*shared.PermissionResult, error) {
+		if r.Input.String("command") == "fast" {
+			return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+		}
+		<-ctx.Done()
+		close(cancelled)
+		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+	}
+	tr := startFake(t, Config{CanUseTool: fn}, script(
+		"out "+canUseToolLine("p1", "Bash", "slow"),
+		"out "+cancelLine("p1"),
+		"out "+canUseToolLine("p2", "Bash", "fast"),
+		"read", "echo-until-eof"))
+	<-cancelled
+	if diff := cmp.Diff(decodeJSON(t, success("p2", `{"behavior":"allow"}`)), nextEcho(t, tr)); diff != "" {
+		t.Fatalf("answer (-want +got):\n%s", diff)
+	}
+	tr.Close()
+	msgs, _ := drain(t, tr)
+	for _, m := range msgs {
+		if r, ok := m.(*shared.RawMessage); ok && r.MessageType == "echo" {
+			t.Errorf("the cancelled request was answered: %s", r.Raw)
+		}
+	}
+}
+
+// TestDuplicateRequestID: a second request with the id of one in flight is skipped.
+func TestDuplicateRequestID(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	var mu sync.Mutex
+	calls := map[string]int{}
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		c := shared.ToolCall(in).ToolInput.String("command")
+		mu.Lock()
+		calls[c]++
+		mu.Unlock()
+		if c == "first" {
+			<-release
+		}
+		return shared.Deny(c), nil
+	}}}})
+	tr := startFake(t, Config{Hooks: x}, script(
+		"out "+hookCallbackLine("d1", toolInput(shared.HookEventPreToolUse, "Bash", "first")),
+		"out "+hookCallbackLine("d1", toolInput(shared.HookEventPreToolUse, "Bash", "duplicate")),
+		"out "+hookCallbackLine("d2", toolInput(shared.HookEventPreToolUse, "Bash", "other")),
+		"read", "read", "echo-until-eof"))
+	deny := func(r string) string {
+		return fmt.Sprintf(`{"decision":"block","reason":%q,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":%q}}`, r, r)
+	}
+	if diff := cmp.Diff(decodeJSON(t, success("d2", deny("other"))), nextEcho(t, tr)); diff != "" {
+		t.Fatalf("first answer (-want +got):\n%s", diff)
+	}
+	close(release)
+	if diff := cmp.Diff(decodeJSON(t, success("d1", deny("first"))), nextEcho(t, tr)); diff != "" {
+		t.Fatalf("second answer (-want +got):\n%s", diff)
+	}
+	tr.Close()
+	msgs, _ := drain(t, tr)
+	for _, m := range msgs {
+		if r, ok := m.(*shared.RawMessage); ok && r.MessageType == "echo" {
+			t.Errorf("a third answer: %s", r.Raw)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff(map[string]int{"first": 1, "other": 1}, calls); diff != "" {
+		t.Errorf("handler calls (-want +got):\n%s", diff)
+	}
+}
+
+// TestLineTooLong: an oversized line is a *ProtocolError wrapping a *LineTooLongError, and the
+// stream stays in sync: the next line decodes.
+func TestLineTooLong(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		max     int
+		size    int // of the oversized line, without its newline
+		okSizes []int
+	}{
+		{"small limit", 64, 200, []int{64, 30}},
+		{"longer than the read buffer", 100_000, 300_000, []int{100_000, 90_000}},
+		{"just over", 1000, 1001, []int{1000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			verbs := []string{fmt.Sprintf("pad %d", tt.size)}
+			for _, n := range tt.okSizes {
+				verbs = append(verbs, fmt.Sprintf("pad %d", n))
+			}
+			verbs = append(verbs, "out "+systemLine)
+			tr := startFake(t, Config{MaxLineSize: tt.max}, script(verbs...))
+			ctx := context.Background()
+			m, err := tr.Next(ctx)
+			var pe *ProtocolError
+			var lt *LineTooLongError
+			if !errors.As(err, &pe) || !errors.As(err, &lt) {
+				t.Fatalf("Next = %v, %v; want a *ProtocolError wrapping a *LineTooLongError", m, err)
+			}
+			if diff := cmp.Diff(&LineTooLongError{Size: tt.size, Limit: tt.max}, lt); diff != "" || pe.Line != 1 {
+				t.Errorf("error %v at line %d (-want +got):\n%s", err, pe.Line, diff)
+			}
+			for _, n := range tt.okSizes {
+				r := nextRaw(t, tr, "pad")
+				if len(r.Raw) != n {
+					t.Errorf("line of %d bytes came as %d bytes", n, len(r.Raw))
+				}
+			}
+			if s, ok := next(t, tr).(*shared.SystemMessage); !ok || s.Subtype != "init" || s.SessionID != "s1" {
+				t.Errorf("after the long line: %+v, want the system/init line", s)
+			}
+			if _, err := tr.Next(ctx); err != io.EOF {
+				t.Errorf("end: %v, want io.EOF", err)
+			}
+			st := tr.Stats()
+			if st.OversizedLines != 1 || st.Lines != int64(2+len(tt.okSizes)) {
+				t.Errorf("Stats = %+v", st)
+			}
+		})
+	}
+}
+
+// TestFraming: noise, blank lines, CRLF and a last line without newline.
+func TestFraming(t *testing.T) {
+	t.Parallel()
+	tr := startFake(t, Config{}, script(
+		"out npm WARN something non-JSON",
+		`raw "\n"`,
+		`raw "   \r\n"`,
+		`raw "{\"type\":\"system\",\"subtype\":\"crlf\"}\r\n"`,
+		"out [1,2,3]",
+		"out {broken json",
+		`out {"type":"system","subtype":"plain"}`,
+		`raw "{\"type\":\"system\",\"subtype\":\"last\"}"`,
+	))
+	var subtypes []string
+	var protoErrs int
+	ctx := context.Background()
+	for {
+		m, err := tr.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		if s, ok := m.(*shared.SystemMessage); ok {
+			subtypes = append(subtypes, s.Subtype)
+			if strings.ContainsAny(string(s.Raw), "\r\n") {
+				t.Errorf("line kept its line ending: %q", s.Raw)
+			}
+		} else {
+			t.Errorf("unexpected %T", m)
+		}
+	}
+	if diff := cmp.Diff([]string{"crlf", "plain", "last"}, subtypes); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	if protoErrs != 0 {
+		t.Errorf("%d protocol errors", protoErrs)
+	}
+	want := Stats{Lines: 8, NoiseLines: 3}
+	if diff := cmp.Diff(want, tr.Stats()); diff != "" {
+		t.Errorf("Stats (-want +got):\n%s", diff)
+	}
+}
+
+// TestUndecodableRequestsAnswered: a request whose body cannot be decoded is reported as a
+// *ProtocolError and answered: guarding events deny, others get an error answer.
+func TestUndecodableRequestsAnswered(t *testing.T) {
+	t.Parallel()
+	badPre := toolInput(shared.HookEventPreToolUse, "Bash", "x")
+	badPre["tool_input"] = "not an object"
+	noTool := toolInput(shared.HookEventPreToolUse, "Bash", "x")
+	delete(noTool, "tool_name")
+	badPrompt := promptInput("x")
+	badPrompt["prompt"] = 42
+	badPost := toolInput(shared.HookEventPostToolUse, "Bash", "x")
+	badPost["tool_input"] = []int{1}
+	badPerm := jsonLine(map[string]any{"type": "control_request", "request_id": "c1", "request": map[string]any{
+		"subtype": "can_use_tool", "tool_name": "Bash", "input": "ls"}})
+	tests := []struct {
+		name, line string
+		check      func(t *testing.T, answer map[string]any)
+	}{
+		{"PreToolUse with a bad tool_input", hookCallbackLine("b1", badPre), wantVerdict("b1", "hookSpecificOutput.permissionDecision", "deny")},
+		{"PreToolUse without tool_name", hookCallbackLine("b2", noTool), wantVerdict("b2", "hookSpecificOutput.permissionDecision", "deny")},
+		{"UserPromptSubmit with a bad prompt", hookCallbackLine("b3", badPrompt), wantVerdict("b3", "decision", "block")},
+		{"PostToolUse: an error answer", hookCallbackLine("b4", badPost), func(t *testing.T, a map[string]any) {
+			r := a["response"].(map[string]any)
+			if r["subtype"] != "error" || r["request_id"] != "b4" || !strings.Contains(r["error"].(string), "could not decode") {
+				t.Errorf("answer = %v", a)
+			}
+		}},
+		{"can_use_tool with a bad input", badPerm, wantVerdict("c1", "behavior", "deny")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			x := executor(t, shared.Hooks{
+				shared.HookEventPreToolUse:  {{Handler: trivialHandler}},
+				shared.HookEventPostToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }}},
+			})
+			tr := startFake(t, Config{Hooks: x}, script("out "+tt.line, "read"))
+			_, err := tr.Next(context.Background())
+			var pe *ProtocolError
+			var de *parser.DecodeError
+			if !errors.As(err, &pe) || !errors.As(err, &de) || pe.Line != 1 {
+				t.Fatalf("Next: %v, want a *ProtocolError at line 1 wrapping a *parser.DecodeError", err)
+			}
+			tt.check(t, nextEcho(t, tr))
+			if st := tr.Stats(); st.DecodeErrors != 1 {
+				t.Errorf("Stats = %+v", st)
+			}
+		})
+	}
+}
+
+// wantVerdict checks a success answer to id whose response has value at path (dot-separated).
+func wantVerdict(id, path, value string) func(t *testing.T, a map[string]any) {
+	return func(t *testing.T, a map[string]any) {
+		t.Helper()
+		r, _ := a["response"].(map[string]any)
+		if r["subtype"] != "success" || r["request_id"] != id {
+			t.Fatalf("answer = %v, want a success for %s", a, id)
+		}
+		var v any = r["response"]
+		for _, k := range strings.Split(path, ".") {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		if v != value {
+			t.Errorf("%s = %v, want %q (answer %v)", path, v, value, a)
+		}
+		if b, _ := json.Marshal(a); !strings.Contains(string(b), "could not decode") {
+			t.Errorf("the answer does not say why: %s", b)
+		}
+	}
+}
+
+func TestRequest(t *testing.T) {
+	t.Parallel()
+	t.Run("answers are correlated by id", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{}, script("respond-reversed 2", "wait-eof"))
+		var wg sync.WaitGroup
+		got := make([]map[string]any, 2)
+		errs := make([]error, 2)
+		for i, sub := range []string{"alpha", "beta"} {
+			wg.Go(func() {
+				raw, err := tr.Request(context.Background(), sub, map[string]string{"subtype": sub})
+				errs[i] = err
+				json.Unmarshal(raw, &got[i])
+			})
+		}
+		wg.Wait()
+		for i, sub := range []string{"alpha", "beta"} {
+			if errs[i] != nil || got[i]["subtype"] != sub || !strings.HasPrefix(got[i]["id"].(string), "req_") {
+				t.Errorf("Request(%s) = %v, %v", sub, got[i], errs[i])
+			}
+		}
+	})
+	t.Run("success", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{}, script(`respond success {"pid":42}`, "wait-eof"))
+		raw, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"})
+		if err != nil || string(raw) != `{"pid":42}` {
+			t.Errorf("Request = %s, %v", raw, err)
+		}
+	})
+	t.Run("a CLI error is a *ControlError", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{}, script("respond error no such model", "wait-eof"))
+		_, err := tr.Request(context.Background(), "set_model", map[string]string{"subtype": "set_model"})
+		if diff := cmp.Diff(&ControlError{Subtype: "set_model", Message: "no such model"}, err); diff != "" {
+			t.Errorf("err (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("RequestTimeout", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{RequestTimeout: 50 * time.Millisecond}, script("wait-eof"))
+		_, err := tr.Request(context.Background(), "interrupt", map[string]string{"subtype": "interrupt"})
+		if !errors.Is(err, ErrRequestTimeout) {
+			t.Errorf("err = %v, want ErrRequestTimeout", err)
+		}
+	})
+	t.Run("ctx", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{}, script("wait-eof"))
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := tr.Request(ctx, "interrupt", map[string]string{"subtype": "interrupt"})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	})
+	t.Run("the process exits while waiting", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{}, script("skip", "stderr first line", "stderr fatal: boom", "exit 3"))
+		_, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"})
+		want := &ProcessError{ExitCode: 3, Stderr: "first line\nfatal: boom"}
+		if diff := cmp.Diff(want, err); diff != "" {
+			t.Errorf("err (-want +got):\n%s", diff)
+		}
+		if _, err := tr.Next(context.Background()); cmp.Diff(want, err) != "" {
+			t.Errorf("Next = %v, want the *ProcessError", err)
+		}
+		if diff := cmp.Diff(want, tr.ExitErr()); diff != "" {
+			t.Errorf("ExitErr (-want +got):\n%s", diff)
+		}
+		if _, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"}); cmp.Diff(want, err) != "" {
+			t.Errorf("Request after the exit = %v, want the *ProcessError", err)
+		}
+		if err := tr.WriteMessage(map[string]string{"type": "x"}); cmp.Diff(want, err) != "" {
+			t.Errorf("WriteMessage after the exit = %v, want the *ProcessError", err)
+		}
+	})
+}
+
+func TestCloseReturnsTheSameErrorEveryTime(t *testing.T) {
+	t.Parallel()
+	t.Run("clean", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{}, script("wait-eof"))
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				if err := tr.Close(); err != nil {
+					t.Errorf("Close = %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if err := tr.Close(); err != nil {
+			t.Errorf("Close again = %v", err)
+		}
+		if _, err := tr.Next(context.Background()); err != ErrClosed {
+			t.Errorf("Next after Close = %v, want ErrClosed", err)
+		}
+		if err := tr.WriteMessage(map[string]string{"type": "x"}); err != ErrClosed {
+			t.Errorf("WriteMessage after Close = %v, want ErrClosed", err)
+		}
+	})
+	t.Run("crashed", func(t *testing.T) {
+		t.Parallel()
+		tr := startFake(t, Config{}, script("stderr oops", "exit 7"))
+		<-tr.Done()
+		first := tr.Close()
+		var pe *ProcessError
+		if !errors.As(first, &pe) || pe.ExitCode != 7 || pe.Stderr != "oops" {
+			t.Fatalf("Close = %v, want a *ProcessError with code 7", first)
+		}
+		for range 3 {
+			if err := tr.Close(); err != first {
+				t.Errorf("Close again = %v, want the same %v", err, first)
+			}
+		}
+	})
+}
+
+func TestCloseKillsAStubbornCLI(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		script     string
+		wantSignal syscall.Signal
+	}{
+		{"ignores stdin EOF: SIGTERM", script("hang"), syscall.SIGTERM},
+		{"ignores stdin EOF and SIGTERM: SIGKILL", script("ignore-term", "hang"), syscall.SIGKILL},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			// The fake writes a line once it has set up its signals, so Close does not race them.
+			tr := startFake(t, Config{CloseGrace: 50 * time.Millisecond}, strings.Replace(tt.script, "hang", "out {\"type\":\"ready\"}\nhang", 1))
+			nextRaw(t, tr, "ready")
+			start := time.Now()
+			if err := tr.Close(); err != nil {
+				t.Errorf("Close = %v, want nil (the SDK stopped it)", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Close took %v", d)
+			}
+			ws := tr.cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ws.Signaled() || ws.Signal() != tt.wantSignal {
+				t.Errorf("the CLI ended with %v, want killed by %v", tr.cmd.ProcessState, tt.wantSignal)
+			}
+		})
+	}
+}
+
+// gone reports whether pid no longer runs (it does not exist, or it is a zombie).
+func gone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// pid (comm) S ...: the state follows the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+}
+
+// waitGone reports whether pid is gone within a few seconds: a killed process needs a moment to
+// finish exiting, and there is no channel to wait on.
+func waitGone(pid int) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for !gone(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return true
+}
+
+func childPID(t *testing.T, tr *Transport) int {
+	t.Helper()
+	var c struct{ PID int }
+	if err := json.Unmarshal(nextRaw(t, tr, "child").Raw, &c); err != nil || c.PID == 0 {
+		t.Fatalf("child line: %v", err)
+	}
+	t.Cleanup(func() { syscall.Kill(c.PID, syscall.SIGKILL) })
+	return c.PID
+}
+
+// TestCloseKillsTheProcessGroup: a tool the CLI started (a grandchild holding stdout) is gone
+// after Close.
+func TestCloseKillsTheProcessGroup(t *testing.T) {
+	t.Parallel()
+	tr := startFake(t, Config{CloseGrace: 50 * time.Millisecond}, script("spawn-sleep", "hang"))
+	pid := childPID(t, tr)
+	if gone(pid) {
+		t.Fatal("the grandchild is not running")
+	}
+	tr.Close()
+	if !waitGone(pid) {
+		t.Errorf("the grandchild %d still runs after Close", pid)
+	}
+}
+
+// TestExitWithAGrandchildHoldingStdout: the CLI exits on its own while a tool it started still
+// holds stdout; the transport must still end (and stop the tool), not wait for the tool.
+func TestExitWithAGrandchildHoldingStdout(t *testing.T) {
+	t.Parallel()
+	tr := startFake(t, Config{}, script("spawn-sleep", "stderr bye", "exit 4"))
+	pid := childPID(t, tr)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := tr.Next(ctx)
+	var pe *ProcessError
+	if !errors.As(err, &pe) || pe.ExitCode != 4 || pe.Stderr != "bye" {
+		t.Fatalf("Next = %v, want the *ProcessError of the exit", err)
+	}
+	if !waitGone(pid) {
+		t.Errorf("the grandchild %d still runs", pid)
+	}
+}
+
+func TestStartContextClosesTheTransport(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	tr, err := Start(ctx, fakeConfig(Config{}, "script", "wait-eof"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case <-tr.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancelling Start's ctx did not close the transport")
+	}
+	if err := tr.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+}
+
+func TestWriteStalls(t *testing.T) {
+	t.Parallel()
+	tr := startFake(t, Config{WriteTimeout: 50 * time.Millisecond, CloseGrace: 50 * time.Millisecond}, script("hang"))
+	big := map[string]string{"type": "user", "pad": strings.Repeat("x", 1<<20)} // more than a pipe holds
+	if err := tr.WriteMessage(big); !errors.Is(err, ErrStalled) {
+		t.Errorf("WriteMessage = %v, want ErrStalled", err)
+	}
+}
+
+func TestStderr(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var lines []string
+	onStderr := func(l string) {
+		mu.Lock()
+		lines = append(lines, l)
+		mu.Unlock()
+	}
+	tr := startFake(t, Config{OnStderr: onStderr, StderrTail: 16}, script("stderr one", "stderr two", "stderr three", "stderr the last words"))
+	<-tr.Done()
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]string{"one", "two", "three", "the last words"}, lines); diff != "" {
+		t.Errorf("OnStderr lines (-want +got):\n%s", diff)
+	}
+	if got := tr.StderrTail(); got != "the last words" {
+		t.Errorf("StderrTail = %q", got)
+	}
+}
+
+func TestOnMessageSeesControlTraffic(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var types []string
+	onMessage := func(m shared.Message) {
+		mu.Lock()
+		types = append(types, m.Type())
+		mu.Unlock()
+	}
+	tr := startFake(t, Config{OnMessage: onMessage}, script(
+		"out "+canUseToolLine("p1", "Bash", "ls"), "skip", "out "+systemLine))
+	if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
+		t.Fatal("want the system message")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]string{"control_request", "system"}, types); diff != "" {
+		t.Errorf("OnMessage (-want +got):\n%s", diff)
+	}
+}
+
+func TestChildEnvDropsCLAUDECODE(t *testing.T) {
+	t.Parallel()
+	tr := startFake(t, Config{BaseEnv: append(os.Environ(), "CLAUDECODE=1", "KEEP=base"), Env: []string{"CLAUDECODE=1", "KEEP=extra"}},
+		script("env CLAUDECODE", "env KEEP"))
+	for _, want := range []string{`{"type":"env","name":"CLAUDECODE","set":false,"value":""}`, `{"type":"env","name":"KEEP","set":true,"value":"extra"}`} {
+		if diff := cmp.Diff(decodeJSON(t, want), decodeJSON(t, string(nextRaw(t, tr, "env").Raw))); diff != "" {
+			t.Errorf("env (-want +got):\n%s", diff)
+		}
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	tests := []struct {
+		name        string
+		base, extra []string
+		want        []string
+	}{
+		{"drops CLAUDECODE", []string{"A=1", "CLAUDECODE=1", "B=2"}, nil, []string{"A=1", "B=2"}},
+		{"extra wins and is appended", []string{"A=1", "B=2"}, []string{"B=3", "C=4"}, []string{"A=1", "B=3", "C=4"}},
+		{"CLAUDECODE in extra is dropped too", []string{"A=1"}, []string{"CLAUDECODE=1"}, []string{"A=1"}},
+		{"empty base", []string{}, []string{"X=1"}, []string{"X=1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, childEnv(tt.base, tt.extra)); diff != "" {
+				t.Errorf("childEnv (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFindCLI is not parallel: it sets the environment.
+func TestFindCLI(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "claude")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	notExe := filepath.Join(dir, "plain")
+	if err := os.WriteFile(notExe, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		explicit  string
+		env, path string
+		want      string
+		wantTried []string
+	}{
+		{name: "explicit", explicit: exe, want: exe},
+		{name: "explicit missing", explicit: "/nope/claude", wantTried: []string{"option /nope/claude"}},
+		{name: "explicit is a directory", explicit: dir, wantTried: []string{"option " + dir}},
+		{name: "explicit is not executable", explicit: notExe, wantTried: []string{"option " + notExe}},
+		{name: "CLAUDE_CLI_PATH", env: exe, want: exe},
+		{name: "PATH", path: dir, want: exe},
+		{name: "nothing", path: t.TempDir(), wantTried: []string{"CLAUDE_CLI_PATH (unset)", "claude on PATH"}},
+		{name: "bad CLAUDE_CLI_PATH and nothing on PATH", env: "/nope/claude", path: t.TempDir(), wantTried: []string{"CLAUDE_CLI_PATH=/nope/claude", "claude on PATH"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("CLAUDE_CLI_PATH", tt.env)
+			t.Setenv("PATH", tt.path)
+			got, err := FindCLI(tt.explicit)
+			if tt.wantTried == nil {
+				if err != nil || got != tt.want {
+					t.Errorf("FindCLI = %q, %v; want %q", got, err, tt.want)
+				}
+				return
+			}
+			var nf *CLINotFoundError
+			if !errors.As(err, &nf) || !errors.Is(err, ErrCLINotFound) {
+				t.Fatalf("FindCLI = %q, %v; want a *CLINotFoundError", got, err)
+			}
+			if diff := cmp.Diff(tt.wantTried, nf.Tried); diff != "" {
+				t.Errorf("Tried (-want +got):\n%s", diff)
+			}
+			for _, tried := range tt.wantTried {
+				if !strings.Contains(err.Error(), tried) {
+					t.Errorf("message %q does not say it tried %q", err, tried)
+				}
+			}
+		})
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	if _, err := Start(context.Background(), Config{}); err == nil {
+		t.Error("Start without a CLIPath succeeded")
+	}
+	if _, err := Start(context.Background(), Config{CLIPath: "/nope/claude"}); err == nil || !strings.Contains(err.Error(), "/nope/claude") {
+		t.Errorf("Start of a missing binary = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Start(ctx, fakeConfig(Config{}, "script", "")); !errors.Is(err, context.Canceled) {
+		t.Errorf("Start with a cancelled ctx = %v", err)
+	}
+}
+
+// TestNoGoroutinesAfterClose is not parallel: it counts goroutines. Requests are in flight when
+// Close is called.
+func TestNoGoroutinesAfterClose(t *testing.T) {
+	if left := waitNoTransportGoroutines(5 * time.Second); left != "" {
+		t.Fatalf("transport goroutines before the test:\n%s", left)
+	}
+	before := runtime.NumGoroutine()
+	started := make(chan struct{}, 2)
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}}})
+	perm := func(ctx context.Context, _ *shared.CanUseTool) (*shared.PermissionResult, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	tr, err := Start(context.Background(), fakeConfig(Config{Hooks: x, CanUseTool: perm, CloseGrace: 50 * time.Millisecond}, "script", script(
+		"out "+hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "ls")),
+		"out "+canUseToolLine("p1", "Bash", "ls"),
+		"wait-eof")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	<-started
+	if transportGoroutines() == "" {
+		t.Fatal("no transport goroutine found while it runs: the leak check is blind")
+	}
+	if err := tr.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	if left := waitNoTransportGoroutines(5 * time.Second); left != "" {
+		t.Errorf("goroutines left after Close:\n%s", left)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after Close, %d before", n, before)
+	}
+}
