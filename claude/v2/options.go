@@ -115,7 +115,9 @@ func WithPermissionMode(mode string) Option {
 	return optionFunc(func(o *options) { o.permissionMode = mode })
 }
 
-// WithMaxTurns bounds the agent turns per prompt (--max-turns). Default: no bound.
+// WithMaxTurns bounds the model turns per prompt (--max-turns; CLI 2.1.330 honours it although
+// its --help no longer lists it). A prompt that needs more ends with a result of subtype
+// "error_max_turns" (Run: a *ResultError). Default: no bound.
 func WithMaxTurns(n int) Option { return optionFunc(func(o *options) { o.maxTurns = n }) }
 
 // WithAdditionalDirs gives the agent more directories (--add-dir). Default: none.
@@ -123,12 +125,18 @@ func WithAdditionalDirs(dirs ...string) Option {
 	return optionFunc(func(o *options) { o.additionalDirs = append(o.additionalDirs, dirs...) })
 }
 
-// WithResume resumes the session with this id (--resume). Default: a new session.
+// WithResume resumes the session with this id (--resume). Default: a new session. The CLI reuses
+// the system prompt recorded at the conversation's first request; when the resumed session has
+// WithSystemPrompt, WithAppendSystemPrompt or SessionStart additionalContext, the SDK passes
+// --system-prompt-snapshot off so that they take effect.
 func WithResume(sessionID string) Option {
 	return optionFunc(func(o *options) { o.resume = sessionID })
 }
 
-// WithContinue continues the most recent session in the working directory (--continue).
+// WithContinue continues the most recent session in the working directory (--continue), or starts
+// a new one if there is none. The SDK learns the session's id from the running CLI, so its
+// synthesized SessionStart (source resume) runs after the CLI started and its additionalContext is
+// dropped, with a warning in Info().Warnings: use WithResume to keep it.
 func WithContinue() Option { return optionFunc(func(o *options) { o.continueSession = true }) }
 
 // WithForkSession, with WithResume or WithContinue, gives the resumed session a new id.

@@ -606,6 +606,12 @@ func (o *options) args() []string {
 	if o.appendSystemPrompt != "" {
 		a = append(a, "--append-system-prompt", o.appendSystemPrompt)
 	}
+	if (o.resume != "" || o.continueSession) && (o.systemPrompt != nil || o.appendSystemPrompt != "") {
+		// CLI 2.1.330 records a conversation's system prompt at its first request and reuses it on
+		// resume, ignoring a new --system-prompt or --append-system-prompt; "off" renders it from
+		// this launch's flags, so that they (and SessionStart's additionalContext) take effect.
+		a = append(a, "--system-prompt-snapshot", "off")
+	}
 	if len(o.allowedTools) > 0 {
 		a = append(a, "--allowedTools", strings.Join(o.allowedTools, ","))
 	}
