@@ -1,0 +1,37 @@
+package v2
+
+import (
+	"encoding/json"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+)
+
+// ArgsFor returns the CLI arguments that CreateSession passes for opts (after validation). The
+// session id CreateSession picks for a new session is not included: pass WithSessionID.
+func ArgsFor(opts ...Option) ([]string, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt.apply(&o)
+		}
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	return o.args(), nil
+}
+
+// HookRegistrationFor returns, as JSON, the hooks of the initialize request for hooks.
+func HookRegistrationFor(hooks shared.Hooks, hookTimeout ...Option) (string, error) {
+	o := defaultOptions()
+	for _, opt := range hookTimeout {
+		opt.apply(&o)
+	}
+	x, err := subprocess.NewHookExecutor(hooks, subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout})
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(hookRegistration(x))
+	return string(b), err
+}

@@ -1,0 +1,132 @@
+package v2_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+)
+
+func TestArgs(t *testing.T) {
+	base := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}
+	canUse := v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })
+	const id = "11111111-2222-4333-8444-555555555555"
+	cases := []struct {
+		name string
+		opts []v2.Option
+		want []string
+	}{
+		{"defaults", nil, nil},
+		{"model", []v2.Option{v2.WithModel("claude-sonnet-4-5")}, []string{"--model", "claude-sonnet-4-5"}},
+		{"system prompt", []v2.Option{v2.WithSystemPrompt("be brief")}, []string{"--system-prompt", "be brief"}},
+		{"empty system prompt", []v2.Option{v2.WithSystemPrompt("")}, []string{"--system-prompt", ""}},
+		{"append system prompt", []v2.Option{v2.WithAppendSystemPrompt("more")}, []string{"--append-system-prompt", "more"}},
+		{"allowed tools", []v2.Option{v2.WithAllowedTools("Bash", "Read"), v2.WithAllowedTools("Bash(git *)")}, []string{"--allowedTools", "Bash,Read,Bash(git *)"}},
+		{"disallowed tools", []v2.Option{v2.WithDisallowedTools("Write")}, []string{"--disallowedTools", "Write"}},
+		{"permission mode", []v2.Option{v2.WithPermissionMode(v2.PermissionModeDontAsk)}, []string{"--permission-mode", "dontAsk"}},
+		{"max turns", []v2.Option{v2.WithMaxTurns(3)}, []string{"--max-turns", "3"}},
+		{"max turns zero", []v2.Option{v2.WithMaxTurns(0)}, nil},
+		{"add dirs", []v2.Option{v2.WithAdditionalDirs("/a", "/b")}, []string{"--add-dir", "/a", "--add-dir", "/b"}},
+		{"resume", []v2.Option{v2.WithResume(id)}, []string{"--resume", id}},
+		{"resume with a system prompt", []v2.Option{v2.WithResume(id), v2.WithAppendSystemPrompt("x")},
+			[]string{"--append-system-prompt", "x", "--system-prompt-snapshot", "off", "--resume", id}},
+		{"continue", []v2.Option{v2.WithContinue()}, []string{"--continue"}},
+		{"fork", []v2.Option{v2.WithContinue(), v2.WithForkSession(), v2.WithSessionID(id)}, []string{"--continue", "--fork-session", "--session-id", id}},
+		{"session id", []v2.Option{v2.WithSessionID(id)}, []string{"--session-id", id}},
+		{"settings", []v2.Option{v2.WithSettings(`{"env":{"A":"b"}}`)}, []string{"--settings", `{"env":{"A":"b"}}`}},
+		{"partial messages", []v2.Option{v2.WithIncludePartialMessages()}, []string{"--include-partial-messages"}},
+		{"hook events", []v2.Option{v2.WithIncludeHookEvents()}, []string{"--include-hook-events"}},
+		{"can use tool", []v2.Option{canUse}, []string{"--permission-prompt-tool", "stdio"}},
+		{"extra args last", []v2.Option{v2.WithExtraArgs("--effort", "low"), v2.WithModel("m")}, []string{"--model", "m", "--effort", "low"}},
+		{"env is not an arg", []v2.Option{v2.WithEnv("A=b"), v2.WithCwd("/tmp")}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := v2.ArgsFor(tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(append(append([]string{}, base...), tc.want...), got); diff != "" {
+				t.Errorf("args (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestOptionsValidation(t *testing.T) {
+	nop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+	cases := []struct {
+		name string
+		opts []v2.Option
+		want string
+	}{
+		{"permission mode", []v2.Option{v2.WithPermissionMode("yolo")}, `unknown permission mode "yolo"`},
+		{"resume and continue", []v2.Option{v2.WithResume("x"), v2.WithContinue()}, "exclude each other"},
+		{"session id on resume", []v2.Option{v2.WithResume("x"), v2.WithSessionID("y")}, "WithSessionID needs a new session"},
+		{"fork alone", []v2.Option{v2.WithForkSession()}, "WithForkSession needs WithResume or WithContinue"},
+		{"max turns", []v2.Option{v2.WithMaxTurns(-1)}, "negative max turns"},
+		{"hook timeout", []v2.Option{v2.WithHookTimeout(0)}, "hook timeout must be positive"},
+		{"bad matcher", []v2.Option{v2.WithHook(shared.HookEventPreToolUse, "Bash(", nop)}, "PreToolUse[0]"},
+		{"nil handler", []v2.Option{v2.WithHook(shared.HookEventStop, "", nil)}, "nil handler"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := v2.ArgsFor(tc.opts...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+			// CreateSession rejects them before looking for the CLI.
+			if _, err := v2.CreateSession(context.Background(), append(tc.opts, v2.WithCLIPath("/nonexistent/claude"))...); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("CreateSession: %v", err)
+			}
+		})
+	}
+	var re *shared.RegistrationError
+	if _, err := v2.ArgsFor(v2.WithHook(shared.HookEventPreToolUse, "Bash(", nop)); !errors.As(err, &re) {
+		t.Errorf("bad matcher error %T, want *shared.RegistrationError", err)
+	}
+}
+
+// The initialize registration: exact-name lists are registered as their union (the CLI reads them
+// the same way), anything else as "" with the SDK filtering locally; timeouts in seconds above the
+// SDK's own; onFailure block for events that guard an action.
+func TestHookRegistration(t *testing.T) {
+	nop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+	cfg := func(ms ...string) []shared.HookConfig {
+		var c []shared.HookConfig
+		for _, m := range ms {
+			c = append(c, shared.HookConfig{Matcher: m, Handler: nop})
+		}
+		return c
+	}
+	cases := []struct {
+		name  string
+		hooks shared.Hooks
+		want  string
+	}{
+		{"lists", shared.Hooks{shared.HookEventPreToolUse: cfg("Bash", "Bash|Read", "Read, Write")},
+			`{"PreToolUse":[{"matcher":"Bash|Read|Write","hookCallbackIds":["hook_PreToolUse"],"timeout":6,"onFailure":"block"}]}`},
+		{"a regex widens to all", shared.Hooks{shared.HookEventPostToolUse: cfg("Bash", "Edit.*")},
+			`{"PostToolUse":[{"hookCallbackIds":["hook_PostToolUse"],"timeout":6}]}`},
+		{"a glob widens to all", shared.Hooks{shared.HookEventPreToolUse: cfg("mcp__*")},
+			`{"PreToolUse":[{"hookCallbackIds":["hook_PreToolUse"],"timeout":6,"onFailure":"block"}]}`},
+		{"no matcher events", shared.Hooks{shared.HookEventStop: cfg("Bash"), shared.HookEventUserPromptSubmit: cfg("")},
+			`{"Stop":[{"hookCallbackIds":["hook_Stop"],"timeout":6}],"UserPromptSubmit":[{"hookCallbackIds":["hook_UserPromptSubmit"],"timeout":6,"onFailure":"block"}]}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := v2.HookRegistrationFor(tc.hooks, v2.WithHookTimeout(100*time.Millisecond))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("registration (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
