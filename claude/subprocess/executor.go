@@ -215,6 +215,12 @@ func (x *HookExecutor) Run(ctx context.Context, in shared.HookInput, requestID s
 		if useMatcher && !h.matcher.Match(mv) {
 			continue
 		}
+		if ctx.Err() != nil {
+			// Cancelled between two handlers: do not start the next one.
+			res.Cancelled = true
+			res.Err = &HookError{Event: e, Index: h.index, Name: h.name, Err: ErrHookCancelled}
+			return res
+		}
 		res.Ran++
 		out, err := x.runOne(ctx, e, h, in, requestID)
 		if err == nil {
@@ -303,17 +309,21 @@ func (x *HookExecutor) runOne(parent context.Context, e shared.HookEvent, h *reg
 		ch <- result{out: out, err: err}
 	}()
 	var r result
+	returned := false
 	select {
 	case r = <-ch:
-		if r.err == nil && ctx.Err() != nil && parent.Err() != nil {
-			r.err = ErrHookCancelled
-		}
+		returned = true
 	case <-ctx.Done():
-		if parent.Err() != nil {
-			r.err = ErrHookCancelled
-		} else {
-			r.err = fmt.Errorf("%w after %v", ErrHookTimeout, h.timeout)
-		}
+	}
+	// Decide by the contexts, not by which select case won: a handler that honours ctx returns
+	// ctx.Err() just as ctx ends, and either case may be chosen.
+	switch {
+	case parent.Err() != nil:
+		// The request was cancelled or the session closed: whatever the handler said is moot.
+		r = result{err: ErrHookCancelled}
+	case ctx.Err() != nil && (!returned || (r.err != nil && r.stack == nil)):
+		// The deadline passed: an error now (often ctx.Err() itself) is the timeout.
+		r = result{err: fmt.Errorf("%w after %v", ErrHookTimeout, h.timeout)}
 	}
 	run.Duration = time.Since(run.Started)
 	run.Outcome = OutcomeSuccess
