@@ -269,6 +269,8 @@ func (s *simulator) turn(prompt string) {
 			if b["type"] == "text" {
 				text, _ = b["text"].(string)
 			}
+		}
+		for _, b := range content {
 			if b["type"] == "tool_use" {
 				results = append(results, s.runTool(b))
 			}
