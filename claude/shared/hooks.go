@@ -183,3 +183,38 @@ func OnSessionEnd(fn func(context.Context, *SessionEndHookInput) (HookOutput, er
 func OnPermissionRequest(fn func(context.Context, *PermissionRequestHookInput) (HookOutput, error)) HookHandler {
 	return HandlerFor(fn)
 }
+
+// OnPostToolBatch adapts a PostToolBatch handler.
+func OnPostToolBatch(fn func(context.Context, *PostToolBatchHookInput) (HookOutput, error)) HookHandler {
+	return HandlerFor(fn)
+}
+
+// OnPermissionDenied adapts a PermissionDenied handler.
+func OnPermissionDenied(fn func(context.Context, *PermissionDeniedHookInput) (HookOutput, error)) HookHandler {
+	return HandlerFor(fn)
+}
+
+// OnUserPromptExpansion adapts a UserPromptExpansion handler.
+func OnUserPromptExpansion(fn func(context.Context, *UserPromptExpansionHookInput) (HookOutput, error)) HookHandler {
+	return HandlerFor(fn)
+}
+
+// OnStopFailure adapts a StopFailure handler.
+func OnStopFailure(fn func(context.Context, *StopFailureHookInput) (HookOutput, error)) HookHandler {
+	return HandlerFor(fn)
+}
+
+// OnPostCompact adapts a PostCompact handler.
+func OnPostCompact(fn func(context.Context, *PostCompactHookInput) (HookOutput, error)) HookHandler {
+	return HandlerFor(fn)
+}
+
+// OnPreModelSwitch adapts a PreModelSwitch handler.
+func OnPreModelSwitch(fn func(context.Context, *PreModelSwitchHookInput) (HookOutput, error)) HookHandler {
+	return HandlerFor(fn)
+}
+
+// OnMessageDisplay adapts a MessageDisplay handler.
+func OnMessageDisplay(fn func(context.Context, *MessageDisplayHookInput) (HookOutput, error)) HookHandler {
+	return HandlerFor(fn)
+}

@@ -324,3 +324,16 @@ func Stop(reason string) *SyncHookOutput {
 func AddContext(text string) *SyncHookOutput {
 	return &SyncHookOutput{HookSpecificOutput: &ContextOutput{AdditionalContext: text}}
 }
+
+// PermissionAllow returns a PermissionRequest answer that grants the permission; a non-nil
+// updatedInput makes the tool run with it.
+func PermissionAllow(updatedInput ToolInput) *SyncHookOutput {
+	return &SyncHookOutput{HookSpecificOutput: &PermissionRequestOutput{Decision: &PermissionResult{Behavior: PermissionAllow, UpdatedInput: updatedInput}}}
+}
+
+// PermissionDeny returns a PermissionRequest answer that refuses the permission; message reaches
+// the model. (shared.Deny is PreToolUse's answer: returned from a PermissionRequest hook it does
+// not fit the event, and the SDK fails closed, denying anyway.)
+func PermissionDeny(message string) *SyncHookOutput {
+	return &SyncHookOutput{HookSpecificOutput: &PermissionRequestOutput{Decision: &PermissionResult{Behavior: PermissionDeny, Message: message}}}
+}
