@@ -325,15 +325,15 @@ func AddContext(text string) *SyncHookOutput {
 	return &SyncHookOutput{HookSpecificOutput: &ContextOutput{AdditionalContext: text}}
 }
 
-// PermissionAllow returns a PermissionRequest answer that grants the permission; a non-nil
+// AllowPermission returns a PermissionRequest answer that grants the permission; a non-nil
 // updatedInput makes the tool run with it.
-func PermissionAllow(updatedInput ToolInput) *SyncHookOutput {
+func AllowPermission(updatedInput ToolInput) *SyncHookOutput {
 	return &SyncHookOutput{HookSpecificOutput: &PermissionRequestOutput{Decision: &PermissionResult{Behavior: PermissionAllow, UpdatedInput: updatedInput}}}
 }
 
-// PermissionDeny returns a PermissionRequest answer that refuses the permission; message reaches
+// DenyPermission returns a PermissionRequest answer that refuses the permission; message reaches
 // the model. (shared.Deny is PreToolUse's answer: returned from a PermissionRequest hook it does
 // not fit the event, and the SDK fails closed, denying anyway.)
-func PermissionDeny(message string) *SyncHookOutput {
+func DenyPermission(message string) *SyncHookOutput {
 	return &SyncHookOutput{HookSpecificOutput: &PermissionRequestOutput{Decision: &PermissionResult{Behavior: PermissionDeny, Message: message}}}
 }

@@ -14,9 +14,9 @@ func TestPermissionHelpers(t *testing.T) {
 		out  shared.HookOutput
 		want string
 	}{
-		{"allow", shared.PermissionAllow(nil), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`},
-		{"allow rewritten", shared.PermissionAllow(shared.ToolInput{"command": "ls"}), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"ls"}}}}`},
-		{"deny", shared.PermissionDeny("no"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`},
+		{"allow", shared.AllowPermission(nil), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`},
+		{"allow rewritten", shared.AllowPermission(shared.ToolInput{"command": "ls"}), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"ls"}}}}`},
+		{"deny", shared.DenyPermission("no"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
