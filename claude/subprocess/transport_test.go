@@ -183,21 +183,29 @@ func TestRequestsAnsweredOutOfOrder(t *testing.T) {
 // TestControlCancel: a control_cancel_request cancels the handler's ctx and no answer is written.
 func TestControlCancel(t *testing.T) {
 	t.Parallel()
-	cancelled := make(chan struct{})
+	started, cancelled := make(chan struct{}), make(chan struct{})
 	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {
 		on("slow", func(ctx context.Context) (shared.HookOutput, error) {
+			close(started)
 			<-ctx.Done()
 			close(cancelled)
 			return nil, ctx.Err()
 		}),
 		on("fast", func(context.Context) (shared.HookOutput, error) { return shared.Allow(), nil }),
 	}})
+	// The fake sends the cancel once the handler runs (a request cancelled before its handler
+	// starts never runs it), and the test tells it so with a line on stdin.
 	tr := startFake(t, Config{Hooks: x}, script(
 		"out "+hookCallbackLine("slow1", toolInput(shared.HookEventPreToolUse, "Bash", "slow")),
+		"skip",
 		"out "+cancelLine("slow1"),
 		"out "+hookCallbackLine("fast1", toolInput(shared.HookEventPreToolUse, "Bash", "fast")),
 		"read",
 		"echo-until-eof"))
+	<-started
+	if err := tr.WriteMessage(map[string]string{"type": "go"}); err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case <-cancelled:
 	case <-time.After(10 * time.Second):
@@ -269,20 +277,26 @@ func TestCanUseTool(t *testing.T) {
 // TestCanUseToolCancelled: a cancelled permission request is not answered.
 func TestCanUseToolCancelled(t *testing.T) {
 	t.Parallel()
-	cancelled := make(chan struct{})
+	started, cancelled := make(chan struct{}), make(chan struct{})
 	fn := func(ctx context.Context, r *shared.CanUseTool) (*shared.PermissionResult, error) {
 		if r.Input.String("command") == "fast" {
 			return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
 		}
+		close(started)
 		<-ctx.Done()
 		close(cancelled)
 		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
 	}
 	tr := startFake(t, Config{CanUseTool: fn}, script(
 		"out "+canUseToolLine("p1", "Bash", "slow"),
+		"skip",
 		"out "+cancelLine("p1"),
 		"out "+canUseToolLine("p2", "Bash", "fast"),
 		"read", "echo-until-eof"))
+	<-started
+	if err := tr.WriteMessage(map[string]string{"type": "go"}); err != nil {
+		t.Fatal(err)
+	}
 	<-cancelled
 	if diff := cmp.Diff(decodeJSON(t, success("p2", `{"behavior":"allow"}`)), nextEcho(t, tr)); diff != "" {
 		t.Fatalf("answer (-want +got):\n%s", diff)
