@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -82,7 +83,8 @@ type ExecutorOptions struct {
 	// Logger receives failures. Nil means slog.Default(). Tool inputs are never logged.
 	Logger *slog.Logger
 	// Observe, if set, is called when a handler starts (Outcome "") and when it ends. It runs on the
-	// hook's goroutine and must be fast.
+	// chain's goroutine, or, for a timeout or a cancel, on the timer goroutine that ends the chain;
+	// the reports of one chain never overlap. It must be fast.
 	Observe func(HookRun)
 }
 
@@ -203,56 +205,288 @@ type ChainResult struct {
 //     chain with the event's denial (fail closed). For other events an error or panic is reported
 //     and the chain goes on; a timeout ends the chain (the handler may still be running).
 //
-// in is modified (its ToolInput) as the chain rewrites it. ctx bounds the whole chain.
+// in is modified (its ToolInput) as the chain rewrites it. ctx bounds the whole chain. The
+// handlers run on a goroutine of their own; Run returns when the chain ends, at the latest when a
+// handler overruns its timeout or ctx is done (see Dispatch).
 func (x *HookExecutor) Run(ctx context.Context, in shared.HookInput, requestID string) ChainResult {
+	if !x.matches(in) {
+		return ChainResult{}
+	}
+	c := x.newChain(ctx, in, requestID, nil)
+	c.result = make(chan ChainResult, 1)
+	go c.run() // the chain's goroutine: it ends when the last handler it started returns
+	return <-c.result
+}
+
+// Dispatch runs the chain like Run, but on the calling goroutine, and hands the result to done,
+// which is called exactly once: when the chain ends, or at the moment a handler overruns its
+// timeout or ctx is done. In those two cases done runs on a goroutine of its own while the calling
+// goroutine is still in the handler; Dispatch returns when the handler does, and the rest of the
+// chain is dropped. done may block. A caller that already runs each request on a goroutine of its
+// own saves a goroutine switch per handler.
+func (x *HookExecutor) Dispatch(ctx context.Context, in shared.HookInput, requestID string, done func(ChainResult)) {
+	x.newChain(ctx, in, requestID, done).run()
+}
+
+// matches reports whether a handler of in's event matches in.
+func (x *HookExecutor) matches(in shared.HookInput) bool {
 	e := in.Base().HookEventName
 	hooks := x.byEvent[e]
-	m := newMerger(e)
-	var res ChainResult
+	if !e.UsesMatcher() {
+		return len(hooks) > 0
+	}
 	mv := in.MatchValue()
-	useMatcher := e.UsesMatcher()
 	for _, h := range hooks {
+		if h.matcher.Match(mv) {
+			return true
+		}
+	}
+	return false
+}
+
+// chainRun is one run of an event's handlers. The runner (the goroutine in run) calls the
+// handlers one after another; the watchdog of the handler in progress (a timer at its timeout)
+// and the ctx watch (when ctx ends) may end the chain first. mu decides who ends it; the result is
+// delivered once.
+type chainRun struct {
+	x     *HookExecutor
+	ctx   context.Context
+	event shared.HookEvent
+	in    shared.HookInput
+	id    string
+	// The result goes to done, or, when done is nil, to result.
+	done   func(ChainResult)
+	result chan ChainResult
+
+	mu      sync.Mutex
+	over    bool // the result was delivered: the runner must drop what it has
+	gen     int  // the run number of the handler in progress; stale watchdogs do nothing
+	running bool // a handler is in progress: cur and curRun describe it
+	cur     *registeredHook
+	curRun  HookRun
+	denied  bool // res.Output is the event's fail-closed denial
+	res     ChainResult
+	m       merger
+}
+
+func (x *HookExecutor) newChain(ctx context.Context, in shared.HookInput, id string, done func(ChainResult)) *chainRun {
+	e := in.Base().HookEventName
+	c := &chainRun{x: x, ctx: ctx, event: e, in: in, id: id, done: done}
+	c.m.event = e
+	return c
+}
+
+func (c *chainRun) run() {
+	if c.ctx.Done() != nil {
+		// The ctx watch: a cancel ends the chain at once, even if a handler ignores ctx.
+		stop := context.AfterFunc(c.ctx, c.ctxDone)
+		defer stop()
+	}
+	mv := c.in.MatchValue()
+	useMatcher := c.event.UsesMatcher()
+	for _, h := range c.x.byEvent[c.event] {
 		if useMatcher && !h.matcher.Match(mv) {
 			continue
 		}
-		if ctx.Err() != nil {
+		c.mu.Lock()
+		if c.over {
+			c.mu.Unlock()
+			return
+		}
+		if c.ctx.Err() != nil {
 			// Cancelled between two handlers: do not start the next one.
-			res.Cancelled = true
-			res.Err = &HookError{Event: e, Index: h.index, Name: h.name, Err: ErrHookCancelled}
-			return res
+			c.failLocked(h, ErrHookCancelled)
+			c.finishLocked()
+			return
 		}
-		res.Ran++
-		out, err := x.runOne(ctx, e, h, in, requestID)
+		out, err, ok := c.call(h) // releases c.mu
+		if !ok {
+			return // the chain was ended while the handler ran; its result is dropped
+		}
 		if err == nil {
-			if _, werr := shared.WireOutput(e, out); werr != nil {
-				err = &HookError{Event: e, Index: h.index, Name: h.name, Err: fmt.Errorf("%w: %v", ErrInvalidOutput, werr)}
+			if _, werr := shared.WireOutput(c.event, out); werr != nil {
+				err = &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w: %v", ErrInvalidOutput, werr)}
 			}
 		}
+		c.mu.Lock()
+		if c.over {
+			c.mu.Unlock()
+			return
+		}
+		var stop bool
 		if err != nil {
-			if errors.Is(err, ErrHookCancelled) && ctx.Err() != nil {
-				res.Cancelled = true
-				res.Err = err
-				return res
-			}
-			if res.Err == nil {
-				res.Err = err
-			}
-			x.logger.Warn("hook failed", "event", string(e), "hook", hookLabel(h), "error", errSummary(err))
-			if e.GuardsAction() {
-				res.Output = shared.DenyOutput(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(err))
-				return res
-			}
-			if errors.Is(err, ErrHookTimeout) {
-				break
-			}
-			continue
+			stop = c.failLocked(h, err)
+		} else {
+			stop = c.m.add(out, c.in)
 		}
-		if stop := m.add(out, in); stop {
-			break
+		if stop {
+			c.finishLocked()
+			return
+		}
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	c.finishLocked()
+}
+
+// call runs handler h on the calling goroutine with its timeout, recovering a panic. It is called
+// with c.mu held and releases it. ok is false when the chain was ended while h ran (by its
+// watchdog or a cancel): the result must then be dropped.
+func (c *chainRun) call(h *registeredHook) (out shared.HookOutput, err error, ok bool) {
+	e := c.event
+	run := HookRun{Event: e, Index: h.index, Name: h.name, RequestID: c.id, Started: time.Now()}
+	if tc := shared.ToolCall(c.in); tc != nil {
+		run.ToolName = tc.ToolName
+	}
+	c.res.Ran++
+	c.gen++
+	gen := c.gen
+	c.running, c.cur, c.curRun = true, h, run
+	if c.x.opts.Observe != nil {
+		c.x.opts.Observe(run) // under c.mu: a cancel's report cannot come first
+	}
+	c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(c.ctx, h.timeout)
+	// The watchdog: at the timeout, it answers for the handler if it is still running.
+	watchdog := time.AfterFunc(h.timeout, func() { c.overrun(gen) })
+	out, err, stack := callHandler(ctx, h.handler, c.in)
+	watchdog.Stop()
+	c.mu.Lock()
+	if c.over {
+		c.mu.Unlock()
+		cancel()
+		return nil, nil, false
+	}
+	c.running = false
+	c.mu.Unlock()
+	// Decide by the contexts: a handler that honours ctx returns ctx.Err() as ctx ends.
+	switch {
+	case c.ctx.Err() != nil:
+		// The request was cancelled or the session closed: whatever the handler said is moot.
+		out, err, stack = nil, ErrHookCancelled, nil
+	case ctx.Err() != nil && err != nil && stack == nil:
+		out, err = nil, fmt.Errorf("%w after %v", ErrHookTimeout, h.timeout)
+	}
+	cancel()
+	if err != nil {
+		err = &HookError{Event: e, Index: h.index, Name: h.name, Err: err, Stack: stack}
+		if stack != nil {
+			c.x.logger.Error("hook panicked", "event", string(e), "hook", hookLabel(h), "panic", fmt.Sprint(err), "stack", string(stack))
 		}
 	}
-	res.Output = m.result()
-	return res
+	c.observeEnd(run, err)
+	return out, err, true
+}
+
+// overrun is the watchdog of handler run gen: it reached its timeout.
+func (c *chainRun) overrun(gen int) {
+	c.mu.Lock()
+	if c.over || !c.running || c.gen != gen {
+		c.mu.Unlock() // the runner took the handler's result first
+		return
+	}
+	var err error = ErrHookCancelled
+	if c.ctx.Err() == nil {
+		err = fmt.Errorf("%w after %v", ErrHookTimeout, c.cur.timeout)
+	}
+	c.abandonLocked(err)
+}
+
+// ctxDone is the ctx watch: the request was cancelled or the session closed.
+func (c *chainRun) ctxDone() {
+	c.mu.Lock()
+	if c.over || !c.running {
+		c.mu.Unlock() // between handlers the runner sees the cancel itself
+		return
+	}
+	c.abandonLocked(ErrHookCancelled)
+}
+
+// abandonLocked ends the chain for the handler in progress, which failed with err (a timeout or
+// a cancel); c.mu is held and released. The handler goes on running; its result is dropped.
+func (c *chainRun) abandonLocked(err error) {
+	h := c.cur
+	c.running = false
+	err = &HookError{Event: c.event, Index: h.index, Name: h.name, Err: err}
+	c.observeEnd(c.curRun, err)
+	c.failLocked(h, err)
+	c.finishLocked()
+}
+
+// failLocked records a failed handler run; it reports whether the chain ends. c.mu is held.
+func (c *chainRun) failLocked(h *registeredHook, err error) (stop bool) {
+	var he *HookError
+	if !errors.As(err, &he) {
+		err = &HookError{Event: c.event, Index: h.index, Name: h.name, Err: err}
+	}
+	if errors.Is(err, ErrHookCancelled) && c.ctx.Err() != nil {
+		c.res.Cancelled, c.res.Err = true, err
+		return true
+	}
+	if c.res.Err == nil {
+		c.res.Err = err
+	}
+	c.x.logger.Warn("hook failed", "event", string(c.event), "hook", hookLabel(h), "error", errSummary(err))
+	if c.event.GuardsAction() {
+		c.res.Output = shared.DenyOutput(c.event, "hook failed, denied by the SDK (fail-closed): "+errSummary(err))
+		c.denied = true
+		return true
+	}
+	return errors.Is(err, ErrHookTimeout)
+}
+
+// finishLocked ends the chain: it sets the output, releases c.mu and delivers the result, once.
+func (c *chainRun) finishLocked() {
+	if c.over {
+		c.mu.Unlock()
+		return
+	}
+	c.over = true
+	res := c.res
+	switch {
+	case res.Cancelled:
+		res.Output = nil
+	case !c.denied:
+		res.Output = c.m.result()
+	}
+	c.mu.Unlock()
+	if c.done != nil {
+		c.done(res)
+	} else {
+		c.result <- res
+	}
+}
+
+func (c *chainRun) observeEnd(run HookRun, err error) {
+	if c.x.opts.Observe == nil {
+		return
+	}
+	run.Duration = time.Since(run.Started)
+	run.Outcome = OutcomeSuccess
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrHookPanic):
+		run.Outcome = OutcomePanic
+	case errors.Is(err, ErrHookTimeout):
+		run.Outcome = OutcomeTimeout
+	case errors.Is(err, ErrHookCancelled):
+		run.Outcome = OutcomeCancelled
+	default:
+		run.Outcome = OutcomeError
+	}
+	run.Err = err
+	c.x.opts.Observe(run)
+}
+
+// callHandler calls fn, turning a panic into a *panicError with the stack.
+func callHandler(ctx context.Context, fn shared.HookHandler, in shared.HookInput) (out shared.HookOutput, err error, stack []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err, stack = nil, &panicError{value: r}, debug.Stack()
+		}
+	}()
+	out, err = fn(ctx, in)
+	return out, err, nil
 }
 
 func hookLabel(h *registeredHook) string {
@@ -280,70 +514,3 @@ type panicError struct{ value any }
 
 func (p *panicError) Error() string { return fmt.Sprintf("%v: %v", ErrHookPanic, p.value) }
 func (p *panicError) Unwrap() error { return ErrHookPanic }
-
-func (x *HookExecutor) runOne(parent context.Context, e shared.HookEvent, h *registeredHook, in shared.HookInput, requestID string) (shared.HookOutput, error) {
-	run := HookRun{Event: e, Index: h.index, Name: h.name, RequestID: requestID, Started: time.Now()}
-	if tc := shared.ToolCall(in); tc != nil {
-		run.ToolName = tc.ToolName
-	}
-	if x.opts.Observe != nil {
-		x.opts.Observe(run)
-	}
-	ctx, cancel := context.WithTimeout(parent, h.timeout)
-	defer cancel()
-	type result struct {
-		out   shared.HookOutput
-		err   error
-		stack []byte
-	}
-	ch := make(chan result, 1)
-	// The handler's goroutine: it ends when the handler returns. A handler that ignores ctx may
-	// outlive the chain; its late result is dropped into the buffered channel.
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- result{err: &panicError{value: r}, stack: debug.Stack()}
-			}
-		}()
-		out, err := h.handler(ctx, in)
-		ch <- result{out: out, err: err}
-	}()
-	var r result
-	returned := false
-	select {
-	case r = <-ch:
-		returned = true
-	case <-ctx.Done():
-	}
-	// Decide by the contexts, not by which select case won: a handler that honours ctx returns
-	// ctx.Err() just as ctx ends, and either case may be chosen.
-	switch {
-	case parent.Err() != nil:
-		// The request was cancelled or the session closed: whatever the handler said is moot.
-		r = result{err: ErrHookCancelled}
-	case ctx.Err() != nil && (!returned || (r.err != nil && r.stack == nil)):
-		// The deadline passed: an error now (often ctx.Err() itself) is the timeout.
-		r = result{err: fmt.Errorf("%w after %v", ErrHookTimeout, h.timeout)}
-	}
-	run.Duration = time.Since(run.Started)
-	run.Outcome = OutcomeSuccess
-	if r.err != nil {
-		r.err = &HookError{Event: e, Index: h.index, Name: h.name, Err: r.err, Stack: r.stack}
-		switch {
-		case errors.Is(r.err, ErrHookPanic):
-			run.Outcome = OutcomePanic
-			x.logger.Error("hook panicked", "event", string(e), "hook", hookLabel(h), "panic", fmt.Sprint(r.err), "stack", string(r.stack))
-		case errors.Is(r.err, ErrHookTimeout):
-			run.Outcome = OutcomeTimeout
-		case errors.Is(r.err, ErrHookCancelled):
-			run.Outcome = OutcomeCancelled
-		default:
-			run.Outcome = OutcomeError
-		}
-		run.Err = r.err
-	}
-	if x.opts.Observe != nil {
-		x.opts.Observe(run)
-	}
-	return r.out, r.err
-}

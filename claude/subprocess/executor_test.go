@@ -763,3 +763,112 @@ func TestNewHookExecutorRejectsBadRegistrations(t *testing.T) {
 		})
 	}
 }
+
+// TestRunCancelledWhileAHandlerIgnoresCtx: a cancel ends the chain at once, even when the handler
+// never looks at ctx.
+func TestRunCancelledWhileAHandlerIgnoresCtx(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		started, release := make(chan struct{}), make(chan struct{})
+		defer close(release)
+		var outcomes []Outcome
+		hooks := shared.Hooks{shared.HookEventPreToolUse: {{Timeout: time.Hour, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			close(started)
+			<-release
+			return shared.Allow(), nil
+		}}}}
+		x := newExecutor(t, hooks, ExecutorOptions{Observe: func(r HookRun) {
+			if r.Outcome != "" {
+				outcomes = append(outcomes, r.Outcome)
+			}
+		}})
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-started; time.Sleep(time.Second); cancel() }()
+		start := time.Now()
+		res := x.Run(ctx, input(shared.HookEventPreToolUse, "Bash"), "r")
+		if d := time.Since(start); d != time.Second {
+			t.Errorf("Run returned after %v, want 1s (at the cancel)", d)
+		}
+		if !res.Cancelled || res.Output != nil || !errors.Is(res.Err, ErrHookCancelled) {
+			t.Errorf("Run = %+v, want Cancelled", res)
+		}
+		if diff := cmp.Diff([]Outcome{OutcomeCancelled}, outcomes); diff != "" {
+			t.Errorf("outcomes (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestDispatch: done is called exactly once, on time, whatever the handler does; Dispatch returns
+// when the handler does.
+func TestDispatch(t *testing.T) {
+	tests := []struct {
+		name string
+		// handler gets release, which the test closes after the chain's result is in.
+		handler   func(release chan struct{}) shared.HookHandler
+		cancelAt  time.Duration // cancel ctx at this time, if not zero
+		wantAt    time.Duration // when done is called
+		wantVerd  string        // PreToolUse permissionDecision of the answer, "" for none
+		cancelled bool
+	}{
+		{"answers at once", func(chan struct{}) shared.HookHandler { return trivialHandler }, 0, 0, "allow", false},
+		{"ignores ctx past its timeout", func(release chan struct{}) shared.HookHandler {
+			return func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				<-release
+				return shared.Allow(), nil
+			}
+		}, 0, 2 * time.Second, "deny", false},
+		{"ignores a cancel", func(release chan struct{}) shared.HookHandler {
+			return func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				<-release
+				return shared.Allow(), nil
+			}
+		}, 500 * time.Millisecond, 500 * time.Millisecond, "", true},
+		{"honours a cancel", func(chan struct{}) shared.HookHandler {
+			return func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+		}, 500 * time.Millisecond, 500 * time.Millisecond, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				release := make(chan struct{})
+				x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Timeout: 2 * time.Second, Handler: tt.handler(release)}}}, ExecutorOptions{})
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if tt.cancelAt > 0 {
+					time.AfterFunc(tt.cancelAt, cancel)
+				}
+				results := make(chan ChainResult, 2)
+				returned := make(chan struct{})
+				start := time.Now()
+				go func() {
+					x.Dispatch(ctx, input(shared.HookEventPreToolUse, "Bash"), "r", func(r ChainResult) { results <- r })
+					close(returned)
+				}()
+				res := <-results
+				if d := time.Since(start); d != tt.wantAt {
+					t.Errorf("done after %v, want %v", d, tt.wantAt)
+				}
+				close(release)
+				<-returned
+				synctest.Wait()
+				if len(results) != 0 {
+					t.Errorf("done called twice: %+v", <-results)
+				}
+				if res.Cancelled != tt.cancelled {
+					t.Errorf("Cancelled = %v, want %v", res.Cancelled, tt.cancelled)
+				}
+				verdict := ""
+				if res.Output != nil {
+					w := wireJSON(t, shared.HookEventPreToolUse, res.Output).(map[string]any)
+					hs, _ := w["hookSpecificOutput"].(map[string]any)
+					verdict, _ = hs["permissionDecision"].(string)
+				}
+				if verdict != tt.wantVerd {
+					t.Errorf("verdict = %q, want %q", verdict, tt.wantVerd)
+				}
+			})
+		})
+	}
+}
