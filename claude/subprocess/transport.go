@@ -3,9 +3,12 @@
 // requests from the SDK are correlated by id, and writes to stdin are serialised.
 //
 // Goroutines per transport: the stdout reader, the stderr drainer and the process waiter (all three
-// end when the process's pipes close), plus one per in-flight hook or permission request (ended by
-// its answer, its timeout, a control_cancel_request or Close). Close stops the process and waits
-// for all of them.
+// end when the process has exited and its pipes are drained). A CLI request (a hook or a permission
+// prompt) runs on the stdout reader itself, so that a quick hook is answered without a goroutine
+// switch; one still running after a millisecond hands the reading on to a new goroutine and keeps
+// the old one until it ends. A hook handler that overruns its timeout is answered by its watchdog
+// (a timer goroutine). Close stops the process and waits for the readers and for every request to
+// be answered or cancelled; a handler that ignores its ctx may outlive Close.
 package subprocess
 
 import (
@@ -115,7 +118,18 @@ type Transport struct {
 	pending map[string]chan *shared.ControlResponse // SDK -> CLI requests
 	flights map[string]context.CancelFunc           // CLI -> SDK requests in progress
 
-	handlers sync.WaitGroup // in-flight request goroutines
+	handlers sync.WaitGroup // in-flight CLI requests (ended by their answer or cancel)
+
+	// stdoutDone gets a value when the stdout reader ends.
+	stdoutDone chan<- struct{}
+	// The reading baton (see inline), guarded by hmu.
+	hmu     sync.Mutex
+	hseq    uint64    // the number of the last request run inline
+	hcur    uint64    // the request now running inline on the reader, 0 if none
+	htaken  uint64    // the last request whose reader the handoff timer took over
+	hsince  time.Time // when hcur started
+	hreader *lineReader
+	htimer  *time.Timer
 
 	stderr *tailBuffer
 
@@ -210,10 +224,10 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 		done:    make(chan struct{}),
 	}
 	readersDone := make(chan struct{}, 2)
-	go func() { // stdout reader: owns outR, ends at EOF (or when the waiter closes outR).
-		defer func() { readersDone <- struct{}{} }()
-		t.readStdout(outR)
-	}()
+	t.stdoutDone = readersDone
+	// The stdout reader: it ends at EOF (or when the waiter closes outR). A slow request hands the
+	// reading on to another goroutine (see inline), so the reader is not always this goroutine.
+	go t.readStdout(&lineReader{br: bufio.NewReaderSize(outR, 64<<10)})
 	go func() { // stderr drainer: owns errR, ends at EOF (or when the waiter closes errR).
 		defer func() { readersDone <- struct{}{} }()
 		t.readStderr(errR)
@@ -277,6 +291,11 @@ func (t *Transport) finish(werr error) {
 		t.stdin.Close()
 	}
 	t.wmu.Unlock()
+	t.hmu.Lock()
+	if t.htimer != nil {
+		t.htimer.Stop()
+	}
+	t.hmu.Unlock()
 	close(t.done)
 	t.stopWatch()
 }
@@ -466,30 +485,83 @@ func (t *Transport) waitDone(d time.Duration) bool {
 	}
 }
 
-// readStdout is the reader loop. It never blocks on the consumer (the inbox is unbounded) nor on a
-// handler (each request runs on its own goroutine).
-func (t *Transport) readStdout(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	lineNo := 0
+// lineReader is the stdout reader's state; one goroutine at a time owns it.
+type lineReader struct {
+	br     *bufio.Reader
+	lineNo int
+}
+
+// readStdout is the reader loop. It never blocks on the consumer (the inbox is unbounded) nor for
+// long on a request (see inline). It returns at EOF, or when another goroutine took the reading
+// over.
+func (t *Transport) readStdout(lr *lineReader) {
 	for {
-		line, size, err := readLine(br, t.cfg.MaxLineSize)
+		line, size, err := readLine(lr.br, t.cfg.MaxLineSize)
 		if size > 0 || err == nil {
-			lineNo++
+			lr.lineNo++
 			t.stats.lines.Add(1)
 			if line == nil && size > 0 {
 				t.stats.oversized.Add(1)
-				t.inbox.push(inboxItem{err: &ProtocolError{Line: lineNo, Err: &LineTooLongError{Size: size, Limit: t.cfg.MaxLineSize}}})
-			} else {
-				t.handleLine(lineNo, line)
+				t.inbox.push(inboxItem{err: &ProtocolError{Line: lr.lineNo, Err: &LineTooLongError{Size: size, Limit: t.cfg.MaxLineSize}}})
+			} else if !t.handleLine(lr, line) {
+				return // another goroutine reads now
 			}
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 				t.logger.Warn("subprocess: reading CLI stdout", "error", err)
 			}
+			t.stdoutDone <- struct{}{}
 			return
 		}
 	}
+}
+
+// handoffDelay is how long a CLI request may run on the stdout reader before another goroutine
+// takes the reading over.
+const handoffDelay = time.Millisecond
+
+// inline runs work, a CLI request, on the reader goroutine, so that a quick hook is answered with
+// no goroutine switch at all. If work still runs after handoffDelay, the handoff timer's goroutine
+// becomes the reader, and the CLI's next lines (a cancel, other requests) are read while work goes
+// on. inline reports whether the calling goroutine is still the reader.
+func (t *Transport) inline(lr *lineReader, work func()) (stillReader bool) {
+	t.hmu.Lock()
+	t.hseq++
+	n := t.hseq
+	t.hcur, t.hsince, t.hreader = n, time.Now(), lr
+	if t.htimer == nil {
+		t.htimer = time.AfterFunc(handoffDelay, t.takeOver)
+	} else {
+		t.htimer.Reset(handoffDelay)
+	}
+	t.hmu.Unlock()
+	work()
+	t.hmu.Lock()
+	defer t.hmu.Unlock()
+	if t.htaken >= n {
+		// Taken over (no later request can have run inline before that): the new reader owns
+		// lr and the timer.
+		return false
+	}
+	t.htimer.Stop()
+	t.hcur, t.hreader = 0, nil
+	return true
+}
+
+// takeOver runs on the handoff timer's goroutine. If the reader is still busy with the same
+// request for handoffDelay, this goroutine becomes the reader. A late firing meant for an earlier
+// request finds hcur changed or too recent, and does nothing.
+func (t *Transport) takeOver() {
+	t.hmu.Lock()
+	n, lr := t.hcur, t.hreader
+	if n == 0 || time.Since(t.hsince) < handoffDelay {
+		t.hmu.Unlock()
+		return
+	}
+	t.htaken, t.hcur, t.hreader = n, 0, nil
+	t.hmu.Unlock()
+	t.readStdout(lr)
 }
 
 // readLine returns the next line without its line ending ("\n", "\r\n"). size is the line's length
@@ -539,29 +611,30 @@ func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
 	}
 }
 
-func (t *Transport) handleLine(lineNo int, line []byte) {
+// handleLine handles one stdout line on the reader goroutine. It reports whether the goroutine is
+// still the reader (see inline).
+func (t *Transport) handleLine(lr *lineReader, line []byte) (stillReader bool) {
 	if len(bytes.TrimSpace(line)) == 0 {
-		return
+		return true
 	}
 	msg, err := parser.Parse(line)
 	if err != nil {
 		if errors.Is(err, parser.ErrNotJSON) {
 			t.stats.noise.Add(1)
-			t.logger.Debug("subprocess: skipped a non-JSON line", "line", lineNo, "bytes", len(line))
-			return
+			t.logger.Debug("subprocess: skipped a non-JSON line", "line", lr.lineNo, "bytes", len(line))
+			return true
 		}
 		t.stats.decode.Add(1)
-		t.inbox.push(inboxItem{err: &ProtocolError{Line: lineNo, Err: err}})
+		t.inbox.push(inboxItem{err: &ProtocolError{Line: lr.lineNo, Err: err}})
 		t.answerUndecodable(line, err)
-		return
+		return true
 	}
 	if t.cfg.OnMessage != nil {
 		t.cfg.OnMessage(msg)
 	}
 	switch m := msg.(type) {
 	case *shared.ControlRequest:
-		t.handleControlRequest(m)
-		return
+		return t.handleControlRequest(lr, m)
 	case *shared.ControlResponse:
 		t.pmu.Lock()
 		ch, ok := t.pending[m.RequestID]
@@ -572,7 +645,7 @@ func (t *Transport) handleLine(lineNo int, line []byte) {
 		} else {
 			t.logger.Debug("subprocess: control_response for an unknown request", "request_id", m.RequestID)
 		}
-		return
+		return true
 	case *shared.ControlCancelRequest:
 		t.pmu.Lock()
 		cancel := t.flights[m.RequestID]
@@ -580,12 +653,12 @@ func (t *Transport) handleLine(lineNo int, line []byte) {
 		if cancel != nil {
 			cancel()
 		}
-		return
+		return true
 	case *shared.HookEventMessage:
-		t.handleHookEvent(m)
-		return
+		return t.handleHookEvent(lr, m)
 	}
 	t.inbox.push(inboxItem{msg: msg})
+	return true
 }
 
 // answerUndecodable answers a control request or hook event whose body could not be decoded: the
@@ -666,53 +739,59 @@ func (t *Transport) endFlight(id string) {
 	t.handlers.Done()
 }
 
-func (t *Transport) handleControlRequest(m *shared.ControlRequest) {
+// handleControlRequest answers a CLI request. A hook or permission request runs inline on the
+// reader (see inline); it reports whether the calling goroutine is still the reader.
+func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlRequest) (stillReader bool) {
 	switch m.Subtype {
 	case "hook_callback":
 		ctx, ok := t.startFlight(m.RequestID)
 		if !ok {
 			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
-			return
+			return true
 		}
-		go func() { // one hook request: ends with its answer, its timeout or a cancel.
-			defer t.endFlight(m.RequestID)
-			in := m.HookCallback.Input
-			e := in.Base().HookEventName
-			res := t.runHooks(ctx, in, m.RequestID)
-			if res.Cancelled {
-				return
-			}
-			t.answerHook(m.RequestID, e, res.Output)
-		}()
+		// The answer is written when the chain ends, or by the handler's watchdog at its timeout.
+		return t.inline(lr, func() {
+			t.dispatchHooks(ctx, m.HookCallback.Input, m.RequestID, func(res ChainResult) {
+				defer t.endFlight(m.RequestID)
+				if !res.Cancelled {
+					t.answerHook(m.RequestID, m.HookCallback.Input.Base().HookEventName, res.Output)
+				}
+			})
+		})
 	case "can_use_tool":
 		ctx, ok := t.startFlight(m.RequestID)
 		if !ok {
 			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
-			return
+			return true
 		}
-		go func() { // one permission request.
+		return t.inline(lr, func() {
 			defer t.endFlight(m.RequestID)
 			r := t.decidePermission(ctx, m.CanUseTool)
 			if ctx.Err() != nil {
 				return
 			}
 			t.answerSuccess(m.RequestID, r)
-		}()
+		})
 	default:
 		t.answerError(m.RequestID, "unsupported control request subtype: "+m.Subtype)
+		return true
 	}
 }
 
-func (t *Transport) runHooks(ctx context.Context, in shared.HookInput, id string) ChainResult {
+// dispatchHooks runs in's chain on the calling goroutine and calls answer once with its result
+// (see HookExecutor.Dispatch).
+func (t *Transport) dispatchHooks(ctx context.Context, in shared.HookInput, id string, answer func(ChainResult)) {
 	e := in.Base().HookEventName
 	if !t.cfg.Hooks.Has(e) {
 		// Nothing registered for this event (an unknown callback, or a stale registration).
+		var res ChainResult
 		if deny := shared.DenyOutput(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
-			return ChainResult{Output: deny}
+			res.Output = deny
 		}
-		return ChainResult{}
+		answer(res)
+		return
 	}
-	return t.cfg.Hooks.Run(ctx, in, id)
+	t.cfg.Hooks.Dispatch(ctx, in, id, answer)
 }
 
 func (t *Transport) decidePermission(ctx context.Context, req *shared.CanUseTool) (res shared.PermissionResult) {
@@ -757,7 +836,7 @@ type hookResponseLine struct {
 	*shared.WireHookOutput
 }
 
-func (t *Transport) handleHookEvent(m *shared.HookEventMessage) {
+func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) (stillReader bool) {
 	id := m.RequestID
 	if id == "" {
 		id = "hook_event:" + m.ToolUseID
@@ -768,20 +847,20 @@ func (t *Transport) handleHookEvent(m *shared.HookEventMessage) {
 		// unique key instead of dropping it.
 		if m.RequestID != "" {
 			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
-			return
+			return true
 		}
 		id = fmt.Sprintf("hook_event:%s#%d", m.ToolUseID, t.nextID.Add(1))
 		ctx, _ = t.startFlight(id)
 	}
-	go func() { // one hook event (spec framing).
-		defer t.endFlight(id)
-		e := m.Input.Base().HookEventName
-		res := t.runHooks(ctx, m.Input, id)
-		if res.Cancelled {
-			return
-		}
-		t.writeHookResponse(m.RequestID, m.ToolUseID, e, res.Output)
-	}()
+	// One hook event (spec framing), run like a hook request.
+	return t.inline(lr, func() {
+		t.dispatchHooks(ctx, m.Input, id, func(res ChainResult) {
+			defer t.endFlight(id)
+			if !res.Cancelled {
+				t.writeHookResponse(m.RequestID, m.ToolUseID, m.Input.Base().HookEventName, res.Output)
+			}
+		})
+	})
 }
 
 func (t *Transport) writeHookResponse(requestID, toolUseID string, e shared.HookEvent, out shared.HookOutput) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -959,5 +960,60 @@ func TestNoGoroutinesAfterClose(t *testing.T) {
 	}
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after Close, %d before", n, before)
+	}
+}
+
+// TestManyRequestsSomeSlow: a burst of hook requests, a third of them slower than the reader's
+// handoff delay, so that the reading changes hands many times; every request is answered exactly
+// once, and every line is read once.
+func TestManyRequestsSomeSlow(t *testing.T) {
+	t.Parallel()
+	const n = 150
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		c := shared.ToolCall(in).ToolInput.String("command")
+		if i, _ := strconv.Atoi(c); i%3 == 0 {
+			time.Sleep(3 * handoffDelay) // the workload: a slow handler
+		}
+		return shared.Deny(c), nil
+	}}}})
+	var verbs []string
+	for i := range n {
+		verbs = append(verbs, "out "+hookCallbackLine(fmt.Sprintf("m%d", i), toolInput(shared.HookEventPreToolUse, "Bash", strconv.Itoa(i))))
+	}
+	for range n {
+		verbs = append(verbs, "read")
+	}
+	verbs = append(verbs, "out "+systemLine, "echo-until-eof")
+	tr := startFake(t, Config{Hooks: x}, script(verbs...))
+	got := map[string]string{}
+	for range n {
+		a := nextEcho(t, tr)
+		r := a["response"].(map[string]any)
+		id := r["request_id"].(string)
+		if _, dup := got[id]; dup {
+			t.Errorf("%s answered twice", id)
+		}
+		got[id] = r["response"].(map[string]any)["reason"].(string)
+	}
+	for i := range n {
+		if got[fmt.Sprintf("m%d", i)] != strconv.Itoa(i) {
+			t.Errorf("m%d: answer %q", i, got[fmt.Sprintf("m%d", i)])
+		}
+	}
+	if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
+		t.Error("the line after the burst is lost")
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := drain(t, tr)
+	for _, m := range msgs {
+		if r, ok := m.(*shared.RawMessage); ok && r.MessageType == "echo" {
+			t.Errorf("an extra answer: %s", r.Raw)
+		}
+	}
+	// The requests, their echoes, the system line and the fake's eof line.
+	if st := tr.Stats(); st.Lines != 2*n+2 {
+		t.Errorf("Stats = %+v, want %d lines", st, 2*n+2)
 	}
 }
