@@ -107,6 +107,8 @@ type Transport struct {
 	// writeErr is the process's failure, for writes after its end (exitErr is only safe to read
 	// once done is closed, and Close may close stdin earlier).
 	writeErr error
+	wbuf     bytes.Buffer  // the line being written
+	wenc     *json.Encoder // encodes into wbuf
 
 	inbox *inbox
 
@@ -341,13 +343,22 @@ func (t *Transport) Next(ctx context.Context) (shared.Message, error) {
 // WriteMessage marshals v and writes it as one line on the CLI's stdin. Writes are serialised; one
 // that the CLI does not read within WriteTimeout fails with ErrStalled.
 func (t *Transport) WriteMessage(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("subprocess: encoding message: %w", err)
-	}
-	b = append(b, '\n')
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
+	// Encode into the transport's buffer (Encode adds the newline): one Write per line, and no
+	// allocation per message once the buffer has grown.
+	t.wbuf.Reset()
+	if t.wenc == nil {
+		t.wenc = json.NewEncoder(&t.wbuf)
+	}
+	if err := t.wenc.Encode(v); err != nil {
+		return fmt.Errorf("subprocess: encoding message: %w", err)
+	}
+	defer func() {
+		if t.wbuf.Cap() > 1<<20 {
+			t.wbuf = bytes.Buffer{} // do not keep a huge message's buffer
+		}
+	}()
 	if t.stdinClosed {
 		if t.writeErr != nil {
 			return t.writeErr
@@ -355,7 +366,7 @@ func (t *Transport) WriteMessage(v any) error {
 		return ErrClosed
 	}
 	_ = t.stdin.SetWriteDeadline(time.Now().Add(t.cfg.WriteTimeout))
-	if _, err := t.stdin.Write(b); err != nil {
+	if _, err := t.stdin.Write(t.wbuf.Bytes()); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("%w: %v", ErrStalled, err)
 		}

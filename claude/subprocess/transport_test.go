@@ -1017,3 +1017,18 @@ func TestManyRequestsSomeSlow(t *testing.T) {
 		t.Errorf("Stats = %+v, want %d lines", st, 2*n+2)
 	}
 }
+
+func TestWriteMessageEncodingError(t *testing.T) {
+	t.Parallel()
+	tr := startFake(t, Config{}, script("read"))
+	if err := tr.WriteMessage(map[string]any{"bad": make(chan int)}); err == nil || !strings.Contains(err.Error(), "encoding message") {
+		t.Errorf("WriteMessage = %v, want an encoding error", err)
+	}
+	// Nothing half-written: the next message is the next line.
+	if err := tr.WriteMessage(map[string]string{"type": "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"type": "ok"}, nextEcho(t, tr)); diff != "" {
+		t.Errorf("line (-want +got):\n%s", diff)
+	}
+}
