@@ -257,6 +257,9 @@ type chainRun struct {
 	// The result goes to done, or, when done is nil, to result.
 	done   func(ChainResult)
 	result chan ChainResult
+	// stopWatch stops the ctx watch, if there is one. Written before the first handler starts;
+	// the watch only reads it (in finishLocked) after taking mu while a handler runs.
+	stopWatch func() bool
 
 	mu      sync.Mutex
 	over    bool // the result was delivered: the runner must drop what it has
@@ -278,9 +281,9 @@ func (x *HookExecutor) newChain(ctx context.Context, in shared.HookInput, id str
 
 func (c *chainRun) run() {
 	if c.ctx.Done() != nil {
-		// The ctx watch: a cancel ends the chain at once, even if a handler ignores ctx.
-		stop := context.AfterFunc(c.ctx, c.ctxDone)
-		defer stop()
+		// The ctx watch: a cancel ends the chain at once, even if a handler ignores ctx. It is
+		// stopped before the result is delivered (whose receiver may well cancel ctx then).
+		c.stopWatch = context.AfterFunc(c.ctx, c.ctxDone)
 	}
 	mv := c.in.MatchValue()
 	useMatcher := c.event.UsesMatcher()
@@ -450,6 +453,9 @@ func (c *chainRun) finishLocked() {
 		res.Output = c.m.result()
 	}
 	c.mu.Unlock()
+	if c.stopWatch != nil {
+		c.stopWatch()
+	}
 	if c.done != nil {
 		c.done(res)
 	} else {
