@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -92,16 +93,69 @@ type ExecutorOptions struct {
 // after construction and safe for concurrent use: several hook requests run at once.
 type HookExecutor struct {
 	byEvent map[shared.HookEvent][]*registeredHook
-	opts    ExecutorOptions
-	logger  *slog.Logger
+	// byName indexes the events whose handlers mostly have exact-name matchers (see nameIndex).
+	byName map[shared.HookEvent]*nameIndex
+	opts   ExecutorOptions
+	logger *slog.Logger
 }
 
 type registeredHook struct {
 	index   int
 	name    string
 	matcher *shared.Matcher
+	exact   bool // the matcher is an exact-name list
 	handler shared.HookHandler
 	timeout time.Duration
+}
+
+// nameIndex finds an event's candidate handlers for a match value without testing every matcher:
+// for a value named in some exact list, the handlers whose list names it plus every handler
+// without an exact list; for any other value, only the latter. Both keep registration order.
+// Only the matchers of handlers without an exact list are tested at run time.
+type nameIndex struct {
+	named map[string][]*registeredHook
+	rest  []*registeredHook
+}
+
+// maxIndexFactor bounds a nameIndex to this many entries per handler: with many names and many
+// handlers without an exact list, the index would grow quadratically; the executor then tests
+// every matcher instead.
+const maxIndexFactor = 8
+
+func buildNameIndex(hooks []*registeredHook) *nameIndex {
+	ix := &nameIndex{named: map[string][]*registeredHook{}}
+	var names []string
+	for _, h := range hooks {
+		if !h.exact {
+			ix.rest = append(ix.rest, h)
+			continue
+		}
+		ns, _ := h.matcher.Names()
+		for _, n := range ns {
+			if _, seen := ix.named[n]; !seen {
+				ix.named[n] = nil
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 || len(names)*(len(ix.rest)+1) > maxIndexFactor*len(hooks) {
+		return nil
+	}
+	for _, h := range hooks { // in registration order, so every list keeps it
+		if !h.exact {
+			for _, n := range names {
+				ix.named[n] = append(ix.named[n], h)
+			}
+			continue
+		}
+		ns, _ := h.matcher.Names()
+		for i, n := range ns {
+			if !slices.Contains(ns[:i], n) { // "Edit|Edit" lists the hook once
+				ix.named[n] = append(ix.named[n], h)
+			}
+		}
+	}
+	return ix
 }
 
 // NewHookExecutor validates hooks (see shared.Hooks.Validate), compiles every matcher once, and
@@ -113,7 +167,7 @@ func NewHookExecutor(hooks shared.Hooks, opts ExecutorOptions) (*HookExecutor, e
 	if opts.DefaultTimeout <= 0 {
 		opts.DefaultTimeout = DefaultHookTimeout
 	}
-	x := &HookExecutor{byEvent: map[shared.HookEvent][]*registeredHook{}, opts: opts, logger: opts.Logger}
+	x := &HookExecutor{byEvent: map[shared.HookEvent][]*registeredHook{}, byName: map[shared.HookEvent]*nameIndex{}, opts: opts, logger: opts.Logger}
 	if x.logger == nil {
 		x.logger = slog.Default()
 	}
@@ -124,10 +178,36 @@ func NewHookExecutor(hooks shared.Hooks, opts ExecutorOptions) (*HookExecutor, e
 			if t == 0 {
 				t = opts.DefaultTimeout
 			}
-			x.byEvent[e] = append(x.byEvent[e], &registeredHook{index: i, name: c.Name, matcher: m, handler: c.Handler, timeout: t})
+			_, exact := m.Names()
+			x.byEvent[e] = append(x.byEvent[e], &registeredHook{index: i, name: c.Name, matcher: m, exact: exact, handler: c.Handler, timeout: t})
+		}
+		if e.UsesMatcher() {
+			if ix := buildNameIndex(x.byEvent[e]); ix != nil {
+				x.byName[e] = ix
+			}
 		}
 	}
 	return x, nil
+}
+
+// candidates returns the handlers of e that may match mv, in registration order, and whether
+// every exact-list handler among them is already known to match.
+func (x *HookExecutor) candidates(e shared.HookEvent, mv string) (hooks []*registeredHook, exactMatched bool) {
+	if ix := x.byName[e]; ix != nil {
+		if l, ok := ix.named[mv]; ok {
+			return l, true
+		}
+		return ix.rest, true
+	}
+	return x.byEvent[e], false
+}
+
+// matchesValue reports whether h matches mv, given what candidates said.
+func (h *registeredHook) matchesValue(mv string, exactMatched bool) bool {
+	if h.exact && exactMatched {
+		return true
+	}
+	return h.matcher.Match(mv)
 }
 
 // Events returns the events that have at least one handler.
@@ -231,13 +311,13 @@ func (x *HookExecutor) Dispatch(ctx context.Context, in shared.HookInput, reques
 // matches reports whether a handler of in's event matches in.
 func (x *HookExecutor) matches(in shared.HookInput) bool {
 	e := in.Base().HookEventName
-	hooks := x.byEvent[e]
 	if !e.UsesMatcher() {
-		return len(hooks) > 0
+		return len(x.byEvent[e]) > 0
 	}
 	mv := in.MatchValue()
+	hooks, exactMatched := x.candidates(e, mv)
 	for _, h := range hooks {
-		if h.matcher.Match(mv) {
+		if h.matchesValue(mv, exactMatched) {
 			return true
 		}
 	}
@@ -287,8 +367,12 @@ func (c *chainRun) run() {
 	}
 	mv := c.in.MatchValue()
 	useMatcher := c.event.UsesMatcher()
-	for _, h := range c.x.byEvent[c.event] {
-		if useMatcher && !h.matcher.Match(mv) {
+	hooks, exactMatched := c.x.byEvent[c.event], false
+	if useMatcher {
+		hooks, exactMatched = c.x.candidates(c.event, mv)
+	}
+	for _, h := range hooks {
+		if useMatcher && !h.matchesValue(mv, exactMatched) {
 			continue
 		}
 		c.mu.Lock()
@@ -362,12 +446,14 @@ func (c *chainRun) call(h *registeredHook) (out shared.HookOutput, err error, ok
 	}
 	c.running = false
 	c.mu.Unlock()
-	// Decide by the contexts: a handler that honours ctx returns ctx.Err() as ctx ends.
+	// Decide by the contexts: a handler that honours ctx returns as ctx ends, with ctx.Err() or
+	// with an answer; either way it overran its timeout, and an answer given then must not count
+	// (an allow after the deadline would fail open).
 	switch {
 	case c.ctx.Err() != nil:
 		// The request was cancelled or the session closed: whatever the handler said is moot.
 		out, err, stack = nil, ErrHookCancelled, nil
-	case ctx.Err() != nil && err != nil && stack == nil:
+	case ctx.Err() != nil && stack == nil:
 		out, err = nil, fmt.Errorf("%w after %v", ErrHookTimeout, h.timeout)
 	}
 	cancel()

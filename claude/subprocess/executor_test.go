@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -869,6 +870,51 @@ func TestDispatch(t *testing.T) {
 					t.Errorf("verdict = %q, want %q", verdict, tt.wantVerd)
 				}
 			})
+		})
+	}
+}
+
+// TestCandidatesAgreeWithMatchers: the name index selects exactly the handlers whose matcher
+// matches, in registration order, with and without the index.
+func TestCandidatesAgreeWithMatchers(t *testing.T) {
+	small := []string{"Write|Edit", "mcp__*", "", "Read, Write", "Edit.*", "Bash", "Write|Write", "NotebookEdit|Edit", "Read"}
+	// Many names and many handlers without a list: too big an index, so none is built.
+	var big []string
+	for i := range 20 {
+		big = append(big, fmt.Sprintf("T%d|Write", i), fmt.Sprintf("R%d.*", i))
+	}
+	values := []string{"Write", "Edit", "Read", "Bash", "EditX", "NotebookEdit", "mcp__x__y", "Unknown", "", "T3", "R3x"}
+	for _, tt := range []struct {
+		name      string
+		matchers  []string
+		wantIndex bool
+	}{{"indexed", small, true}, {"not indexed", big, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			var steps []step
+			for i, m := range tt.matchers {
+				steps = append(steps, step{name: fmt.Sprint(i), matcher: m})
+			}
+			x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, steps...), ExecutorOptions{})
+			if got := x.byName[shared.HookEventPreToolUse] != nil; got != tt.wantIndex {
+				t.Fatalf("index built = %v, want %v", got, tt.wantIndex)
+			}
+			for _, v := range values {
+				var want []string
+				for i, m := range tt.matchers {
+					if cm, _ := shared.CompileMatcher(m); cm.Match(v) {
+						want = append(want, fmt.Sprint(i)+":orig")
+					}
+				}
+				rec.calls = nil
+				res := x.Run(context.Background(), input(shared.HookEventPreToolUse, v), "r")
+				if diff := cmp.Diff(want, rec.got(), cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("tool %q: handlers run (-want +got):\n%s", v, diff)
+				}
+				if res.Ran != len(want) {
+					t.Errorf("tool %q: Ran = %d, want %d", v, res.Ran, len(want))
+				}
+			}
 		})
 	}
 }
