@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,6 +61,7 @@ func newRealEnvWith(t *testing.T, start func(project string) *fakeapi.Server) *r
 		home:    home,
 		project: project,
 		opts: []v2.Option{
+			v2.WithLogger(testLogger(t)),
 			v2.WithCLIPath(bin),
 			v2.WithCwd(project),
 			v2.WithBaseEnv(cli.Env(home, api.URL())),
@@ -108,6 +110,19 @@ func (e *realEnv) requestsContaining(s string) []int {
 		}
 	}
 	return out
+}
+
+// testLogger logs through t, so that the SDK's logs show with a failing test only. Every goroutine
+// that logs is waited for by Session.Close, which runs before the test ends.
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
 }
 
 func testCtx(t *testing.T) context.Context {
