@@ -4,14 +4,29 @@
 //
 // Transcript directives, one per line (blank lines and lines starting with # are skipped):
 //
-//	send JSON          write JSON as one line on stdout ($name is replaced by a captured value)
+//	send JSON          write JSON as one line on stdout ($name is replaced by a captured value;
+//	                   $pid by the fake's process id)
+//	sendn N TEMPLATE   write N lines: TEMPLATE with $i replaced by 1, 2, ... N (a load burst)
 //	sendraw TEXT       write TEXT as one line, as is (noise, truncated JSON, ...)
+//	sendhex HEX        write the hex-decoded bytes and a newline (NUL bytes, invalid UTF-8, ...)
 //	sendbig N          write one JSON line of N bytes
 //	expect JSON        read one stdin line; it must contain JSON as a subset; a string value
 //	                   "$capture:name" in JSON captures the line's value there into $name;
 //	                   "$any" matches any value; "~TEXT*" matches a string containing TEXT
 //	unordered N        the next N expect lines may be satisfied in any order
+//	expectn N TEMPLATE read N lines, in any order, that match TEMPLATE for $i = 1..N, each i once
+//	                   ($i, inside JSON strings, once per string, stands for the same number
+//	                   everywhere in one line)
 //	stderr TEXT        write TEXT on stderr
+//	stderrflood N L    write N bytes on stderr, in lines of L bytes
+//	spawn CMD ARGS...  start CMD in the background (its stdout and stderr are the fake's: a tool
+//	                   the CLI started) and write {"type":"replay_child","pid":PID}, and
+//	                   "replay: spawned pid PID" on stderr
+//	closestdin         close stdin (the SDK's writes then fail with EPIPE)
+//	closestdout        close stdout (the SDK's reader sees EOF while the fake lives on)
+//	ignoreterm         ignore SIGTERM
+//	hang               stop: neither read nor write until killed (a stalled CLI)
+//	kill SIGNAL        kill the fake with SIGNAL (KILL, TERM, ABRT, SEGV): a crash
 //	exit N             exit with code N at once
 //	eof                read stdin until EOF (the SDK closed it), then exit 0
 //
@@ -21,13 +36,18 @@ package replay
 
 import (
 	"bufio"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"os/signal"
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // TranscriptEnv names the transcript file; the default is "transcript.txt" in the working directory.
@@ -57,7 +77,7 @@ func FakeCLI() int {
 	p := &player{
 		in:   bufio.NewReaderSize(os.Stdin, 1<<20),
 		out:  bufio.NewWriter(os.Stdout),
-		vars: map[string]string{},
+		vars: map[string]string{"pid": strconv.Itoa(os.Getpid())},
 	}
 	if lp := os.Getenv(LogEnv); lp != "" {
 		f, err := os.OpenFile(lp, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -97,8 +117,22 @@ func (p *player) play(lines []string) int {
 		case "send":
 			p.out.WriteString(p.subst(arg) + "\n")
 			p.out.Flush()
+		case "sendn":
+			ns, tmpl, _ := strings.Cut(arg, " ")
+			n, _ := strconv.Atoi(ns)
+			for k := 1; k <= n; k++ {
+				p.out.WriteString(p.subst(withIndex(tmpl, strconv.Itoa(k))) + "\n")
+			}
+			p.out.Flush()
 		case "sendraw":
 			p.out.WriteString(arg + "\n")
+			p.out.Flush()
+		case "sendhex":
+			b, err := hex.DecodeString(strings.ReplaceAll(arg, " ", ""))
+			if err != nil {
+				return p.fail("line %d: sendhex: %v", i+1, err)
+			}
+			p.out.Write(append(b, '\n'))
 			p.out.Flush()
 		case "sendbig":
 			n, _ := strconv.Atoi(arg)
@@ -110,6 +144,53 @@ func (p *player) play(lines []string) int {
 			p.out.Flush()
 		case "stderr":
 			fmt.Fprintln(os.Stderr, arg)
+		case "stderrflood":
+			var n, l int
+			fmt.Sscanf(arg, "%d %d", &n, &l)
+			if l < 1 {
+				l = 1
+			}
+			w := bufio.NewWriterSize(os.Stderr, 64<<10)
+			line := strings.Repeat("e", l-1) + "\n"
+			for written := 0; written < n; written += l {
+				w.WriteString(line)
+			}
+			w.Flush()
+		case "spawn":
+			f := strings.Fields(arg)
+			if len(f) == 0 {
+				return p.fail("line %d: spawn needs a command", i+1)
+			}
+			c := exec.Command(f[0], f[1:]...)
+			c.Stdout, c.Stderr = os.Stdout, os.Stderr
+			p.out.Flush()
+			if err := c.Start(); err != nil {
+				return p.fail("line %d: spawn: %v", i+1, err)
+			}
+			fmt.Fprintf(os.Stderr, "replay: spawned pid %d\n", c.Process.Pid)
+			fmt.Fprintf(p.out, `{"type":"replay_child","pid":%d}`+"\n", c.Process.Pid)
+			p.out.Flush()
+		case "closestdin":
+			os.Stdin.Close()
+		case "closestdout":
+			p.out.Flush()
+			os.Stdout.Close()
+		case "ignoreterm":
+			signal.Ignore(syscall.SIGTERM)
+		case "hang":
+			p.out.Flush()
+			for {
+				time.Sleep(time.Hour)
+			}
+		case "kill":
+			if _, ok := map[string]bool{"KILL": true, "TERM": true, "ABRT": true, "SEGV": true}[arg]; !ok {
+				return p.fail("line %d: unknown signal %q", i+1, arg)
+			}
+			p.out.Flush()
+			// The Go runtime would catch SEGV and ABRT itself: become a shell (same pid, same pipes)
+			// that dies of the signal, as a native CLI would.
+			err := syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -" + arg + " $$"}, os.Environ())
+			return p.fail("line %d: kill: %v", i+1, err)
 		case "exit":
 			p.out.Flush()
 			n, _ := strconv.Atoi(arg)
@@ -122,6 +203,12 @@ func (p *player) play(lines []string) int {
 			}
 		case "expect":
 			if code := p.expect([]string{arg}, i+1); code != 0 {
+				return code
+			}
+		case "expectn":
+			ns, tmpl, _ := strings.Cut(arg, " ")
+			n, _ := strconv.Atoi(ns)
+			if code := p.expectN(n, tmpl, i+1); code != 0 {
 				return code
 			}
 		case "unordered":
@@ -201,6 +288,57 @@ func (p *player) expect(wants []string, lineNo int) int {
 	return 0
 }
 
+// indexMark stands for $i in an expectn pattern.
+const indexMark = "\x00i\x00"
+
+// withIndex replaces $i in s (but not $id, $init, ...) with v.
+func withIndex(s, v string) string {
+	var b strings.Builder
+	for {
+		j := strings.Index(s, "$i")
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:j])
+		if k := j + 2; k < len(s) && (s[k] == '_' || s[k] >= '0' && s[k] <= '9' || s[k] >= 'a' && s[k] <= 'z' || s[k] >= 'A' && s[k] <= 'Z') {
+			b.WriteString("$i")
+		} else {
+			b.WriteString(v)
+		}
+		s = s[j+2:]
+	}
+}
+
+// expectN reads n lines; each must match tmpl for one i in 1..n not seen before.
+func (p *player) expectN(n int, tmpl string, lineNo int) int {
+	var pat any
+	if err := json.Unmarshal([]byte(p.subst(withIndex(tmpl, indexMark))), &pat); err != nil {
+		return p.fail("line %d: bad expectn JSON %q: %v", lineNo, tmpl, err)
+	}
+	seen := make([]bool, n+1)
+	for range n {
+		got, err := p.readLine()
+		if err != nil {
+			return p.fail("line %d: stdin ended while expecting %s", lineNo, tmpl)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(got), &v); err != nil {
+			return p.fail("line %d: SDK wrote a line that is not JSON: %q", lineNo, got)
+		}
+		caps := map[string]string{}
+		if !subset(pat, v, caps) {
+			return p.fail("line %d: unexpected line from the SDK:\n  got  %s\n  want %s", lineNo, got, tmpl)
+		}
+		k, err := strconv.Atoi(caps[indexMark])
+		if err != nil || k < 1 || k > n || seen[k] {
+			return p.fail("line %d: line for $i=%q is out of range or repeated: %s", lineNo, caps[indexMark], got)
+		}
+		seen[k] = true
+	}
+	return 0
+}
+
 func (p *player) subst(s string) string {
 	for k, v := range p.vars {
 		s = strings.ReplaceAll(s, "$"+k, v)
@@ -230,6 +368,22 @@ func subset(pat, v any, caps map[string]string) bool {
 		return true
 	case string:
 		if p == "$any" {
+			return true
+		}
+		if pre, post, ok := strings.Cut(p, indexMark); ok && !strings.Contains(post, indexMark) {
+			// An expectn pattern: the number in place of $i must be the same everywhere.
+			s, ok := v.(string)
+			if !ok || len(s) <= len(pre)+len(post) || !strings.HasPrefix(s, pre) || !strings.HasSuffix(s, post) {
+				return false
+			}
+			num := s[len(pre) : len(s)-len(post)]
+			if _, err := strconv.Atoi(num); err != nil {
+				return false
+			}
+			if prev, seen := caps[indexMark]; seen && prev != num {
+				return false
+			}
+			caps[indexMark] = num
 			return true
 		}
 		if name, ok := strings.CutPrefix(p, "$capture:"); ok {
