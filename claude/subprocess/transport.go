@@ -135,6 +135,7 @@ type Transport struct {
 
 	stderr *tailBuffer
 
+	exited   chan struct{} // closed when the process has exited (its pipes may still be read)
 	done     chan struct{} // closed when the process has exited and the readers are done
 	exitErr  error         // set before done is closed: nil, or a *ProcessError
 	closing  atomic.Bool
@@ -223,6 +224,7 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 		pending: map[string]chan *shared.ControlResponse{},
 		flights: map[string]context.CancelFunc{},
 		stderr:  &tailBuffer{max: cfg.StderrTail},
+		exited:  make(chan struct{}),
 		done:    make(chan struct{}),
 	}
 	readersDone := make(chan struct{}, 2)
@@ -238,6 +240,7 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	t.stopWatch = context.AfterFunc(ctx, func() { t.Close() })
 	go func() { // process waiter: ends when the process has exited and both readers are done.
 		werr := cmd.Wait()
+		close(t.exited)
 		// Tools the CLI started live in its process group and may hold stdout and stderr open:
 		// stop them, so that the readers reach EOF. (The readers do not wait for them.)
 		_ = syscall.Kill(-t.pgid, syscall.SIGKILL)
@@ -522,9 +525,43 @@ func (t *Transport) readStdout(lr *lineReader) {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 				t.logger.Warn("subprocess: reading CLI stdout", "error", err)
 			}
+			t.stopIfStillRunning()
 			t.stdoutDone <- struct{}{}
 			return
 		}
+	}
+}
+
+// stopIfStillRunning runs when stdout has ended. A CLI that closed its stdout but runs on can no
+// longer tell the SDK anything, and the session would wait for it forever: it is stopped as Close
+// stops it (stdin closed, then SIGTERM, then SIGKILL, CloseGrace apart), and its exit is reported
+// as its own (an exit at stdin EOF ends the stream with io.EOF, a signal with a *ProcessError).
+func (t *Transport) stopIfStillRunning() {
+	waitExited := func() bool {
+		timer := time.NewTimer(t.cfg.CloseGrace)
+		defer timer.Stop()
+		select {
+		case <-t.exited:
+			return true
+		case <-timer.C:
+			return false
+		}
+	}
+	if waitExited() {
+		return
+	}
+	t.logger.Warn("subprocess: the CLI closed its stdout but still runs; stopping it")
+	t.wmu.Lock()
+	if !t.stdinClosed {
+		t.stdinClosed = true
+		t.stdin.Close()
+	}
+	t.wmu.Unlock()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		if waitExited() {
+			return
+		}
+		_ = syscall.Kill(-t.pgid, sig)
 	}
 }
 
