@@ -16,6 +16,17 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// Numbers recorded on a loaded 2-vCPU VM (other test suites running), alternating the code before
+// the hot-path work (440a51a) and after it, 8 runs each, medians (benchstat):
+//
+//	BenchmarkRoundTrip               p50 77 -> 45 us, p95 162 -> 75 us, p99 noise-bound (~110-350 us
+//	                                 after; a bare Go pipe ping-pong here has p99 40-80 us);
+//	                                 62 -> 63 allocs, about 35 of them in parser.Parse (~25-30 us)
+//	BenchmarkExecutorDispatch        Run: 15 -> 17 allocs (a goroutine per chain instead of per
+//	                                 handler); dispatch/ (the transport's path): 14 allocs, and 100
+//	                                 non-matching hooks cost nothing more (name index)
+//	BenchmarkMemoryPerHook           names 153 -> 284 B/hook (the name index), all 121 -> 137,
+//	                                 regexp ~3.2 KiB
 func trivialHandler(context.Context, shared.HookInput) (shared.HookOutput, error) {
 	return shared.Allow(), nil
 }
