@@ -951,13 +951,19 @@ func (b *tailBuffer) Write(line []byte) {
 	defer b.mu.Unlock()
 	b.buf = append(b.buf, line...)
 	b.buf = append(b.buf, '\n')
-	if over := len(b.buf) - b.max; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
+	// Cut back to the tail only once the buffer holds twice as much: one copy of max bytes per max
+	// bytes written, so that a flood of short lines costs time linear in its size.
+	if len(b.buf) > 2*b.max {
+		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
 	}
 }
 
 func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return strings.TrimSpace(string(b.buf))
+	tail := b.buf
+	if over := len(tail) - b.max; over > 0 {
+		tail = tail[over:]
+	}
+	return strings.TrimSpace(string(tail))
 }
