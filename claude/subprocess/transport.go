@@ -101,9 +101,14 @@ type Transport struct {
 	pgid   int
 
 	stdin *os.File
-	wmu   sync.Mutex // serialises writes; guards stdinClosed and writeErr
+	// stdinOnce closes stdin once (closeStdin), without wmu.
+	stdinOnce sync.Once
+	wmu       sync.Mutex // serialises writes; guards stdinClosed, writeErr and wbroken
 	// stdinClosed is set once stdin is closed.
 	stdinClosed bool
+	// wbroken is the error of a write that failed: the line on stdin may be cut short, so every
+	// later write fails with it too, at once.
+	wbroken error
 	// writeErr is the process's failure, for writes after its end (exitErr is only safe to read
 	// once done is closed, and Close may close stdin earlier).
 	writeErr error
@@ -289,12 +294,10 @@ func (t *Transport) finish(werr error) {
 		}
 	}
 	t.inbox.close(term)
+	t.closeStdin()
 	t.wmu.Lock()
 	t.writeErr = perr
-	if !t.stdinClosed {
-		t.stdinClosed = true
-		t.stdin.Close()
-	}
+	t.stdinClosed = true
 	t.wmu.Unlock()
 	t.hmu.Lock()
 	if t.htimer != nil {
@@ -344,7 +347,8 @@ func (t *Transport) Next(ctx context.Context) (shared.Message, error) {
 }
 
 // WriteMessage marshals v and writes it as one line on the CLI's stdin. Writes are serialised; one
-// that the CLI does not read within WriteTimeout fails with ErrStalled.
+// that the CLI does not read within WriteTimeout fails with ErrStalled. After a write failed, the
+// line on stdin may be cut short: every later write fails at once with the same error.
 func (t *Transport) WriteMessage(v any) error {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
@@ -368,14 +372,30 @@ func (t *Transport) WriteMessage(v any) error {
 		}
 		return ErrClosed
 	}
+	if t.wbroken != nil {
+		return t.wbroken
+	}
 	_ = t.stdin.SetWriteDeadline(time.Now().Add(t.cfg.WriteTimeout))
 	if _, err := t.stdin.Write(t.wbuf.Bytes()); err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("%w: %v", ErrStalled, err)
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			err = fmt.Errorf("%w: %v", ErrStalled, err)
+		case errors.Is(err, os.ErrClosed) && t.closing.Load():
+			err = ErrClosed // Close closed stdin under a blocked write
+		default:
+			err = fmt.Errorf("subprocess: writing to CLI: %w", err)
 		}
-		return fmt.Errorf("subprocess: writing to CLI: %w", err)
+		// Part of the line may have been written: nothing written after it could be read right.
+		t.wbroken = err
+		return err
 	}
 	return nil
+}
+
+// closeStdin closes the CLI's stdin, once. It does not take wmu, so that a write blocked on a CLI
+// that stopped reading returns at once (with os.ErrClosed) instead of holding up the caller.
+func (t *Transport) closeStdin() {
+	t.stdinOnce.Do(func() { t.stdin.Close() })
 }
 
 // UserMessage is a prompt as written on stdin.
@@ -466,11 +486,9 @@ func (t *Transport) Close() error {
 			// Exited on its own before Close.
 		default:
 			t.closing.Store(true)
+			t.closeStdin()
 			t.wmu.Lock()
-			if !t.stdinClosed {
-				t.stdinClosed = true
-				t.stdin.Close()
-			}
+			t.stdinClosed = true
 			t.wmu.Unlock()
 			t.cancel()
 			if !t.waitDone(t.cfg.CloseGrace) {
@@ -551,11 +569,9 @@ func (t *Transport) stopIfStillRunning() {
 		return
 	}
 	t.logger.Warn("subprocess: the CLI closed its stdout but still runs; stopping it")
+	t.closeStdin()
 	t.wmu.Lock()
-	if !t.stdinClosed {
-		t.stdinClosed = true
-		t.stdin.Close()
-	}
+	t.stdinClosed = true
 	t.wmu.Unlock()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		if waitExited() {
