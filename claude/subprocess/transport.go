@@ -439,8 +439,10 @@ type controlResponse struct {
 }
 
 // Request sends a control request to the CLI and waits for its answer. request must marshal to a
-// JSON object with a "subtype". A CLI error answer is a *ControlError; no answer within ctx or
-// RequestTimeout is ErrRequestTimeout; a process that ends first gives its error.
+// JSON object with a "subtype". A CLI error answer is a *ControlError; no answer within
+// RequestTimeout is ErrRequestTimeout, and within ctx ctx's error; a process that ends first gives
+// its error (a *ProcessError, or ErrClosed after Close), also when ctx ended with it (the ctx of a
+// hook handler does).
 func (t *Transport) Request(ctx context.Context, subtype string, request any) (json.RawMessage, error) {
 	id := fmt.Sprintf("req_%d", t.nextID.Add(1))
 	ch := make(chan *shared.ControlResponse, 1)
@@ -466,13 +468,19 @@ func (t *Transport) Request(ctx context.Context, subtype string, request any) (j
 	case <-timer.C:
 		return nil, fmt.Errorf("%w: %s after %v", ErrRequestTimeout, subtype, t.cfg.RequestTimeout)
 	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-t.done:
-		if t.exitErr != nil {
-			return nil, t.exitErr
+		if t.ctx.Err() == nil {
+			return nil, ctx.Err()
 		}
-		return nil, ErrClosed
+		// The transport is ending, and ctx may have ended because of it (a hook's ctx ends with
+		// the process): report the process's end, not the cancel. done follows at once after a
+		// crash, at the latest when Close has stopped the process.
+		<-t.done
+	case <-t.done:
 	}
+	if t.exitErr != nil {
+		return nil, t.exitErr
+	}
+	return nil, ErrClosed
 }
 
 // Close stops the CLI: it closes stdin, waits CloseGrace, sends SIGTERM to the process group, waits
