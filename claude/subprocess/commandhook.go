@@ -31,9 +31,15 @@ type CommandHookOptions struct {
 	// OutputLimit bounds stdout and stderr each (default DefaultCommandOutputLimit); the rest is
 	// discarded and the output marked as cut.
 	OutputLimit int
-	// Progress, if set, gets each line the command writes, as it comes ("stdout" or "stderr").
+	// Progress, if set, gets each line the command writes, as it comes ("stdout" or "stderr"),
+	// one call at a time. Independently of it, the lines go to the hook's progress reporter (shared.ReportHookProgress)
+	// when the session reports hook events.
 	Progress func(stream, line string)
 }
+
+// AsyncPhaseEnv is set to "1" in the environment of the second run of a command hook that answered
+// {"async":true} (see CommandHook).
+const AsyncPhaseEnv = "HOOK_ASYNC_PHASE"
 
 // CommandExitError says a command hook exited with a code other than 0 or 2. For events that
 // guard an action the SDK then denies (fail closed); for other events it logs and goes on.
@@ -60,9 +66,15 @@ func (e *CommandExitError) Error() string {
 //   - any other exit: a *CommandExitError. For events that guard an action (PreToolUse,
 //     PermissionRequest, UserPromptSubmit, ...) the SDK's fail-closed rule denies; for the others
 //     it is logged and the agent goes on.
+//   - two-phase async (the Goat runner's form): exit 0 with {"async":true,"asyncTimeout":MS}
+//     (milliseconds, as the CLI reads it; default shared.DefaultAsyncTimeout) answers "no opinion
+//     now" and the command is run a second time in the background, with HOOK_ASYNC_PHASE=1 and
+//     that timeout (see shared.AsyncWork). For events that guard an action the SDK refuses the
+//     async answer and denies.
 //
 // The handler's timeout (ctx) kills the command's whole process group. Output beyond
-// OutputLimit is cut, never buffered without bound.
+// OutputLimit is cut, never buffered without bound. Each output line also goes, as it comes, to
+// opts.Progress and to the session's hook progress events (shared.ReportHookProgress).
 func CommandHook(command string, opts CommandHookOptions) shared.HookHandler {
 	if len(opts.Shell) == 0 {
 		opts.Shell = []string{"sh", "-c"}
@@ -71,89 +83,121 @@ func CommandHook(command string, opts CommandHookOptions) shared.HookHandler {
 		opts.OutputLimit = DefaultCommandOutputLimit
 	}
 	return func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
-		b := in.Base()
-		e := b.HookEventName
-		stdin := []byte(b.Raw)
-		if len(stdin) == 0 {
-			var err error
-			if stdin, err = json.Marshal(in); err != nil {
-				return nil, err
-			}
+		out, err := runCommandHook(ctx, command, opts, in, nil)
+		a, ok := out.(*shared.AsyncHookOutput)
+		if err != nil || !ok {
+			return out, err
 		}
-		args := append(append([]string{}, opts.Shell[1:]...), command)
-		cmd := exec.Command(opts.Shell[0], args...)
-		cmd.Dir = opts.Dir
-		if cmd.Dir == "" && b.Cwd != "" {
-			if fi, err := os.Stat(b.Cwd); err == nil && fi.IsDir() {
-				cmd.Dir = b.Cwd
+		timeout := time.Duration(a.AsyncTimeout) * time.Millisecond
+		return shared.Async(timeout, func(ctx context.Context) (shared.HookOutput, error) {
+			out, err := runCommandHook(ctx, command, opts, in, []string{AsyncPhaseEnv + "=1"})
+			if _, again := out.(*shared.AsyncHookOutput); again {
+				return nil, fmt.Errorf("command hook %q answered async again in its background run", command)
 			}
-		}
-		cmd.Env = append(append(os.Environ(), commandEnv(in)...), opts.Env...)
-		cmd.Stdin = bytes.NewReader(stdin)
-		stdout := &capped{limit: opts.OutputLimit, stream: "stdout", progress: opts.Progress}
-		stderr := &capped{limit: opts.OutputLimit, stream: "stderr", progress: opts.Progress}
-		cmd.Stdout, cmd.Stderr = stdout, stderr
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		// A background grandchild may hold the output pipes open after the command exits.
-		cmd.WaitDelay = 500 * time.Millisecond
-		if err := cmd.Start(); err != nil {
-			return nil, fmt.Errorf("command hook %q: %w", command, err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }() // ends when the command and its output pipes are done
-		var werr error
-		select {
-		case werr = <-done:
-		case <-ctx.Done():
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			select {
-			case <-done:
-			case <-time.After(2 * time.Second):
-				// A grandchild kept the output pipes open; its group is killed, give up waiting.
-			}
-			return nil, ctx.Err()
-		}
-		// Tools left in the background by the command must not outlive it.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		stdout.flush()
-		stderr.flush()
-		code := 0
-		if werr != nil {
-			var ee *exec.ExitError
-			if !errors.As(werr, &ee) {
-				return nil, fmt.Errorf("command hook %q: %w", command, werr)
-			}
-			code = ee.ExitCode()
-		}
-		switch code {
-		case 0:
-			out := strings.TrimSpace(stdout.String())
-			if out == "" {
-				return nil, nil
-			}
-			if strings.HasPrefix(out, "{") {
-				o, err := parser.DecodeHookOutput(e, []byte(out))
-				if err != nil {
-					return nil, fmt.Errorf("command hook %q printed an invalid answer: %w", command, err)
-				}
-				return o, nil
-			}
-			return &shared.SyncHookOutput{SystemMessage: out}, nil
-		case 2:
-			reason := strings.TrimSpace(stderr.String())
-			if reason == "" {
-				reason = "blocked by command hook " + command
-			}
-			if e == shared.HookEventPreToolUse {
-				return shared.Deny(reason), nil
-			}
-			if e == shared.HookEventPermissionRequest {
-				return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}, nil
-			}
-			return shared.Block(reason), nil
-		}
-		return nil, &CommandExitError{Command: command, ExitCode: code, Stderr: stderr.String()}
+			return out, err
+		}), nil
 	}
+}
+
+// runCommandHook runs command once with the command-hook protocol; env is added last.
+func runCommandHook(ctx context.Context, command string, opts CommandHookOptions, in shared.HookInput, env []string) (shared.HookOutput, error) {
+	b := in.Base()
+	e := b.HookEventName
+	stdin := []byte(b.Raw)
+	if len(stdin) == 0 {
+		var err error
+		if stdin, err = json.Marshal(in); err != nil {
+			return nil, err
+		}
+	}
+	args := append(append([]string{}, opts.Shell[1:]...), command)
+	cmd := exec.Command(opts.Shell[0], args...)
+	cmd.Dir = opts.Dir
+	if cmd.Dir == "" && b.Cwd != "" {
+		if fi, err := os.Stat(b.Cwd); err == nil && fi.IsDir() {
+			cmd.Dir = b.Cwd
+		}
+	}
+	cmd.Env = append(append(append(os.Environ(), commandEnv(in)...), opts.Env...), env...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var progress func(stream, line string)
+	if report := shared.HookProgressFrom(ctx); report != nil || opts.Progress != nil {
+		// stdout and stderr are copied on two goroutines: one line at a time to the receivers.
+		var mu sync.Mutex
+		progress = func(stream, line string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if opts.Progress != nil {
+				opts.Progress(stream, line)
+			}
+			if report != nil {
+				report(stream, line)
+			}
+		}
+	}
+	stdout := &capped{limit: opts.OutputLimit, stream: "stdout", progress: progress}
+	stderr := &capped{limit: opts.OutputLimit, stream: "stderr", progress: progress}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A background grandchild may hold the output pipes open after the command exits.
+	cmd.WaitDelay = 500 * time.Millisecond
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("command hook %q: %w", command, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }() // ends when the command and its output pipes are done
+	var werr error
+	select {
+	case werr = <-done:
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			// A grandchild kept the output pipes open; its group is killed, give up waiting.
+		}
+		return nil, ctx.Err()
+	}
+	// Tools left in the background by the command must not outlive it.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	stdout.flush()
+	stderr.flush()
+	code := 0
+	if werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			return nil, fmt.Errorf("command hook %q: %w", command, werr)
+		}
+		code = ee.ExitCode()
+	}
+	switch code {
+	case 0:
+		out := strings.TrimSpace(stdout.String())
+		if out == "" {
+			return nil, nil
+		}
+		if strings.HasPrefix(out, "{") {
+			o, err := parser.DecodeHookOutput(e, []byte(out))
+			if err != nil {
+				return nil, fmt.Errorf("command hook %q printed an invalid answer: %w", command, err)
+			}
+			return o, nil
+		}
+		return &shared.SyncHookOutput{SystemMessage: out}, nil
+	case 2:
+		reason := strings.TrimSpace(stderr.String())
+		if reason == "" {
+			reason = "blocked by command hook " + command
+		}
+		if e == shared.HookEventPreToolUse {
+			return shared.Deny(reason), nil
+		}
+		if e == shared.HookEventPermissionRequest {
+			return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}, nil
+		}
+		return shared.Block(reason), nil
+	}
+	return nil, &CommandExitError{Command: command, ExitCode: code, Stderr: stderr.String()}
 }
 
 func commandEnv(in shared.HookInput) []string {

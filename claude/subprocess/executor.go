@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -51,26 +52,33 @@ func (e *HookError) Error() string {
 // Unwrap returns the cause.
 func (e *HookError) Unwrap() error { return e.Err }
 
-// Outcome says how one handler run ended.
-type Outcome string
+// Outcome says how one handler run ended. It is shared.HookOutcome.
+type Outcome = shared.HookOutcome
 
 // The outcomes of a handler run.
 const (
-	OutcomeSuccess   Outcome = "success"
-	OutcomeError     Outcome = "error"
-	OutcomePanic     Outcome = "panic"
-	OutcomeTimeout   Outcome = "timeout"
-	OutcomeCancelled Outcome = "cancelled"
+	OutcomeSuccess   = shared.HookOutcomeSuccess
+	OutcomeError     = shared.HookOutcomeError
+	OutcomePanic     = shared.HookOutcomePanic
+	OutcomeTimeout   = shared.HookOutcomeTimeout
+	OutcomeCancelled = shared.HookOutcomeCancelled
 )
 
 // HookRun reports one handler run to the executor's observer.
 type HookRun struct {
+	// ID numbers the executor's handler runs from 1; the background phase of an async answer
+	// (Async true) has the ID of the run that gave it.
+	ID        uint64
 	Event     shared.HookEvent
-	Index     int
+	Index     int // the handler's index in its event's list (of its scope, for a scoped hook)
 	Name      string
+	Scope     string // the scope of a scoped hook (RegisterScoped), "" for the base hooks
 	ToolName  string
+	ToolUseID string
 	RequestID string
-	Started   time.Time
+	// Async marks the background phase of a handler that answered with shared.Async.
+	Async   bool
+	Started time.Time
 	// Duration and Outcome are zero in the "started" report.
 	Duration time.Duration
 	Outcome  Outcome
@@ -85,18 +93,38 @@ type ExecutorOptions struct {
 	Logger *slog.Logger
 	// Observe, if set, is called when a handler starts (Outcome "") and when it ends. It runs on the
 	// chain's goroutine, or, for a timeout or a cancel, on the timer goroutine that ends the chain;
-	// the reports of one chain never overlap. It must be fast.
+	// the reports of one chain never overlap. It must be fast. The background phase of an async
+	// answer is reported from its own goroutine (Async true).
 	Observe func(HookRun)
+	// Progress, if set, gets the progress lines of handler runs (shared.ReportHookProgress, and the
+	// output lines of a CommandHook) as they come, between the run's two Observe reports; lines
+	// after the run ended are dropped. Each handler's ctx then carries a reporter (one allocation
+	// per run; none without Progress). It must be fast.
+	Progress func(run HookRun, stream, line string)
 }
 
-// HookExecutor runs the Go handlers registered for each event as an ordered chain. It is immutable
-// after construction and safe for concurrent use: several hook requests run at once.
+// HookExecutor runs the Go handlers registered for each event as an ordered chain. Its base hooks
+// are fixed at construction; scoped hooks (RegisterScoped) come and go, published as an immutable
+// snapshot that each chain loads once. It is safe for concurrent use: several hook requests run at
+// once.
 type HookExecutor struct {
 	byEvent map[shared.HookEvent][]*registeredHook
 	// byName indexes the events whose handlers mostly have exact-name matchers (see nameIndex).
 	byName map[shared.HookEvent]*nameIndex
 	opts   ExecutorOptions
 	logger *slog.Logger
+
+	// scoped is the current set of scoped hooks; nil while there has never been one, so that a
+	// chain without scopes costs one atomic load. smu serialises the writers.
+	scoped atomic.Pointer[scopeSet]
+	smu    sync.Mutex
+	// runs numbers the handler runs (HookRun.ID).
+	runs atomic.Uint64
+	// async tracks the background phases of async answers (see async.go).
+	async asyncRuns
+	// chains counts the chains in progress; idle holds what WhenIdle waits to run (scoped.go).
+	chains atomic.Int64
+	idle   idleQueue
 }
 
 type registeredHook struct {
@@ -106,6 +134,10 @@ type registeredHook struct {
 	exact   bool // the matcher is an exact-name list
 	handler shared.HookHandler
 	timeout time.Duration
+	// scope and agentID are set for scoped hooks: the scope's id, and the agent the scope is bound
+	// to ("" for any).
+	scope   string
+	agentID string
 }
 
 // nameIndex finds an event's candidate handlers for a match value without testing every matcher:
@@ -171,6 +203,7 @@ func NewHookExecutor(hooks shared.Hooks, opts ExecutorOptions) (*HookExecutor, e
 	if x.logger == nil {
 		x.logger = slog.Default()
 	}
+	x.async.init()
 	for e, cfgs := range hooks {
 		for i, c := range cfgs {
 			m, _ := shared.CompileMatcher(c.Matcher) // validated above
@@ -210,39 +243,64 @@ func (h *registeredHook) matchesValue(mv string, exactMatched bool) bool {
 	return h.matcher.Match(mv)
 }
 
-// Events returns the events that have at least one handler.
+// Events returns the events the CLI must send: those with at least one handler, base or scoped,
+// and SubagentStop while a scope is bound to an agent (it ends the scope).
 func (x *HookExecutor) Events() []shared.HookEvent {
+	snap := x.scoped.Load()
 	var out []shared.HookEvent
 	for _, e := range shared.AllHookEvents() {
-		if len(x.byEvent[e]) > 0 {
+		if len(x.byEvent[e]) > 0 || snap.wants(e) {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// Has reports whether event e has a handler.
-func (x *HookExecutor) Has(e shared.HookEvent) bool { return x != nil && len(x.byEvent[e]) > 0 }
+// Has reports whether the SDK handles event e: it has a handler, or a scope has (or had) one, so
+// that a request for it is answered by a chain (possibly empty: {}) rather than refused.
+func (x *HookExecutor) Has(e shared.HookEvent) bool {
+	if x == nil {
+		return false
+	}
+	if len(x.byEvent[e]) > 0 {
+		return true
+	}
+	return x.scoped.Load().handles(e)
+}
 
-// ChainTimeout returns the longest time a chain for e can take: the sum of its handlers' timeouts.
+// ChainTimeout returns the longest time a chain for e can take: the sum of its handlers' timeouts,
+// scoped ones included.
 func (x *HookExecutor) ChainTimeout(e shared.HookEvent) time.Duration {
 	var d time.Duration
 	for _, h := range x.byEvent[e] {
 		d += h.timeout
 	}
+	if snap := x.scoped.Load(); snap != nil {
+		for _, h := range snap.byEvent[e] {
+			d += h.timeout
+		}
+	}
 	return d
 }
 
 // CLIMatcher returns a matcher string for the CLI that matches a superset of what e's handlers
-// match: the union of exact-name lists when every handler has one, else "" (everything). The SDK
-// filters again with its own matchers, so the CLI's different regex semantics never matter.
+// (base and scoped) match: the union of exact-name lists when every handler has one, else ""
+// (everything). The SDK filters again with its own matchers, so the CLI's different regex
+// semantics never matter.
 func (x *HookExecutor) CLIMatcher(e shared.HookEvent) string {
 	if !e.UsesMatcher() {
 		return ""
 	}
+	hooks := x.byEvent[e]
+	if snap := x.scoped.Load(); snap != nil {
+		if e == shared.HookEventSubagentStop && snap.agents > 0 {
+			return "" // every SubagentStop: it ends the scopes of its agent, whatever its type
+		}
+		hooks = append(append([]*registeredHook(nil), hooks...), snap.byEvent[e]...)
+	}
 	var names []string
 	seen := map[string]bool{}
-	for _, h := range x.byEvent[e] {
+	for _, h := range hooks {
 		ns, ok := h.matcher.Names()
 		if !ok {
 			return ""
@@ -308,9 +366,13 @@ func (x *HookExecutor) Dispatch(ctx context.Context, in shared.HookInput, reques
 	x.newChain(ctx, in, requestID, done).run()
 }
 
-// matches reports whether a handler of in's event matches in.
+// matches reports whether a handler of in's event (base or scoped) matches in.
 func (x *HookExecutor) matches(in shared.HookInput) bool {
 	e := in.Base().HookEventName
+	snap := x.scoped.Load()
+	if snap.matches(in) {
+		return true
+	}
 	if !e.UsesMatcher() {
 		return len(x.byEvent[e]) > 0
 	}
@@ -334,6 +396,8 @@ type chainRun struct {
 	event shared.HookEvent
 	in    shared.HookInput
 	id    string
+	// snap is the scoped hooks as the chain started (nil: none).
+	snap *scopeSet
 	// The result goes to done, or, when done is nil, to result.
 	done   func(ChainResult)
 	result chan ChainResult
@@ -347,16 +411,41 @@ type chainRun struct {
 	running bool // a handler is in progress: cur and curRun describe it
 	cur     *registeredHook
 	curRun  HookRun
-	denied  bool // res.Output is the event's fail-closed denial
+	curProg *progressReporter // the progress reporter of the handler in progress, with Progress
+	denied  bool              // res.Output is the event's fail-closed denial
 	res     ChainResult
 	m       merger
 }
 
 func (x *HookExecutor) newChain(ctx context.Context, in shared.HookInput, id string, done func(ChainResult)) *chainRun {
 	e := in.Base().HookEventName
-	c := &chainRun{x: x, ctx: ctx, event: e, in: in, id: id, done: done}
+	c := &chainRun{x: x, ctx: ctx, event: e, in: in, id: id, done: done, snap: x.scoped.Load()}
 	c.m.event = e
+	x.chains.Add(1)
 	return c
+}
+
+// chainKey is the context key under which a handler's ctx finds its chain (see InChain).
+type chainKey struct{}
+
+// A chainRun is the parent context of its handlers' contexts: it is its ctx, plus its own value
+// under chainKey, without a context allocation of its own. (The context package still finds the
+// cancelCtx below it, so no goroutine is added to propagate a cancel.)
+func (c *chainRun) Deadline() (time.Time, bool) { return c.ctx.Deadline() }
+func (c *chainRun) Done() <-chan struct{}       { return c.ctx.Done() }
+func (c *chainRun) Err() error                  { return c.ctx.Err() }
+func (c *chainRun) Value(key any) any {
+	if key == (chainKey{}) {
+		return c
+	}
+	return c.ctx.Value(key)
+}
+
+// InChain reports whether ctx is (derived from) the ctx of a handler that x is running: the caller
+// runs inside one of x's hook chains.
+func (x *HookExecutor) InChain(ctx context.Context) bool {
+	c, _ := ctx.Value(chainKey{}).(*chainRun)
+	return c != nil && c.x == x
 }
 
 func (c *chainRun) run() {
@@ -375,45 +464,68 @@ func (c *chainRun) run() {
 		if useMatcher && !h.matchesValue(mv, exactMatched) {
 			continue
 		}
-		c.mu.Lock()
-		if c.over {
-			c.mu.Unlock()
+		if !c.step(h) {
 			return
 		}
-		if c.ctx.Err() != nil {
-			// Cancelled between two handlers: do not start the next one.
-			c.failLocked(h, ErrHookCancelled)
-			c.finishLocked()
-			return
-		}
-		out, err, ok := c.call(h) // releases c.mu
-		if !ok {
-			return // the chain was ended while the handler ran; its result is dropped
-		}
-		if err == nil {
-			if _, werr := shared.WireOutput(c.event, out); werr != nil {
-				err = &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w: %v", ErrInvalidOutput, werr)}
+	}
+	if c.snap != nil {
+		// The scoped hooks, after the base ones, in the order their scopes were registered.
+		agent := c.in.Base().AgentID
+		for _, h := range c.snap.byEvent[c.event] {
+			if (h.agentID != "" && h.agentID != agent) || (useMatcher && !h.matcher.Match(mv)) {
+				continue
+			}
+			if !c.step(h) {
+				return
 			}
 		}
-		c.mu.Lock()
-		if c.over {
-			c.mu.Unlock()
-			return
-		}
-		var stop bool
-		if err != nil {
-			stop = c.failLocked(h, err)
-		} else {
-			stop = c.m.add(out, c.in)
-		}
-		if stop {
-			c.finishLocked()
-			return
-		}
-		c.mu.Unlock()
 	}
 	c.mu.Lock()
 	c.finishLocked()
+}
+
+// step runs handler h and folds its answer in; it reports whether the chain goes on.
+func (c *chainRun) step(h *registeredHook) bool {
+	c.mu.Lock()
+	if c.over {
+		c.mu.Unlock()
+		return false
+	}
+	if c.ctx.Err() != nil {
+		// Cancelled between two handlers: do not start the next one.
+		c.failLocked(h, ErrHookCancelled)
+		c.finishLocked()
+		return false
+	}
+	out, err, ok := c.call(h) // releases c.mu
+	if !ok {
+		return false // the chain was ended while the handler ran; its result is dropped
+	}
+	if err == nil {
+		out, err = c.asyncAnswer(h, out)
+	}
+	if err == nil {
+		if _, werr := shared.WireOutput(c.event, out); werr != nil {
+			err = &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w: %v", ErrInvalidOutput, werr)}
+		}
+	}
+	c.mu.Lock()
+	if c.over {
+		c.mu.Unlock()
+		return false
+	}
+	var stop bool
+	if err != nil {
+		stop = c.failLocked(h, err)
+	} else {
+		stop = c.m.add(out, c.in)
+	}
+	if stop {
+		c.finishLocked()
+		return false
+	}
+	c.mu.Unlock()
+	return true
 }
 
 // call runs handler h on the calling goroutine with its timeout, recovering a panic. It is called
@@ -421,9 +533,9 @@ func (c *chainRun) run() {
 // watchdog or a cancel): the result must then be dropped.
 func (c *chainRun) call(h *registeredHook) (out shared.HookOutput, err error, ok bool) {
 	e := c.event
-	run := HookRun{Event: e, Index: h.index, Name: h.name, RequestID: c.id, Started: time.Now()}
+	run := HookRun{ID: c.x.runs.Add(1), Event: e, Index: h.index, Name: h.name, Scope: h.scope, RequestID: c.id, Started: time.Now()}
 	if tc := shared.ToolCall(c.in); tc != nil {
-		run.ToolName = tc.ToolName
+		run.ToolName, run.ToolUseID = tc.ToolName, tc.ToolUseID
 	}
 	c.res.Ran++
 	c.gen++
@@ -432,8 +544,12 @@ func (c *chainRun) call(h *registeredHook) (out shared.HookOutput, err error, ok
 	if c.x.opts.Observe != nil {
 		c.x.opts.Observe(run) // under c.mu: a cancel's report cannot come first
 	}
+	ctx, cancel := context.WithTimeout(c, h.timeout)
+	if c.x.opts.Progress != nil {
+		c.curProg = &progressReporter{run: run, fn: c.x.opts.Progress}
+		ctx = shared.WithHookProgress(ctx, c.curProg.report)
+	}
 	c.mu.Unlock()
-	ctx, cancel := context.WithTimeout(c.ctx, h.timeout)
 	// The watchdog: at the timeout, it answers for the handler if it is still running.
 	watchdog := time.AfterFunc(h.timeout, func() { c.overrun(gen) })
 	out, err, stack := callHandler(ctx, h.handler, c.in)
@@ -542,15 +658,28 @@ func (c *chainRun) finishLocked() {
 	if c.stopWatch != nil {
 		c.stopWatch()
 	}
+	if c.event == shared.HookEventSubagentStop && c.snap != nil && c.snap.agents > 0 {
+		// The agent's scopes end with it, before the CLI hears the answer.
+		c.x.endAgent(c.in.Base().AgentID, res.Output)
+	}
 	if c.done != nil {
 		c.done(res)
 	} else {
 		c.result <- res
 	}
+	c.x.chainEnded()
 }
 
 func (c *chainRun) observeEnd(run HookRun, err error) {
-	if c.x.opts.Observe == nil {
+	if c.curProg != nil {
+		c.curProg.end() // no progress line after the end report
+	}
+	c.x.observeEnd(run, err)
+}
+
+// observeEnd reports the end of run to Observe, its outcome classified from err.
+func (x *HookExecutor) observeEnd(run HookRun, err error) {
+	if x.opts.Observe == nil {
 		return
 	}
 	run.Duration = time.Since(run.Started)
@@ -567,7 +696,7 @@ func (c *chainRun) observeEnd(run HookRun, err error) {
 		run.Outcome = OutcomeError
 	}
 	run.Err = err
-	c.x.opts.Observe(run)
+	x.opts.Observe(run)
 }
 
 // callHandler calls fn, turning a panic into a *panicError with the stack.

@@ -625,10 +625,11 @@ func TestRunObserve(t *testing.T) {
 		x := newExecutor(t, hooks, ExecutorOptions{Observe: func(r HookRun) { runs = append(runs, r) }})
 		t0 := time.Now()
 		x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "req_7")
-		base := HookRun{Event: shared.HookEventPostToolUse, ToolName: "Bash", RequestID: "req_7"}
+		base := HookRun{Event: shared.HookEventPostToolUse, ToolName: "Bash", ToolUseID: "toolu_01", RequestID: "req_7"}
+		var ids = map[int]uint64{0: 1, 2: 2, 3: 3, 4: 4} // runs are numbered as they start
 		run := func(idx int, name string, started time.Duration, d time.Duration, o Outcome) HookRun {
 			r := base
-			r.Index, r.Name, r.Started, r.Duration, r.Outcome = idx, name, t0.Add(started), d, o
+			r.ID, r.Index, r.Name, r.Started, r.Duration, r.Outcome = ids[idx], idx, name, t0.Add(started), d, o
 			return r
 		}
 		want := []HookRun{

@@ -1,0 +1,140 @@
+package subprocess
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// ErrAsyncNotAllowed: a handler of an event that guards an action answered async. A later
+// decision could not stop the action, so the SDK denies (fail closed).
+var ErrAsyncNotAllowed = errors.New("async answer refused: the event guards an action and a later decision could not stop it")
+
+// asyncRuns tracks the background phases of async answers (shared.Async).
+type asyncRuns struct {
+	ctx    context.Context // cancelled by Close, after the wait
+	cancel context.CancelFunc
+	mu     sync.Mutex // guards closed, and orders wg.Add before Close's wg.Wait
+	closed bool
+	wg     sync.WaitGroup // background phases whose end is not reported yet
+}
+
+func (a *asyncRuns) init() { a.ctx, a.cancel = context.WithCancel(context.Background()) }
+
+// asyncAnswer handles a handler's async answer: for an event that guards an action it is an error
+// (ErrAsyncNotAllowed: fail closed); a *shared.AsyncWork starts its background phase and counts as
+// no opinion now; a plain {"async":true} (shared.AsyncHookOutput) goes on as it is. Any other
+// output is returned unchanged.
+func (c *chainRun) asyncAnswer(h *registeredHook, out shared.HookOutput) (shared.HookOutput, error) {
+	var work *shared.AsyncWork
+	switch v := out.(type) {
+	case *shared.AsyncWork:
+		if v == nil {
+			return nil, nil
+		}
+		work = v
+	case shared.AsyncHookOutput:
+	case *shared.AsyncHookOutput:
+		if v == nil {
+			return nil, nil
+		}
+	default:
+		return out, nil
+	}
+	if c.event.GuardsAction() {
+		return nil, &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w (%s)", ErrAsyncNotAllowed, c.event)}
+	}
+	if work == nil {
+		return out, nil
+	}
+	if work.Work == nil {
+		return nil, &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w: shared.Async without work", ErrInvalidOutput)}
+	}
+	c.x.startAsync(c.curRun, h, work)
+	return nil, nil
+}
+
+// startAsync runs the background phase of an async answer given by run. Its end is reported to
+// Observe (Async true) with its outcome and duration; a failure is logged.
+func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.AsyncWork) {
+	timeout := w.Timeout
+	if timeout <= 0 {
+		timeout = shared.DefaultAsyncTimeout
+	}
+	run.Async, run.Started, run.Duration, run.Outcome, run.Err = true, time.Now(), 0, "", nil
+	hookErr := func(err error) error { return &HookError{Event: run.Event, Index: run.Index, Name: run.Name, Err: err} }
+	a := &x.async
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		if x.opts.Observe != nil {
+			x.opts.Observe(run)
+		}
+		x.observeEnd(run, hookErr(fmt.Errorf("%w: the session is closing", ErrHookCancelled)))
+		return
+	}
+	a.wg.Add(1)
+	a.mu.Unlock()
+	if x.opts.Observe != nil {
+		x.opts.Observe(run)
+	}
+	ctx, cancel := context.WithTimeout(a.ctx, timeout)
+	var prog *progressReporter
+	if x.opts.Progress != nil {
+		prog = &progressReporter{run: run, fn: x.opts.Progress}
+		ctx = shared.WithHookProgress(ctx, prog.report)
+	}
+	var once sync.Once
+	finish := func(err error) {
+		once.Do(func() {
+			if prog != nil {
+				prog.end()
+			}
+			if err != nil && !errors.Is(err, ErrHookPanic) {
+				x.logger.Warn("async hook failed", "event", string(run.Event), "hook", hookLabel(h), "error", errSummary(err))
+			}
+			x.observeEnd(run, err)
+			a.wg.Done()
+		})
+	}
+	// The watchdog reports a timeout even if the work ignores its ctx.
+	watchdog := time.AfterFunc(timeout, func() { finish(hookErr(fmt.Errorf("%w after %v", ErrHookTimeout, timeout))) })
+	go func() { // the background phase: it ends when Work returns (its end may be reported earlier, at the timeout)
+		defer cancel()
+		out, err, stack := callHandler(ctx, func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) { return w.Work(ctx) }, nil)
+		watchdog.Stop()
+		switch {
+		case stack != nil:
+			x.logger.Error("async hook panicked", "event", string(run.Event), "hook", hookLabel(h), "panic", fmt.Sprint(err), "stack", string(stack))
+		case ctx.Err() != nil && a.ctx.Err() != nil:
+			out, err = nil, ErrHookCancelled
+		case ctx.Err() != nil:
+			out, err = nil, fmt.Errorf("%w after %v", ErrHookTimeout, timeout)
+		}
+		if err != nil {
+			finish(hookErr(err))
+			return
+		}
+		if out != nil {
+			x.logger.Debug("async hook answered; the answer is dropped (the CLI takes no later answer)", "event", string(run.Event), "hook", hookLabel(h))
+		}
+		finish(nil)
+	}()
+}
+
+// Close ends the executor's background work: it waits for the background phases of async answers
+// to end, each at most until its timeout, then cancels the ctx of those still running (they
+// ignored it). Async answers given after Close are not run (reported as cancelled). Chains may
+// still run. Close is idempotent.
+func (x *HookExecutor) Close() {
+	a := &x.async
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+	a.wg.Wait()
+	a.cancel()
+}
