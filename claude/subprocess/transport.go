@@ -837,7 +837,13 @@ func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlReques
 			return true
 		}
 		return t.inline(lr, func() {
-			defer t.endFlight(m.RequestID)
+			// A cancel (by the CLI, or Close) ends the request at once, even while the callback
+			// still runs: Close waits neither for a callback that ignores ctx nor for one that
+			// calls Close itself. The callback's late result is dropped.
+			end := sync.OnceFunc(func() { t.endFlight(m.RequestID) })
+			defer end()
+			stop := context.AfterFunc(ctx, end)
+			defer stop()
 			r := t.decidePermission(ctx, m.CanUseTool)
 			if ctx.Err() != nil {
 				return
