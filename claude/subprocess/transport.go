@@ -83,6 +83,10 @@ type Config struct {
 	// including the control traffic the transport answers itself. It must be fast and must not
 	// call the transport.
 	OnMessage func(shared.Message)
+	// HookEvents turns the CLI's system hook_started / hook_progress / hook_response messages (its
+	// settings command hooks) into *shared.HookStarted / HookProgress / HookResponse with Source
+	// "cli", the types of the SDK's own hook events. Default: false (they stay *shared.SystemMessage).
+	HookEvents bool
 	// OnRoundTrip, if set, is called once for each CLI request the transport answers (a hook, a
 	// permission prompt, a refused subtype) with when its line was read and when the answer was
 	// written: the SDK's own share of a round trip. It runs on the goroutine that wrote the answer,
@@ -162,6 +166,8 @@ type Transport struct {
 	htimer  *time.Timer
 
 	stderr *tailBuffer
+	// hookEvents converts the CLI's hook lines, with Config.HookEvents.
+	hookEvents cliHookEvents
 
 	exited   chan struct{} // closed when the process has exited (its pipes may still be read)
 	done     chan struct{} // closed when the process has exited and the readers are done
@@ -756,6 +762,10 @@ func (t *Transport) handleLine(lr *lineReader, line []byte) (stillReader bool) {
 		return true
 	case *shared.HookEventMessage:
 		return t.handleHookEvent(lr, m)
+	case *shared.SystemMessage:
+		if t.cfg.HookEvents {
+			msg = t.hookEvents.convert(m)
+		}
 	}
 	t.inbox.push(inboxItem{msg: msg})
 	return true

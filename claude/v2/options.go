@@ -49,6 +49,11 @@ type options struct {
 	requestTimeout      time.Duration
 	strictHooks         bool
 	synthesizeLifecycle bool
+	// Settings hooks (settings.go), hook events and subagent hooks (hookevents.go, scoped.go).
+	commandHooks  map[shared.HookEvent][]SettingsCommandHook
+	promptHooks   map[shared.HookEvent][]SettingsPromptHook
+	hookEvents    bool
+	subagentHooks func(*shared.SubagentStartHookInput) shared.Hooks
 }
 
 func defaultOptions() options {

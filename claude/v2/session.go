@@ -93,6 +93,17 @@ type Session struct {
 	idMu sync.Mutex
 	id   string
 
+	// regMu guards t while CreateSession sets it, and sent: the hooks the CLI was last told about
+	// (scoped.go).
+	regMu sync.Mutex
+	sent  map[string][]initHookMatcher
+	// The stream's hook events (hookevents.go): emitT once the transport runs, early before.
+	emitMu sync.Mutex
+	emitT  *subprocess.Transport
+	early  []shared.Message
+	// settingsFile is the temporary --settings file with the settings hooks, removed by Close.
+	settingsFile string
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -117,6 +128,13 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	s := &Session{o: o, logger: logger}
 
 	hooks := o.hooks
+	if o.subagentHooks != nil {
+		hooks = shared.Hooks{}
+		for e, cfgs := range o.hooks {
+			hooks[e] = cfgs
+		}
+		hooks[shared.HookEventSubagentStart] = append(append([]shared.HookConfig(nil), hooks[shared.HookEventSubagentStart]...), s.subagentHook(o.subagentHooks))
+	}
 	if len(hooks) > 0 && strings.EqualFold(strings.TrimSpace(os.Getenv(HooksEnabledEnv)), "false") {
 		if o.strictHooks {
 			return nil, fmt.Errorf("%w: %s=false switched hooks off and strict hooks are on", ErrHooksNotEnforced, HooksEnabledEnv)
@@ -125,11 +143,23 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		s.info.HooksDisabledByEnv = true
 		hooks = nil
 	}
-	x, err := subprocess.NewHookExecutor(hooks, subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger})
+	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger}
+	if o.hookEvents {
+		xo.Observe, xo.Progress = s.onHookRun, s.onHookProgress
+		o.includeHookEvents = true
+	}
+	x, err := subprocess.NewHookExecutor(hooks, xo)
 	if err != nil {
 		return nil, err
 	}
 	s.x = x
+	ok := false
+	defer func() {
+		if !ok {
+			x.Close()
+			s.removeSettingsFile()
+		}
+	}()
 
 	cliPath, err := subprocess.FindCLI(o.cliPath)
 	if err != nil {
@@ -163,6 +193,13 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 			o.appendSystemPrompt += "SessionStart hook additional context: " + ctxText
 		}
 	}
+	if o.hasSettingsHooks() {
+		path, err := o.writeSettingsFile()
+		if err != nil {
+			return nil, err
+		}
+		s.settingsFile, o.settings = path, path
+	}
 	s.o = o
 
 	t, err := subprocess.Start(ctx, subprocess.Config{
@@ -179,11 +216,17 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		CloseGrace:     o.closeGrace,
 		RequestTimeout: o.requestTimeout,
 		OnMessage:      s.observe,
+		HookEvents:     o.hookEvents,
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.regMu.Lock()
 	s.t = t
+	s.regMu.Unlock()
+	if o.hookEvents {
+		s.startEmitting(t)
+	}
 	if s.id == "" {
 		// --continue: the CLI has chosen the session; it answers get_status before initialize.
 		if id, err := s.sessionIDFromCLI(ctx); err == nil && id != "" {
@@ -205,7 +248,17 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		t.Close()
 		return nil, err
 	}
+	ok = true
 	return s, nil
+}
+
+// removeSettingsFile removes the temporary settings file, if any.
+func (s *Session) removeSettingsFile() {
+	if s.settingsFile != "" {
+		if err := os.Remove(s.settingsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.logger.Warn("v2: removing the settings file", "error", err)
+		}
+	}
 }
 
 // runSessionStart runs the SDK's SessionStart hooks (source startup, or resume) and returns their
@@ -320,7 +373,9 @@ type initAnswer struct {
 }
 
 func (s *Session) initialize(ctx context.Context) error {
-	reg := hookRegistration(s.x)
+	s.regMu.Lock()
+	defer s.regMu.Unlock()
+	reg := s.registration()
 	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg})
 	if err != nil {
 		var ce *subprocess.ControlError
@@ -352,6 +407,10 @@ func (s *Session) initialize(ctx context.Context) error {
 	}
 	if len(reg) > 0 && !a.HookOnFailureSupported {
 		s.warn("the CLI does not support onFailure:block; a failed answer may let a tool run")
+	}
+	s.sent = reg
+	if s.sent == nil {
+		s.sent = map[string][]initHookMatcher{}
 	}
 	return nil
 }
@@ -562,12 +621,17 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
+		s.x.Close() // waits for the background work of async hooks, each at most its timeout
+		s.removeSettingsFile()
 	})
 	return s.closeErr
 }
 
 func (o *options) validate() error {
 	if err := o.hooks.Validate(); err != nil {
+		return err
+	}
+	if err := o.validateSettingsHooks(); err != nil {
 		return err
 	}
 	switch o.permissionMode {

@@ -1,0 +1,207 @@
+package v2
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+)
+
+// ScopeOption configures Session.RegisterScoped.
+type ScopeOption interface {
+	applyScope(*subprocess.ScopeOptions)
+}
+
+type scopeOptionFunc func(*subprocess.ScopeOptions)
+
+func (f scopeOptionFunc) applyScope(o *subprocess.ScopeOptions) { f(o) }
+
+// ForAgent binds a scope to one subagent (the agent_id of its SubagentStart): its hooks fire only
+// for hook inputs that carry that agent_id (the subagent's tool calls, its SubagentStop, ...), and
+// the scope ends by itself at that agent's SubagentStop (unless a hook of that SubagentStop blocks,
+// which makes the subagent go on). Default: the scope applies to every input and lasts until
+// UnregisterScoped.
+func ForAgent(agentID string) ScopeOption {
+	return scopeOptionFunc(func(o *subprocess.ScopeOptions) { o.AgentID = agentID })
+}
+
+// WithSubagentHooks gives each subagent the CLI starts its own hooks: at every SubagentStart, fn
+// is called with the start's input and the hooks it returns (nil: none) are registered as the scope
+// "agent:<agent_id>", bound to that agent (ForAgent): they fire only for that subagent's events and
+// end at its SubagentStop. fn runs inside the SubagentStart hook: keep it quick. Hooks fn returns
+// that fail validation are logged and not registered (SubagentStart cannot stop a subagent).
+// Default: none.
+func WithSubagentHooks(fn func(in *shared.SubagentStartHookInput) shared.Hooks) Option {
+	return optionFunc(func(o *options) { o.subagentHooks = fn })
+}
+
+// AgentScopeID is the scope id WithSubagentHooks registers a subagent's hooks under.
+func AgentScopeID(agentID string) string { return "agent:" + agentID }
+
+// RegisterScoped adds hooks to the running session under scopeID, merged with the session's own
+// hooks at every fire: the session's hooks of an event always run first, then each scope's, in the
+// order the scopes were registered. The hooks are validated at once (a bad registration is an
+// error, and nothing is added). A fire already in progress keeps the hooks it started with.
+//
+// When a scoped hook needs an event the CLI was not told about, a broader CLI matcher or a longer
+// CLI timeout, the session sends the CLI a new initialize with the union of all hooks. A second
+// initialize makes CLI 2.1.330 cancel every hook request it is waiting for (a PreToolUse in flight
+// is then not run: "The SDK host reconnected ..."), so the session sends it only when no hook
+// request is in progress. Called from outside a hook, RegisterScoped waits for that (ctx bounds
+// the wait; on ctx's end the scope is removed again). Called from inside a hook with the hook's
+// ctx (say, from SubagentStart), it returns at once and the initialize follows the hook's answer;
+// a failure of it is then logged. A hook that passes another ctx waits for its own answer: it is
+// answered at its timeout.
+//
+// With the AGENT_SDK_HOOKS_ENABLED=false rollback switch, RegisterScoped fails with
+// ErrHooksNotEnforced.
+func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hooks shared.Hooks, opts ...ScopeOption) error {
+	if s.info.HooksDisabledByEnv {
+		return fmt.Errorf("%w: %s=false switched hooks off", ErrHooksNotEnforced, HooksEnabledEnv)
+	}
+	var so subprocess.ScopeOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyScope(&so)
+		}
+	}
+	if err := s.x.RegisterScoped(scopeID, hooks, so); err != nil {
+		return fmt.Errorf("v2: RegisterScoped: %w", err)
+	}
+	s.regMu.Lock()
+	started := s.t != nil && s.sent != nil
+	need := started && !covers(s.sent, s.registration())
+	s.regMu.Unlock()
+	if !need {
+		// Before the CLI starts, initialize carries it; else the CLI already sends what it needs.
+		return nil
+	}
+	done := make(chan error, 1)
+	s.x.WhenIdle(func() { done <- s.syncRegistration() })
+	if s.x.InChain(ctx) {
+		// The caller's own hook request is in flight: the initialize is sent once it is answered.
+		go func() {
+			if err := <-done; err != nil {
+				s.logger.Error("v2: the CLI did not take the scoped hooks' registration; hooks for events it was not told about will not run", "scope", scopeID, "error", err)
+			}
+		}()
+		return nil
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			s.x.UnregisterScoped(scopeID)
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+		s.x.UnregisterScoped(scopeID)
+		return fmt.Errorf("v2: RegisterScoped %q: waiting for the CLI to take the registration: %w", scopeID, ctx.Err())
+	}
+}
+
+// UnregisterScoped removes the scope scopeID; it reports whether it was registered. Fires already
+// in progress keep its hooks to their end. The CLI keeps sending the events it was told about
+// (the session answers them at once); the next registration that needs a new initialize narrows
+// them.
+func (s *Session) UnregisterScoped(scopeID string) bool { return s.x.UnregisterScoped(scopeID) }
+
+// Scopes returns the ids of the registered scopes, in registration order.
+func (s *Session) Scopes() []string { return s.x.ScopeIDs() }
+
+// registration returns the hooks for the CLI's initialize: one callback per event the executor
+// handles (base and scoped), plus SubagentStop with WithSubagentHooks (so that a subagent's scope
+// can end without a new initialize).
+func (s *Session) registration() map[string][]initHookMatcher {
+	reg := hookRegistration(s.x)
+	if s.o.subagentHooks != nil && !s.info.HooksDisabledByEnv {
+		if reg == nil {
+			reg = map[string][]initHookMatcher{}
+		}
+		e := shared.HookEventSubagentStop
+		if _, ok := reg[string(e)]; !ok || reg[string(e)][0].Matcher != "" {
+			secs := int(math.Ceil((s.x.ChainTimeout(e) + callbackMargin).Seconds()))
+			reg[string(e)] = []initHookMatcher{{HookCallbackIDs: []string{"hook_" + string(e)}, Timeout: secs}}
+		}
+	}
+	return reg
+}
+
+// syncRegistration sends the CLI a new initialize when the hooks it knows do not cover the
+// session's (base and scoped) any more.
+func (s *Session) syncRegistration() error {
+	s.regMu.Lock()
+	defer s.regMu.Unlock()
+	reg := s.registration()
+	if covers(s.sent, reg) {
+		return nil
+	}
+	raw, err := s.t.Request(context.Background(), "initialize", initRequest{Subtype: "initialize", Hooks: reg})
+	if err != nil {
+		return fmt.Errorf("v2: registering the scoped hooks with the CLI: %w", err)
+	}
+	var a initAnswer
+	_ = json.Unmarshal(raw, &a)
+	if !a.HooksApplied {
+		return fmt.Errorf("%w: the CLI did not apply the new hook registration", ErrHooksNotEnforced)
+	}
+	s.sent = reg
+	s.logger.Debug("v2: hooks registered again with the CLI", "events", len(reg))
+	return nil
+}
+
+// covers reports whether the registration old makes the CLI send every request that reg needs:
+// each event of reg is in old with a matcher at least as broad, a timeout at least as long and the
+// same onFailure.
+func covers(old, reg map[string][]initHookMatcher) bool {
+	for e, ms := range reg {
+		o, ok := old[e]
+		if !ok || len(o) == 0 || len(ms) == 0 {
+			if len(ms) > 0 {
+				return false
+			}
+			continue
+		}
+		n, p := ms[0], o[0]
+		if p.Timeout < n.Timeout || p.OnFailure != n.OnFailure || !matcherCovers(p.Matcher, n.Matcher) {
+			return false
+		}
+	}
+	return true
+}
+
+// matcherCovers reports whether the CLI matcher old matches every name that m matches. Both are
+// what CLIMatcher makes: "" (everything) or an exact list ("|" is the empty one).
+func matcherCovers(old, m string) bool {
+	if old == "" {
+		return true
+	}
+	if m == "" {
+		return false
+	}
+	have := map[string]bool{}
+	for _, n := range strings.Split(old, "|") {
+		have[n] = true
+	}
+	for _, n := range strings.Split(m, "|") {
+		if n != "" && !have[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// subagentHook is the SubagentStart hook of WithSubagentHooks.
+func (s *Session) subagentHook(fn func(*shared.SubagentStartHookInput) shared.Hooks) shared.HookConfig {
+	return shared.HookConfig{Name: "sdk:subagent-hooks", Handler: shared.OnSubagentStart(func(ctx context.Context, in *shared.SubagentStartHookInput) (shared.HookOutput, error) {
+		hooks := fn(in)
+		if len(hooks) == 0 || in.AgentID == "" {
+			return nil, nil
+		}
+		return nil, s.RegisterScoped(ctx, AgentScopeID(in.AgentID), hooks, ForAgent(in.AgentID))
+	})}
+}

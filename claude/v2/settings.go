@@ -1,0 +1,203 @@
+package v2
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// SettingsCommandHook is a "type":"command" hook that the CLI itself runs (a settings hook, the
+// design spec's "external script" phase): the CLI starts Command through a shell with the event's
+// input JSON on stdin. Exit 0 with JSON on stdout is read like a Go hook's answer; exit 2 blocks
+// with stderr as the reason; other exit codes are non-blocking errors; a timeout fails open (the
+// tool runs). The CLI runs these in parallel with the session's Go hooks; a deny from either side
+// wins. See docs/HOOKS.md.
+type SettingsCommandHook struct {
+	// Matcher uses the CLI's semantics, not the SDK's: "" or "*" is every name, a plain list such
+	// as "Write|Edit" is exact names, anything else an unanchored JavaScript regular expression.
+	Matcher string
+	// Command is run through a shell in the project directory.
+	Command string
+	// Timeout is rounded up to whole seconds; zero leaves the CLI's default.
+	Timeout time.Duration
+}
+
+// SettingsPromptHook is a "type":"prompt" hook: the CLI asks the model, in a side request, whether
+// the action may go ahead (Prompt is the question; "$ARGUMENTS" in it is replaced by the event's
+// input JSON) and reads {"ok": bool, "reason": string}. ok false blocks (for PreToolUse the tool
+// is not run and the turn ends); an answer that is not such JSON lets the action go ahead.
+type SettingsPromptHook struct {
+	// Matcher, as in SettingsCommandHook.
+	Matcher string
+	Prompt  string
+	// Timeout is rounded up to whole seconds; zero leaves the CLI's default.
+	Timeout time.Duration
+}
+
+// WithCommandHooks registers settings command hooks, run by the CLI itself (see
+// SettingsCommandHook). They are written into the CLI's --settings, merged with WithSettings: the
+// user's hooks are kept and these appended, the user's other keys untouched. The merged settings go
+// to a temporary file (mode 0600, removed by Close), so that nothing in them shows in the process
+// list. Calling it again adds to the registrations. Default: none.
+func WithCommandHooks(hooks map[shared.HookEvent][]SettingsCommandHook) Option {
+	return optionFunc(func(o *options) {
+		if o.commandHooks == nil {
+			o.commandHooks = map[shared.HookEvent][]SettingsCommandHook{}
+		}
+		for e, hs := range hooks {
+			o.commandHooks[e] = append(o.commandHooks[e], hs...)
+		}
+	})
+}
+
+// WithPromptHooks registers settings prompt hooks, evaluated by the CLI with the model (see
+// SettingsPromptHook), merged into --settings as WithCommandHooks. Default: none.
+func WithPromptHooks(hooks map[shared.HookEvent][]SettingsPromptHook) Option {
+	return optionFunc(func(o *options) {
+		if o.promptHooks == nil {
+			o.promptHooks = map[shared.HookEvent][]SettingsPromptHook{}
+		}
+		for e, hs := range hooks {
+			o.promptHooks[e] = append(o.promptHooks[e], hs...)
+		}
+	})
+}
+
+// settingsHook is one entry of a settings matcher's "hooks" list.
+type settingsHook struct {
+	Type    string `json:"type"`
+	Command string `json:"command,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+// settingsMatcher is one entry of a settings event's list.
+type settingsMatcher struct {
+	Matcher string         `json:"matcher,omitempty"`
+	Hooks   []settingsHook `json:"hooks"`
+}
+
+func (o *options) hasSettingsHooks() bool { return len(o.commandHooks) > 0 || len(o.promptHooks) > 0 }
+
+// validateSettingsHooks checks the settings hooks: known events, a command or prompt, no negative
+// timeout.
+func (o *options) validateSettingsHooks() error {
+	for e, hs := range o.commandHooks {
+		if !e.IsKnown() {
+			return fmt.Errorf("v2: settings command hook: unknown event %q", e)
+		}
+		for i, h := range hs {
+			if strings.TrimSpace(h.Command) == "" || h.Timeout < 0 {
+				return fmt.Errorf("v2: settings command hook %s[%d]: empty command or negative timeout", e, i)
+			}
+		}
+	}
+	for e, hs := range o.promptHooks {
+		if !e.IsKnown() {
+			return fmt.Errorf("v2: settings prompt hook: unknown event %q", e)
+		}
+		for i, h := range hs {
+			if strings.TrimSpace(h.Prompt) == "" || h.Timeout < 0 {
+				return fmt.Errorf("v2: settings prompt hook %s[%d]: empty prompt or negative timeout", e, i)
+			}
+		}
+	}
+	return nil
+}
+
+// mergedSettings returns the settings JSON to pass to the CLI: user (WithSettings: a JSON object,
+// or the path of a file holding one; "" for none) with the settings hooks appended to its "hooks".
+// The user's keys and hooks are kept as they are (byte for byte, but for key order).
+func (o *options) mergedSettings() ([]byte, error) {
+	top := map[string]json.RawMessage{}
+	if user := strings.TrimSpace(o.settings); user != "" {
+		data := []byte(user)
+		if !strings.HasPrefix(user, "{") {
+			var err error
+			if data, err = os.ReadFile(o.settings); err != nil {
+				return nil, fmt.Errorf("v2: reading the settings to merge hooks into: %w", err)
+			}
+		}
+		if err := json.Unmarshal(data, &top); err != nil || top == nil {
+			return nil, fmt.Errorf("v2: WithSettings is not a JSON object, hooks cannot be merged into it: %v", err)
+		}
+	}
+	hooks := map[string][]json.RawMessage{}
+	if raw, ok := top["hooks"]; ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		if err := json.Unmarshal(raw, &hooks); err != nil {
+			return nil, fmt.Errorf("v2: the settings' \"hooks\" must map events to lists, to merge hooks into them: %w", err)
+		}
+	}
+	add := func(e shared.HookEvent, matcher string, h settingsHook) error {
+		b, err := json.Marshal(settingsMatcher{Matcher: matcher, Hooks: []settingsHook{h}})
+		if err != nil {
+			return err
+		}
+		hooks[string(e)] = append(hooks[string(e)], b)
+		return nil
+	}
+	for _, e := range sortedEvents(o.commandHooks) {
+		for _, h := range o.commandHooks[e] {
+			if err := add(e, h.Matcher, settingsHook{Type: "command", Command: h.Command, Timeout: seconds(h.Timeout)}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, e := range sortedEvents(o.promptHooks) {
+		for _, h := range o.promptHooks[e] {
+			if err := add(e, h.Matcher, settingsHook{Type: "prompt", Prompt: h.Prompt, Timeout: seconds(h.Timeout)}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	raw, err := json.Marshal(hooks)
+	if err != nil {
+		return nil, err
+	}
+	top["hooks"] = raw
+	return json.Marshal(top)
+}
+
+// writeSettingsFile writes the merged settings to a new temporary file, mode 0600, and returns
+// its path.
+func (o *options) writeSettingsFile() (string, error) {
+	data, err := o.mergedSettings()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "agent-sdk-settings-*.json") // mode 0600
+	if err != nil {
+		return "", fmt.Errorf("v2: settings file: %w", err)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("v2: settings file: %w", err)
+	}
+	return f.Name(), nil
+}
+
+func seconds(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int(math.Ceil(d.Seconds()))
+}
+
+func sortedEvents[T any](m map[shared.HookEvent][]T) []shared.HookEvent {
+	es := make([]shared.HookEvent, 0, len(m))
+	for e := range m {
+		es = append(es, e)
+	}
+	slices.Sort(es)
+	return es
+}
