@@ -17,7 +17,7 @@
 //	expectn N TEMPLATE read N lines, in any order, that match TEMPLATE for $i = 1..N, each i once
 //	                   ($i, inside JSON strings, once per string, stands for the same number
 //	                   everywhere in one line)
-//	stderr TEXT        write TEXT on stderr
+//	stderr TEXT        write TEXT on stderr ($name and $pid replaced as in send)
 //	stderrflood N L    write N bytes on stderr, in lines of L bytes
 //	spawn CMD ARGS...  start CMD in the background (its stdout and stderr are the fake's: a tool
 //	                   the CLI started) and write {"type":"replay_child","pid":PID}, and
@@ -143,7 +143,7 @@ func (p *player) play(lines []string) int {
 			p.out.WriteString(`{"type":"assistant_padding","pad":"` + strings.Repeat("x", pad) + `"}` + "\n")
 			p.out.Flush()
 		case "stderr":
-			fmt.Fprintln(os.Stderr, arg)
+			fmt.Fprintln(os.Stderr, p.subst(arg))
 		case "stderrflood":
 			var n, l int
 			fmt.Sscanf(arg, "%d %d", &n, &l)
