@@ -83,6 +83,33 @@ type Config struct {
 	// including the control traffic the transport answers itself. It must be fast and must not
 	// call the transport.
 	OnMessage func(shared.Message)
+	// HookEvents turns the CLI's system hook_started / hook_progress / hook_response messages (its
+	// settings command hooks) into *shared.HookStarted / HookProgress / HookResponse with Source
+	// "cli", the types of the SDK's own hook events. Default: false (they stay *shared.SystemMessage).
+	HookEvents bool
+	// OnRoundTrip, if set, is called once for each CLI request the transport answers (a hook, a
+	// permission prompt, a refused subtype) with when its line was read and when the answer was
+	// written: the SDK's own share of a round trip. It runs on the goroutine that wrote the answer,
+	// after the write; it must be fast and must not call the transport. A request answered by
+	// nobody (cancelled by the CLI, or the session closed) is not reported. Default: nil, and then
+	// the transport reads no clock for it.
+	OnRoundTrip func(RoundTrip)
+}
+
+// RoundTrip is one CLI request the transport answered, for Config.OnRoundTrip.
+type RoundTrip struct {
+	// RequestID is the request's id (for a spec-framed hook_event, its request_id or a key
+	// made from its tool_use_id).
+	RequestID string
+	// Subtype is "hook_callback", "can_use_tool", "hook_event" (the spec framing), or the subtype
+	// of a request the transport refused with an error.
+	Subtype string
+	// Event is the hook event of a hook request, else "".
+	Event shared.HookEvent
+	// Read is when the request's line had been read from the CLI's stdout, before decoding it.
+	Read time.Time
+	// Written is when the write of the answer to the CLI's stdin returned.
+	Written time.Time
 }
 
 // Stats counts what the reader skipped.
@@ -139,6 +166,8 @@ type Transport struct {
 	htimer  *time.Timer
 
 	stderr *tailBuffer
+	// hookEvents converts the CLI's hook lines, with Config.HookEvents.
+	hookEvents cliHookEvents
 
 	exited   chan struct{} // closed when the process has exited (its pipes may still be read)
 	done     chan struct{} // closed when the process has exited and the readers are done
@@ -531,6 +560,8 @@ func (t *Transport) waitDone(d time.Duration) bool {
 type lineReader struct {
 	br     *bufio.Reader
 	lineNo int
+	// readAt is when the current line was read; set only with Config.OnRoundTrip.
+	readAt time.Time
 }
 
 // readStdout is the reader loop. It never blocks on the consumer (the inbox is unbounded) nor for
@@ -539,6 +570,9 @@ type lineReader struct {
 func (t *Transport) readStdout(lr *lineReader) {
 	for {
 		line, size, err := readLine(lr.br, t.cfg.MaxLineSize)
+		if t.cfg.OnRoundTrip != nil {
+			lr.readAt = time.Now()
+		}
 		if size > 0 || err == nil {
 			lr.lineNo++
 			t.stats.lines.Add(1)
@@ -730,6 +764,10 @@ func (t *Transport) handleLine(lr *lineReader, line []byte) (stillReader bool) {
 		return true
 	case *shared.HookEventMessage:
 		return t.handleHookEvent(lr, m)
+	case *shared.SystemMessage:
+		if t.cfg.HookEvents {
+			msg = t.hookEvents.convert(m)
+		}
 	}
 	t.inbox.push(inboxItem{msg: msg})
 	return true
@@ -816,6 +854,7 @@ func (t *Transport) endFlight(id string) {
 // handleControlRequest answers a CLI request. A hook or permission request runs inline on the
 // reader (see inline); it reports whether the calling goroutine is still the reader.
 func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlRequest) (stillReader bool) {
+	read := lr.readAt // lr may change hands while the request runs
 	switch m.Subtype {
 	case "hook_callback":
 		ctx, ok := t.startFlight(m.RequestID)
@@ -828,7 +867,9 @@ func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlReques
 			t.dispatchHooks(ctx, m.HookCallback.Input, m.RequestID, func(res ChainResult) {
 				defer t.endFlight(m.RequestID)
 				if !res.Cancelled {
-					t.answerHook(m.RequestID, m.HookCallback.Input.Base().HookEventName, res.Output)
+					e := m.HookCallback.Input.Base().HookEventName
+					t.answerHook(m.RequestID, e, res.Output)
+					t.traceRoundTrip(m.RequestID, m.Subtype, e, read)
 				}
 			})
 		})
@@ -851,10 +892,19 @@ func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlReques
 				return
 			}
 			t.answerSuccess(m.RequestID, r)
+			t.traceRoundTrip(m.RequestID, m.Subtype, "", read)
 		})
 	default:
 		t.answerError(m.RequestID, "unsupported control request subtype: "+m.Subtype)
+		t.traceRoundTrip(m.RequestID, m.Subtype, "", read)
 		return true
+	}
+}
+
+// traceRoundTrip reports an answered CLI request to Config.OnRoundTrip.
+func (t *Transport) traceRoundTrip(id, subtype string, e shared.HookEvent, read time.Time) {
+	if f := t.cfg.OnRoundTrip; f != nil {
+		f(RoundTrip{RequestID: id, Subtype: subtype, Event: e, Read: read, Written: time.Now()})
 	}
 }
 
@@ -917,6 +967,7 @@ type hookResponseLine struct {
 }
 
 func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) (stillReader bool) {
+	read := lr.readAt // lr may change hands while the request runs
 	id := m.RequestID
 	if id == "" {
 		id = "hook_event:" + m.ToolUseID
@@ -937,7 +988,9 @@ func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) 
 		t.dispatchHooks(ctx, m.Input, id, func(res ChainResult) {
 			defer t.endFlight(id)
 			if !res.Cancelled {
-				t.writeHookResponse(m.RequestID, m.ToolUseID, m.Input.Base().HookEventName, res.Output)
+				e := m.Input.Base().HookEventName
+				t.writeHookResponse(m.RequestID, m.ToolUseID, e, res.Output)
+				t.traceRoundTrip(id, "hook_event", e, read)
 			}
 		})
 	})
