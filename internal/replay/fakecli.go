@@ -289,7 +289,7 @@ func (p *player) expect(wants []string, lineNo int) int {
 }
 
 // indexMark stands for $i in an expectn pattern.
-const indexMark = "\x00i\x00"
+const indexMark = "⟨i⟩"
 
 // withIndex replaces $i in s (but not $id, $init, ...) with v.
 func withIndex(s, v string) string {
