@@ -101,7 +101,7 @@ func TestNoSecretsInLogs(t *testing.T) {
 	f := newFake(t,
 		initExpect, initAnswer, userExpect,
 		"stderr the CLI prints its environment: MY_TOKEN="+envSecret+" and a tool input "+secret,
-		hookCallback("c1", "PreToolUse", "Bash", cmd),  // panics
+		hookCallback("c1", "PreToolUse", "Bash", cmd),   // panics
 		hookCallback("c2", "PreToolUse", "Write", file), // times out
 		hookCallback("c3", "PostToolUse", "Bash", cmd),  // answers nonsense
 		hookCallback("c4", "PermissionRequest", "Bash", cmd),
@@ -137,7 +137,10 @@ func TestNoSecretsInLogs(t *testing.T) {
 		v2.WithHooks(shared.Hooks{
 			shared.HookEventPreToolUse: {
 				{Matcher: "Bash", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("the handler exploded") }},
-				{Matcher: "Write", Timeout: time.Second, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { <-release; return shared.Allow(), nil }},
+				{Matcher: "Write", Timeout: time.Second, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+					<-release
+					return shared.Allow(), nil
+				}},
 			},
 			shared.HookEventPostToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return &shared.SyncHookOutput{Decision: "maybe"}, nil
