@@ -49,6 +49,9 @@ type options struct {
 	requestTimeout      time.Duration
 	strictHooks         bool
 	synthesizeLifecycle bool
+	// Observers and the round-trip trace (observe.go).
+	observers   []Observer
+	onRoundTrip func(subprocess.RoundTrip)
 	// Settings hooks (settings.go), hook events and subagent hooks (hookevents.go, scoped.go).
 	commandHooks  map[shared.HookEvent][]SettingsCommandHook
 	promptHooks   map[shared.HookEvent][]SettingsPromptHook

@@ -104,6 +104,9 @@ type Session struct {
 	// settingsFile is the temporary --settings file with the settings hooks, removed by Close.
 	settingsFile string
 
+	// obs delivers the observations (observe.go); nil without observers.
+	obs *observerRunner
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -125,7 +128,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	s := &Session{o: o, logger: logger}
+	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
 
 	hooks := o.hooks
 	if o.subagentHooks != nil {
@@ -216,6 +219,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		CloseGrace:     o.closeGrace,
 		RequestTimeout: o.requestTimeout,
 		OnMessage:      s.observe,
+		OnRoundTrip:    o.onRoundTrip,
 		HookEvents:     o.hookEvents,
 	})
 	if err != nil {
@@ -249,6 +253,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		return nil, err
 	}
 	ok = true
+	s.obs.start(&SessionStarted{At: time.Now(), SessionID: s.SessionID(), Info: s.info})
 	return s, nil
 }
 
@@ -420,8 +425,10 @@ func (s *Session) warn(msg string) {
 	s.logger.Warn("v2: " + msg)
 }
 
-// observe runs on the transport's reader goroutine for every message: it keeps the session id.
+// observe runs on the transport's reader goroutine for every message: it feeds the observers and
+// keeps the session id.
 func (s *Session) observe(m shared.Message) {
+	s.obs.feed(m)
 	var id string
 	switch v := m.(type) {
 	case *shared.SystemMessage:
@@ -621,6 +628,7 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
+		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
 	})
