@@ -1,10 +1,15 @@
 package subprocess
 
 import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 )
 
 // FindCLI returns the CLI to run: explicit if not "", else $CLAUDE_CLI_PATH, else "claude" on PATH.
@@ -68,4 +73,40 @@ func childEnv(base, extra []string) []string {
 		}
 	}
 	return env
+}
+
+// newProcessTag returns the name of an environment variable unique to one transport. The CLI gets
+// it (set to 1), and so does every process the CLI starts, unless it clears its environment. The
+// name carries the tag, so that the tags of nested sessions add up instead of replacing each other.
+func newProcessTag() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "AGENT_SDK_PROC_" + strings.ToUpper(hex.EncodeToString(b[:]))
+}
+
+// killTagged sends SIGKILL to every process whose environment has tag: the tools the CLI started,
+// also those that left its process group and session (CLI 2.1.330 starts Bash commands with
+// setsid, so a `sleep 300 &` is reparented to init when its shell exits, out of reach of a signal
+// to the process group). It reads /proc/PID/environ, so it sees only processes of the same user,
+// and does nothing where there is no /proc.
+func killTagged(tag string) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	entry := []byte(tag + "=1\x00")
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(env, entry) || bytes.Contains(env, append([]byte{0}, entry...)) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }

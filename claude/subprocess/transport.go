@@ -126,6 +126,8 @@ type Transport struct {
 	logger *slog.Logger
 	cmd    *exec.Cmd
 	pgid   int
+	// tag marks the environment of the CLI and of everything it starts (see killTagged).
+	tag string
 
 	stdin *os.File
 	// stdinOnce closes stdin once (closeStdin), without wmu.
@@ -231,7 +233,8 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	}
 	cmd := exec.Command(cfg.CLIPath, cfg.Args...)
 	cmd.Dir = cfg.Dir
-	cmd.Env = childEnv(cfg.BaseEnv, cfg.Env)
+	tag := newProcessTag()
+	cmd.Env = append(childEnv(cfg.BaseEnv, cfg.Env), tag+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	// Its own process group, so that Close can stop the tools the CLI started too.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -251,6 +254,7 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 		logger:  logger,
 		cmd:     cmd,
 		pgid:    cmd.Process.Pid,
+		tag:     tag,
 		stdin:   inW,
 		inbox:   newInbox(),
 		ctx:     tctx,
@@ -276,8 +280,11 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 		werr := cmd.Wait()
 		close(t.exited)
 		// Tools the CLI started live in its process group and may hold stdout and stderr open:
-		// stop them, so that the readers reach EOF. (The readers do not wait for them.)
+		// stop them, so that the readers reach EOF. (The readers do not wait for them.) Those that
+		// left the group (CLI 2.1.330 runs Bash commands in a session of their own) are found by
+		// the tag in their environment.
 		_ = syscall.Kill(-t.pgid, syscall.SIGKILL)
+		killTagged(t.tag)
 		grace := time.NewTimer(t.cfg.CloseGrace)
 		for n := 0; n < 2; {
 			select {
@@ -515,7 +522,9 @@ func (t *Transport) Request(ctx context.Context, subtype string, request any) (j
 }
 
 // Close stops the CLI: it closes stdin, waits CloseGrace, sends SIGTERM to the process group, waits
-// CloseGrace again, then SIGKILL. It cancels in-flight handlers and waits for the transport's
+// CloseGrace again, then SIGKILL. Once the CLI has exited (by Close or on its own), the tools it
+// started are killed too: its process group, and on Linux every process with the transport's tag in
+// its environment, wherever it went. Close cancels in-flight handlers and waits for the transport's
 // goroutines. It returns the process's own failure if it had already failed (a *ProcessError), else
 // nil; every call returns the same.
 func (t *Transport) Close() error {
