@@ -3,7 +3,6 @@ package replay
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -208,4 +207,34 @@ func checkGone(t *testing.T, cliPID int, msgs []shared.Message) {
 	}
 }
 
-var _ = fmt.Sprint
+// TestToolsOutsideTheProcessGroup: the CLI starts a tool in a session of its own (setsid, as CLI
+// 2.1.330 does for Bash), out of reach of a signal to its process group. The tool is gone after
+// Close, and after a crash.
+func TestToolsOutsideTheProcessGroup(t *testing.T) {
+	for _, end := range []string{"Close", "crash"} {
+		t.Run(end, func(t *testing.T) {
+			tail := "eof"
+			if end == "crash" {
+				tail = "exit 4"
+			}
+			f := newFake(t, initExpect, initAnswer, userExpect, "spawn setsid sleep 300", resultLine, tail)
+			s := f.start(t)
+			cliPID := s.Info().PID
+			if err := s.Send(testCtx(t), "go"); err != nil {
+				t.Fatal(err)
+			}
+			msgs, _, err := receiveAll(t, s)
+			if err != nil {
+				t.Fatalf("Receive: %v", err)
+			}
+			if end == "crash" {
+				for range s.Receive(testCtx(t)) {
+				}
+				<-s.Done()
+			}
+			s.Close()
+			checkGone(t, cliPID, msgs)
+			noLeaks(t)
+		})
+	}
+}

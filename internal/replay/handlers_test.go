@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -200,5 +199,3 @@ func TestCloseUnderACallbackThatIgnoresCtx(t *testing.T) {
 		})
 	}
 }
-
-var _ = subprocess.ErrClosed

@@ -1,0 +1,159 @@
+package v2_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
+)
+
+// Reliability with the real CLI: what only the real CLI can prove. The replay CLI covers the other
+// faults (internal/replay, docs/RELIABILITY.md).
+
+// TestRealCLI_CloseStopsToolsTheCLIStarted: a Bash tool call starts `sleep 300` in the background
+// and returns, or is still running `sleep 300` when Close is called. After Close neither the CLI
+// nor the sleep runs: tools the CLI started are not orphaned, although CLI 2.1.330 runs Bash
+// commands in a session of their own (out of reach of a signal to the CLI's process group).
+func TestRealCLI_CloseStopsToolsTheCLIStarted(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		command func(fifo string) string
+		running bool // Close is called while the tool runs
+	}{
+		{"in the background", func(fifo string) string { return "nohup sleep 300 >/dev/null 2>&1 & echo $! > " + fifo }, false},
+		{"still running", func(fifo string) string { return "echo $$ > " + fifo + "; exec sleep 300" }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var fifo string
+			env := newRealEnv(t, func(p string) []fakeapi.Reply {
+				fifo = p + "/pid.fifo"
+				return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash(tt.command(fifo))), fakeapi.TextReply("started")}
+			})
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithCloseGrace(500*time.Millisecond))
+			turn := make(chan error, 1)
+			go func() {
+				_, err := s.Run(testCtx(t), "start a sleep")
+				turn <- err
+			}()
+			// The tool writes the sleep's pid into the FIFO: reading it waits until the tool runs.
+			pidc := make(chan []byte, 1)
+			go func() {
+				b, _ := os.ReadFile(fifo)
+				pidc <- b
+			}()
+			var b []byte
+			select {
+			case b = <-pidc:
+			case <-time.After(60 * time.Second):
+				t.Fatal("the tool did not run")
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil || processGone(pid) {
+				t.Fatalf("the sleep (%q) is not running", b)
+			}
+			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+			if !tt.running {
+				if err := <-turn; err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+			}
+			cli := s.Info().PID
+			if err := s.Close(); err != nil {
+				t.Errorf("Close = %v", err)
+			}
+			if tt.running {
+				if err := <-turn; !errors.Is(err, v2.ErrClosed) {
+					t.Errorf("the turn ended with %v, want ErrClosed", err)
+				}
+			}
+			if cli != 0 && !waitProcessGone(cli) {
+				t.Errorf("the CLI %d still runs after Close", cli)
+			}
+			if !waitProcessGone(pid) {
+				t.Errorf("the sleep %d the CLI started still runs after Close: orphaned", pid)
+			}
+		})
+	}
+}
+
+// TestRealCLI_CrashMidHook: the real CLI is killed while a hook runs. The hook's ctx is cancelled at
+// once (its timeout is a minute), the turn ends with a *subprocess.ProcessError naming the signal,
+// and Close returns that same error.
+func TestRealCLI_CrashMidHook(t *testing.T) {
+	t.Parallel()
+	env := newRealEnv(t, func(p string) []fakeapi.Reply {
+		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), fakeapi.TextReply("done")}
+	})
+	pid := make(chan int, 1)
+	ctxErr := make(chan error, 1)
+	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHookTimeout(time.Minute),
+		v2.WithHook(shared.HookEventPreToolUse, "Bash", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			syscall.Kill(<-pid, syscall.SIGKILL)
+			<-ctx.Done()
+			ctxErr <- ctx.Err()
+			return shared.Allow(), nil
+		}))
+	pid <- s.Info().PID
+	start := time.Now()
+	_, err := s.Run(testCtx(t), "touch a file")
+	var pe *subprocess.ProcessError
+	if !errors.As(err, &pe) || pe.Signal != "killed" {
+		t.Fatalf("Run = %v, want a *subprocess.ProcessError for SIGKILL", err)
+	}
+	if err := <-ctxErr; !errors.Is(err, context.Canceled) {
+		t.Errorf("the hook's ctx ended with %v, want context.Canceled (the crash)", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the crash took %v to surface", d)
+	}
+	if env.exists("ran.txt") {
+		t.Error("the tool ran")
+	}
+	for range 2 {
+		if cerr := s.Close(); cerr != error(pe) {
+			t.Errorf("Close = %v, want the crash %v", cerr, pe)
+		}
+	}
+}
+
+// processGone reports whether pid no longer runs (no such process, or a zombie).
+func processGone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+}
+
+// waitProcessGone reports whether pid is gone within 5 s (a killed process takes a moment to exit,
+// and a grandchild is not ours to wait for).
+func waitProcessGone(pid int) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for !processGone(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
