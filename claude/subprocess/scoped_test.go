@@ -328,3 +328,33 @@ func TestWhenIdle(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkDispatchScoped is BenchmarkExecutorDispatch's dispatch case with one scope registered:
+// the cost of scoped hooks when they are in use (without a scope the chain pays one atomic load).
+func BenchmarkDispatchScoped(b *testing.B) {
+	for _, matching := range []bool{false, true} {
+		x, err := NewHookExecutor(benchHooks(0), ExecutorOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		matcher := "Write"
+		if matching {
+			matcher = "Bash"
+		}
+		if err := x.RegisterScoped("s", shared.Hooks{shared.HookEventPreToolUse: {{Matcher: matcher, Handler: trivialHandler}}}, ScopeOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		in := benchInput()
+		b.Run(fmt.Sprintf("scoped-matches=%v", matching), func(b *testing.B) {
+			var res ChainResult
+			done := func(r ChainResult) { res = r }
+			b.ReportAllocs()
+			for b.Loop() {
+				x.Dispatch(context.Background(), in, "req", done)
+				if res.Err != nil {
+					b.Fatal(res.Err)
+				}
+			}
+		})
+	}
+}
