@@ -75,8 +75,8 @@ func (h Hooks) Validate() error {
 	return nil
 }
 
-// RegistrationError says a hook registration is invalid. It comes from CreateSession, never from a
-// running session.
+// RegistrationError says a hook registration is invalid. It comes from CreateSession, or from
+// Session.RegisterScoped for hooks added to a running session; never from a hook's fire.
 type RegistrationError struct {
 	Event  HookEvent
 	Index  int // index in the event's list, or -1 for the event itself
