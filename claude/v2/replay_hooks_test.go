@@ -508,3 +508,91 @@ func TestReplay_HookEventsInOrder(t *testing.T) {
 		t.Errorf("WithHookEvents did not pass --include-hook-events: %q", r.args(t))
 	}
 }
+
+func TestCoversRegistration(t *testing.T) {
+	m := func(matcher string, timeout int, onFailure string) []v2.InitHookMatcher {
+		return []v2.InitHookMatcher{{Matcher: matcher, HookCallbackIDs: []string{"h"}, Timeout: timeout, OnFailure: onFailure}}
+	}
+	type reg = map[string][]v2.InitHookMatcher
+	tests := []struct {
+		name     string
+		old, new reg
+		want     bool
+	}{
+		{"same", reg{"PreToolUse": m("Bash", 10, "block")}, reg{"PreToolUse": m("Bash", 10, "block")}, true},
+		{"new event", reg{"PreToolUse": m("Bash", 10, "block")}, reg{"PreToolUse": m("Bash", 10, "block"), "Stop": m("", 10, "")}, false},
+		{"fewer events", reg{"PreToolUse": m("Bash", 10, "block"), "Stop": m("", 10, "")}, reg{"Stop": m("", 10, "")}, true},
+		{"broader list", reg{"PreToolUse": m("Bash", 10, "block")}, reg{"PreToolUse": m("Bash|Write", 10, "block")}, false},
+		{"narrower list", reg{"PreToolUse": m("Bash|Write", 10, "block")}, reg{"PreToolUse": m("Write", 10, "block")}, true},
+		{"everything covers a list", reg{"PreToolUse": m("", 10, "block")}, reg{"PreToolUse": m("Bash", 10, "block")}, true},
+		{"a list does not cover everything", reg{"PreToolUse": m("Bash", 10, "block")}, reg{"PreToolUse": m("", 10, "block")}, false},
+		{"the empty list", reg{"PreToolUse": m("Bash", 10, "block")}, reg{"PreToolUse": m("|", 10, "block")}, true},
+		{"longer timeout", reg{"PreToolUse": m("Bash", 10, "block")}, reg{"PreToolUse": m("Bash", 15, "block")}, false},
+		{"shorter timeout", reg{"PreToolUse": m("Bash", 15, "block")}, reg{"PreToolUse": m("Bash", 10, "block")}, true},
+		{"onFailure differs", reg{"Stop": m("", 10, "")}, reg{"Stop": m("", 10, "block")}, false},
+		{"nothing sent yet", nil, reg{"Stop": m("", 10, "")}, false},
+	}
+	for _, tt := range tests {
+		if got := v2.CoversRegistration(tt.old, tt.new); got != tt.want {
+			t.Errorf("%s: covers = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A RegisterScoped whose initialize the CLI never answers gives up with its ctx and takes the scope
+// away again.
+func TestReplay_RegisterScopedGivesUpWithItsContext(t *testing.T) {
+	t.Parallel()
+	r := newReplay(t, replayInit+`expect {"type":"control_request","request":{"subtype":"initialize"}}`+"\nhang\n")
+	s := r.session(t, v2.WithCloseGrace(100*time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := s.RegisterScoped(ctx, "guard", shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		return shared.Deny("x"), nil
+	}}}})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("RegisterScoped = %v, want the ctx's deadline", err)
+	}
+	if ids := s.Scopes(); len(ids) != 0 {
+		t.Errorf("scopes after the failed registration: %q", ids)
+	}
+}
+
+// The SDK's SessionStart (run before the CLI starts) reports its events first on the stream.
+func TestReplay_HookEventsOfTheSynthesizedSessionStart(t *testing.T) {
+	t.Parallel()
+	r := newReplay(t, replayInit+expectUser("go")+sendResult("done")+"eof\n")
+	s := r.session(t, v2.WithHookEvents(), v2.WithHooks(shared.Hooks{shared.HookEventSessionStart: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		return nil, nil
+	}}}}))
+	msgs, _ := query(t, s, "go")
+	if len(msgs) < 3 {
+		t.Fatalf("%d messages", len(msgs))
+	}
+	st, ok1 := msgs[0].(*shared.HookStarted)
+	end, ok2 := msgs[1].(*shared.HookResponse)
+	if !ok1 || !ok2 || st.Event != shared.HookEventSessionStart || end.HookID != st.HookID || end.Outcome != shared.HookOutcomeSuccess {
+		t.Errorf("first messages %T %+v, %T %+v; want SessionStart's started and response", msgs[0], msgs[0], msgs[1], msgs[1])
+	}
+}
+
+// When CreateSession fails after writing the settings file, the file is removed.
+func TestReplay_SettingsFileRemovedWhenCreateSessionFails(t *testing.T) {
+	t.Parallel()
+	r := newReplay(t, "exit 3\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := v2.CreateSession(ctx, append(r.opts, v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventStop: {{Command: "true"}}}))...)
+	if err == nil {
+		s.Close()
+		t.Fatal("CreateSession succeeded with a CLI that exits at once")
+	}
+	args := r.args(t)
+	i := slices.Index(args, "--settings")
+	if i < 0 || i+1 >= len(args) {
+		t.Fatalf("no --settings in %q", args)
+	}
+	if _, err := os.Stat(args[i+1]); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("settings file after the failed CreateSession: %v", err)
+	}
+}
