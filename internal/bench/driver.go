@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+)
+
+// A driver is one process that runs the CLI through one workload and reports what it measured.
+// The orchestrator starts it with driverEnv=kind and the spec in specEnv; it prints one JSON line
+// (a Report) on stdout. Drivers run in processes of their own so that their CPU time is theirs only
+// (the fake API runs in the orchestrator, the CLI is a child, not counted by RUSAGE_SELF).
+const (
+	driverEnv = "AGENT_SDK_BENCH_DRIVER"
+	specEnv   = "AGENT_SDK_BENCH_SPEC"
+)
+
+// Hook configurations.
+const (
+	hooksNone    = "nohooks" // no hook registered
+	hooksPass    = "pass"    // PreToolUse + PostToolUse on every tool, answering "no opinion"
+	hooksDeny    = "deny"    // PreToolUse on every tool, answering deny
+	hooksObserve = "observe" // no hook; an audit observer and a metrics observer (Go SDK only)
+)
+
+// Spec is what a driver runs.
+type Spec struct {
+	CLI   string `json:"cli"`
+	Dir   string `json:"dir"`
+	Hooks string `json:"hooks"`
+	// Calls is the number of tool calls the workload makes (the fake API decides; the driver
+	// checks it saw them all).
+	Calls int `json:"calls"`
+	// Audit is the file the audit observer appends to.
+	Audit string `json:"audit,omitempty"`
+}
+
+// Report is what a driver measured.
+type Report struct {
+	// StartNS: from starting the CLI to the initialize answer (CreateSession's return).
+	StartNS int64 `json:"start_ns"`
+	// WallNS: from writing the prompt to reading its result.
+	WallNS int64 `json:"wall_ns"`
+	// CPUNS: the driver process's own CPU time (user + system) during WallNS.
+	CPUNS int64 `json:"cpu_ns"`
+	// RoundTripNS: for each hook request, from its line read to its answer written.
+	RoundTripNS []int64 `json:"rt_ns,omitempty"`
+	// ToolResults counts the tool results the driver saw on the stream.
+	ToolResults int `json:"tool_results"`
+	// Observed counts the ToolFinished observations (observe only).
+	Observed int    `json:"observed,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+func driverMain(kind string) int {
+	var spec Spec
+	if err := json.Unmarshal([]byte(os.Getenv(specEnv)), &spec); err != nil {
+		fmt.Fprintln(os.Stderr, "bench driver: bad spec:", err)
+		return 2
+	}
+	var rep Report
+	var err error
+	switch kind {
+	case "sdk":
+		rep, err = runSDK(spec)
+	case "bare":
+		rep, err = runBare(spec)
+	default:
+		err = fmt.Errorf("unknown driver %q", kind)
+	}
+	if err == nil && rep.ToolResults != spec.Calls {
+		err = fmt.Errorf("saw %d tool results, want %d", rep.ToolResults, spec.Calls)
+	}
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	b, _ := json.Marshal(rep)
+	os.Stdout.Write(append(b, '\n'))
+	return 0
+}
+
+// profileEnv names a file for a CPU profile of the driver during the turn (sdk and bare drivers),
+// sampled at 1 kHz.
+const profileEnv = "AGENT_SDK_BENCH_CPUPROFILE"
+
+// startProfile starts the CPU profile of profileEnv, if set, and returns its stop function.
+func startProfile() (stop func()) {
+	path := os.Getenv(profileEnv)
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench driver:", err)
+		return func() {}
+	}
+	runtime.SetCPUProfileRate(1000) // before StartCPUProfile, which then warns that the rate is set
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "bench driver:", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// cpuNow returns the process's CPU time so far (all threads, user + system; not its children).
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rtLog keeps round-trip times; the trace runs on the goroutines that answer hooks.
+type rtLog struct {
+	mu sync.Mutex
+	ns []int64
+}
+
+func (l *rtLog) add(rt subprocess.RoundTrip) {
+	d := int64(rt.Written.Sub(rt.Read))
+	l.mu.Lock()
+	l.ns = append(l.ns, d)
+	l.mu.Unlock()
+}
+
+func passThrough(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+
+func denyAll(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	return shared.Deny("denied by the benchmark"), nil
+}
+
+// runSDK runs the workload through the Go SDK (claude/v2).
+func runSDK(spec Spec) (Report, error) {
+	var rep Report
+	rts := &rtLog{ns: make([]int64, 0, 2*spec.Calls)}
+	opts := []v2.Option{
+		v2.WithCLIPath(spec.CLI), v2.WithCwd(spec.Dir), v2.WithAllowedTools("Bash"),
+		v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithRoundTripTrace(rts.add),
+	}
+	var aud *auditObserver
+	var met *metricsObserver
+	switch spec.Hooks {
+	case hooksNone:
+	case hooksPass:
+		opts = append(opts, v2.WithHooks(shared.Hooks{
+			shared.HookEventPreToolUse:  {{Handler: passThrough}},
+			shared.HookEventPostToolUse: {{Handler: passThrough}},
+		}))
+	case hooksDeny:
+		opts = append(opts, v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: denyAll}}}))
+	case hooksObserve:
+		var err error
+		if aud, err = newAuditObserver(spec.Audit); err != nil {
+			return rep, err
+		}
+		defer aud.f.Close()
+		met = newMetricsObserver()
+		opts = append(opts, v2.WithObserver(aud), v2.WithObserver(met))
+	default:
+		return rep, fmt.Errorf("unknown hooks %q", spec.Hooks)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	t0 := time.Now()
+	s, err := v2.CreateSession(ctx, opts...)
+	if err != nil {
+		return rep, err
+	}
+	defer s.Close()
+	rep.StartNS = int64(time.Since(t0))
+
+	stopProfile := startProfile()
+	c0, w0 := cpuNow(), time.Now()
+	var res *shared.ResultMessage
+	for m, err := range s.Query(ctx, "run the benchmark") {
+		if err != nil {
+			return rep, err
+		}
+		switch v := m.(type) {
+		case *shared.UserMessage:
+			for _, b := range v.Blocks {
+				if b.Type == "tool_result" {
+					rep.ToolResults++
+				}
+			}
+		case *shared.ResultMessage:
+			res = v
+		}
+	}
+	rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(cpuNow()-c0)
+	stopProfile()
+	if res == nil || res.IsError {
+		return rep, errors.New("the turn failed")
+	}
+	if err := s.Close(); err != nil {
+		return rep, err
+	}
+	rts.mu.Lock()
+	rep.RoundTripNS = rts.ns
+	rts.mu.Unlock()
+	if met != nil {
+		rep.Observed = met.finished()
+	}
+	return rep, nil
+}
