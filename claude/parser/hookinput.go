@@ -29,6 +29,20 @@ func DecodeHookInput(raw []byte) (shared.HookInput, error) {
 	return decodeHookInput(raw, string(raw))
 }
 
+// decodeValidHookInput is decodeHookInput for an input known to be valid JSON (a part of a line
+// Parse validated): the inputs of the tool events every hooked tool call has take a fast path.
+func decodeValidHookInput(raw []byte, rawStr string) (shared.HookInput, error) {
+	if name := gjson.Get(rawStr, "hook_event_name"); name.Type == gjson.String {
+		switch ev := shared.HookEvent(name.Str); ev {
+		case shared.HookEventPreToolUse, shared.HookEventPostToolUse:
+			if in, ok := fastToolInput(ev, raw, rawStr); ok {
+				return in, nil
+			}
+		}
+	}
+	return decodeHookInput(raw, rawStr)
+}
+
 // decodeHookInput is DecodeHookInput with raw also as a string, so that a caller that has both
 // (the control_request decoder) does not copy a large input again.
 func decodeHookInput(raw []byte, rawStr string) (shared.HookInput, error) {

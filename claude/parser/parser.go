@@ -179,7 +179,7 @@ func decodeControlRequest(line []byte) (shared.Message, error) {
 		if !in.IsObject() {
 			return nil, errors.New("hook_callback without an input object")
 		}
-		input, err := decodeHookInput(rawBytes(line, in), in.Raw) // in.Index is relative to line
+		input, err := decodeValidHookInput(rawBytes(line, in), in.Raw) // in.Index is relative to line
 		if err != nil {
 			return nil, err
 		}

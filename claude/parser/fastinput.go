@@ -1,0 +1,219 @@
+package parser
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/tidwall/gjson"
+)
+
+// The hook inputs of PreToolUse and PostToolUse are on the hot path of every tool call that has
+// hooks: the general decoder (decodeHookInput) validates them again, decodes them by reflection and
+// walks their keys a second time for Extra. fastToolInput decodes them in the one walk over their
+// keys instead, and hands every case it is not sure to decode exactly as the general decoder does
+// back to it: a key or string value with escapes or non-ASCII bytes, a key that differs from a known
+// one only in case (encoding/json matches keys case-insensitively), a known key twice (encoding/json
+// merges a repeated object), a value of an unexpected type, no tool_name. FuzzFastToolInput checks
+// that the two agree.
+
+// Field indexes of the keys fastToolInput knows, for the repeated-key check.
+const (
+	fSessionID = iota
+	fTranscriptPath
+	fCwd
+	fPermissionMode
+	fHookEventName
+	fPromptID
+	fAgentID
+	fAgentType
+	fEffort
+	fToolName
+	fToolInput
+	fToolUseID
+	fMCPServer
+	fToolResponse // PostToolUse only
+	fDurationMS   // PostToolUse only
+	fNone         = -1
+)
+
+var fastKeys = map[string]int{
+	"session_id": fSessionID, "transcript_path": fTranscriptPath, "cwd": fCwd,
+	"permission_mode": fPermissionMode, "hook_event_name": fHookEventName, "prompt_id": fPromptID,
+	"agent_id": fAgentID, "agent_type": fAgentType, "effort": fEffort,
+	"tool_name": fToolName, "tool_input": fToolInput, "tool_use_id": fToolUseID, "mcp_server": fMCPServer,
+	"tool_response": fToolResponse, "duration_ms": fDurationMS,
+}
+
+// fastToolInput decodes the hook input raw (rawStr is the same bytes; both valid JSON) of a
+// PreToolUse or PostToolUse event. ok is false when the general decoder must do it.
+func fastToolInput(ev shared.HookEvent, raw []byte, rawStr string) (in shared.HookInput, ok bool) {
+	var b *shared.BaseHookInput
+	var tc *shared.ToolCallFields
+	var post *shared.PostToolUseHookInput
+	switch ev {
+	case shared.HookEventPreToolUse:
+		v := new(shared.PreToolUseHookInput)
+		in, b, tc = v, &v.BaseHookInput, &v.ToolCallFields
+	case shared.HookEventPostToolUse:
+		v := new(shared.PostToolUseHookInput)
+		in, b, tc, post = v, &v.BaseHookInput, &v.ToolCallFields, v
+	default:
+		return nil, false
+	}
+	root := gjson.Parse(rawStr)
+	if !root.IsObject() {
+		return nil, false
+	}
+	var seen uint32
+	ok = true
+	root.ForEach(func(k, v gjson.Result) bool {
+		name, plain := plainString(k)
+		if !plain {
+			ok = false
+			return false
+		}
+		f, known := fastKeys[name]
+		if known && post == nil && (f == fToolResponse || f == fDurationMS) {
+			known = false
+		}
+		if !known {
+			if foldsToKnown(name, post != nil) {
+				ok = false
+				return false
+			}
+			if b.Extra == nil {
+				b.Extra = make(map[string]json.RawMessage)
+			}
+			b.Extra[name] = json.RawMessage(rawBytes(raw, v))
+			return true
+		}
+		if seen&(1<<f) != 0 {
+			ok = false
+			return false
+		}
+		seen |= 1 << f
+		ok = fastField(f, v, raw, b, tc, post)
+		return ok
+	})
+	if !ok || tc.ToolName == "" {
+		return nil, false
+	}
+	// As decodeHookInput: the event is the one the caller dispatched on.
+	b.HookEventName = ev
+	b.Raw = raw
+	return in, true
+}
+
+// fastField stores the value v of known field f; it reports false when the general decoder must
+// decide.
+func fastField(f int, v gjson.Result, raw []byte, b *shared.BaseHookInput, tc *shared.ToolCallFields, post *shared.PostToolUseHookInput) bool {
+	if v.Type == gjson.Null {
+		switch f {
+		case fEffort, fMCPServer, fToolInput, fToolResponse:
+			// encoding/json sets a pointer, map or json.RawMessage... differently for null: ask it.
+			return false
+		}
+		return true // a null leaves a string or a number unset, as encoding/json does
+	}
+	str := func(dst *string) bool {
+		s, ok := plainString(v)
+		if ok {
+			*dst = s
+		}
+		return ok
+	}
+	switch f {
+	case fSessionID:
+		return str(&b.SessionID)
+	case fTranscriptPath:
+		return str(&b.TranscriptPath)
+	case fCwd:
+		return str(&b.Cwd)
+	case fPermissionMode:
+		return str(&b.PermissionMode)
+	case fHookEventName:
+		var s string
+		return str(&s) // replaced by the event dispatched on
+	case fPromptID:
+		return str(&b.PromptID)
+	case fAgentID:
+		return str(&b.AgentID)
+	case fAgentType:
+		return str(&b.AgentType)
+	case fToolName:
+		return str(&tc.ToolName)
+	case fToolUseID:
+		return str(&tc.ToolUseID)
+	case fEffort:
+		// {"level":"medium"} and {} only; anything else goes to encoding/json.
+		if !v.IsObject() {
+			return false
+		}
+		e := &shared.Effort{}
+		ok := true
+		v.ForEach(func(k, lv gjson.Result) bool {
+			name, plain := plainString(k)
+			if !plain || name != "level" || lv.Type != gjson.String {
+				ok = false
+				return false
+			}
+			e.Level, ok = plainString(lv)
+			return ok
+		})
+		b.Effort = e
+		return ok
+	case fToolInput:
+		if !v.IsObject() {
+			return false
+		}
+		return json.Unmarshal(rawBytes(raw, v), &tc.ToolInput) == nil
+	case fMCPServer:
+		if !v.IsObject() {
+			return false
+		}
+		tc.MCPServer = new(shared.MCPServer)
+		return json.Unmarshal(rawBytes(raw, v), tc.MCPServer) == nil
+	case fToolResponse:
+		post.ToolResponse = json.RawMessage(rawBytes(raw, v))
+		return true
+	case fDurationMS:
+		if v.Type != gjson.Number {
+			return false
+		}
+		n, err := strconv.ParseInt(v.Raw, 10, 64)
+		post.DurationMS = n
+		return err == nil
+	}
+	return false
+}
+
+// plainString returns the string r holds if it is a JSON string of printable ASCII without escapes,
+// the case where gjson and encoding/json read it alike.
+func plainString(r gjson.Result) (string, bool) {
+	if r.Type != gjson.String || len(r.Raw) < 2 {
+		return "", false
+	}
+	s := r.Raw[1 : len(r.Raw)-1]
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// foldsToKnown reports whether name equals a known key but for case: encoding/json would store it
+// in that field.
+func foldsToKnown(name string, post bool) bool {
+	for k, f := range fastKeys {
+		if !post && (f == fToolResponse || f == fDurationMS) {
+			continue
+		}
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
