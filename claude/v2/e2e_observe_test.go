@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -257,5 +258,90 @@ func TestRealCLI_PanickingObserver(t *testing.T) {
 	want := []string{"SessionStarted", "ToolStarted", "ToolFinished", "TurnEnded", "TurnEnded", "SessionEnded"}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("observations (-want +got):\n%s", diff)
+	}
+}
+
+// What an observer sees compared with blocking hooks: ToolStarted before PreToolUse runs (so a call
+// that a hook denies is started, then finished with is_error and the reason), ToolFinished after
+// PostToolUse answered, with the output as the hook rewrote it (updatedToolOutput).
+func TestRealCLI_ObserverVersusBlockingHooks(t *testing.T) {
+	t.Parallel()
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.ToolReply("toolu_ok", "Bash", bash("echo original")),
+			fakeapi.ToolReply("toolu_no", "Bash", bash("echo denied")),
+			fakeapi.TextReply("done"),
+		}
+	})
+	var mu sync.Mutex
+	var order []string
+	note := func(s string) {
+		mu.Lock()
+		order = append(order, s)
+		mu.Unlock()
+	}
+	var obs obsRecorder
+	s := env.session(t, v2.WithAllowedTools("Bash"),
+		v2.WithHooks(shared.Hooks{
+			shared.HookEventPreToolUse: {{Handler: shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+				note("pre " + in.ToolUseID)
+				if in.ToolUseID == "toolu_no" {
+					return shared.Deny("no-DENIED-4711"), nil
+				}
+				return nil, nil
+			})}},
+			shared.HookEventPostToolUse: {{Handler: shared.OnPostToolUse(func(_ context.Context, in *shared.PostToolUseHookInput) (shared.HookOutput, error) {
+				note("post " + in.ToolUseID)
+				return &shared.SyncHookOutput{HookSpecificOutput: &shared.PostToolUseOutput{
+					UpdatedToolOutput: map[string]any{"stdout": "REPLACED", "stderr": "", "interrupted": false, "isImage": false}}}, nil
+			})}},
+		}),
+		v2.WithObserver(v2.ObserverFunc(func(o v2.Observation) {
+			switch v := o.(type) {
+			case *v2.ToolStarted:
+				note("started " + v.ToolUseID)
+			case *v2.ToolFinished:
+				note("finished " + v.ToolUseID)
+			}
+			obs.Observe(o)
+		})))
+	run(t, s, "go")
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	mu.Lock()
+	got := append([]string(nil), order...)
+	mu.Unlock()
+	before := func(a, b string) bool {
+		ia, ib := slices.Index(got, a), slices.Index(got, b)
+		return ia >= 0 && ib >= 0 && ia < ib
+	}
+	// The observer runs on its own goroutine: only the orders the stream fixes are asserted.
+	for _, p := range [][2]string{
+		{"started toolu_ok", "finished toolu_ok"}, {"post toolu_ok", "finished toolu_ok"},
+		{"pre toolu_ok", "finished toolu_ok"}, {"started toolu_no", "finished toolu_no"}, {"pre toolu_no", "finished toolu_no"},
+	} {
+		if !before(p[0], p[1]) {
+			t.Errorf("want %q before %q in %q", p[0], p[1], got)
+		}
+	}
+	if slices.Contains(got, "post toolu_no") {
+		t.Errorf("PostToolUse ran for the denied call: %q", got)
+	}
+	for _, o := range obs.all() {
+		f, ok := o.(*v2.ToolFinished)
+		if !ok {
+			continue
+		}
+		switch f.ToolUseID {
+		case "toolu_ok":
+			if f.IsError || !strings.Contains(string(f.Result), "REPLACED") || !strings.Contains(f.ContentText(), "REPLACED") {
+				t.Errorf("toolu_ok: is_error %v, result %s, content %q; want the rewritten output", f.IsError, f.Result, f.ContentText())
+			}
+		case "toolu_no":
+			if !f.IsError || !strings.Contains(f.ContentText(), "no-DENIED-4711") {
+				t.Errorf("toolu_no: is_error %v, content %q; want the denial", f.IsError, f.ContentText())
+			}
+		}
 	}
 }
