@@ -70,7 +70,6 @@ func (f *fakeRun) options(t testing.TB) []v2.Option {
 		v2.WithLogger(slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 		v2.WithCloseGrace(200 * time.Millisecond),
 		v2.WithSessionID("11111111-2222-4333-8444-555555555555"),
-		v2.WithoutLifecycleHooks(),
 	}
 }
 

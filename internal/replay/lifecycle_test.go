@@ -67,8 +67,9 @@ func end(t *testing.T, s *v2.Session, cancel context.CancelFunc, how string) {
 	cancel()
 }
 
-// TestEndBeforeAndDuringStart: a ctx cancelled before CreateSession starts no CLI; one cancelled
-// while the CLI has not answered initialize makes CreateSession fail at once and stops the CLI.
+// TestEndBeforeAndDuringStart: a ctx cancelled before CreateSession, or while the SDK runs its own
+// SessionStart hook, starts no CLI; one cancelled while the CLI has not answered initialize makes
+// CreateSession fail at once and stops the CLI.
 func TestEndBeforeAndDuringStart(t *testing.T) {
 	t.Run("before", func(t *testing.T) {
 		f := newFake(t, initExpect, initAnswer, "eof")
@@ -81,6 +82,35 @@ func TestEndBeforeAndDuringStart(t *testing.T) {
 				s.Close()
 			}
 			t.Fatalf("CreateSession = %v, want context.Canceled", err)
+		}
+		if _, err := os.Stat(args); err == nil {
+			t.Error("the CLI was started with a cancelled ctx")
+		}
+		noLeaks(t)
+	})
+	t.Run("during the SDK's SessionStart hook", func(t *testing.T) {
+		// SessionStart(startup) runs before the CLI starts; a cancel there starts no CLI.
+		f := newFake(t, initExpect, initAnswer, "eof")
+		args := filepath.Join(f.dir, "args.txt")
+		t.Setenv("CLAUDE_REPLAY_ARGS", args)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		hookErr := make(chan error, 1)
+		s, err := v2.CreateSession(ctx, append(f.options(t), v2.WithHookTimeout(time.Minute),
+			v2.WithHook(shared.HookEventSessionStart, "", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+				cancel()
+				<-ctx.Done()
+				hookErr <- ctx.Err()
+				return nil, ctx.Err()
+			}))...)
+		if !errors.Is(err, context.Canceled) {
+			if s != nil {
+				s.Close()
+			}
+			t.Fatalf("CreateSession = %v, want context.Canceled", err)
+		}
+		if err := <-hookErr; !errors.Is(err, context.Canceled) {
+			t.Errorf("the SessionStart hook's ctx ended with %v", err)
 		}
 		if _, err := os.Stat(args); err == nil {
 			t.Error("the CLI was started with a cancelled ctx")
