@@ -578,7 +578,8 @@ type lineReader struct {
 // over.
 func (t *Transport) readStdout(lr *lineReader) {
 	for {
-		line, size, err := readLine(lr.br, t.cfg.MaxLineSize)
+		var head []byte
+		line, size, err := readLineHead(lr.br, t.cfg.MaxLineSize, &head)
 		if t.cfg.OnRoundTrip != nil {
 			lr.readAt = time.Now()
 		}
@@ -587,7 +588,10 @@ func (t *Transport) readStdout(lr *lineReader) {
 			t.stats.lines.Add(1)
 			if line == nil && size > 0 {
 				t.stats.oversized.Add(1)
-				t.inbox.push(inboxItem{err: &ProtocolError{Line: lr.lineNo, Err: &LineTooLongError{Size: size, Limit: t.cfg.MaxLineSize}}})
+				tooLong := &LineTooLongError{Size: size, Limit: t.cfg.MaxLineSize}
+				t.inbox.push(inboxItem{err: &ProtocolError{Line: lr.lineNo, Err: tooLong}})
+				// A request cut here must still be answered (and denied where it guards a tool).
+				t.answerUndecodable(head, tooLong)
 			} else if !t.handleLine(lr, line) {
 				return // another goroutine reads now
 			}
@@ -687,6 +691,16 @@ func (t *Transport) takeOver() {
 // end; a last line without a newline is returned with err == nil first. The line is a fresh copy:
 // the caller may keep it.
 func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
+	return readLineHead(br, max, nil)
+}
+
+// oversizedHead is how much of an oversized line readLineHead keeps: enough for the envelope of a
+// request (type, request_id, subtype, callback_id), which the CLI writes first.
+const oversizedHead = 4 << 10
+
+// readLineHead is readLine; for a line that is too long it also stores the line's first bytes
+// (at most oversizedHead) in *head when head is not nil, so that the request can still be answered.
+func readLineHead(br *bufio.Reader, max int, head *[]byte) (line []byte, size int, err error) {
 	var buf []byte
 	tooLong := false
 	for {
@@ -699,6 +713,10 @@ func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
 		if !tooLong {
 			// Keep one byte beyond max: it may be the '\r' of a "\r\n".
 			if size > max+1 {
+				if head != nil {
+					buf = append(buf, data...)
+					*head = append([]byte(nil), buf[:min(len(buf), oversizedHead)]...)
+				}
 				tooLong, buf = true, nil
 			} else {
 				buf = append(buf, data...)
@@ -717,6 +735,9 @@ func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
 				buf = buf[:len(buf)-1]
 			}
 			tooLong = len(buf) > max
+			if tooLong && head != nil {
+				*head = append([]byte(nil), buf[:min(len(buf), oversizedHead)]...)
+			}
 		}
 		if tooLong {
 			return nil, size, nil
@@ -796,7 +817,7 @@ func (t *Transport) answerUndecodable(line []byte, cause error) {
 		req := root.Get("request")
 		switch req.Get("subtype").String() {
 		case "hook_callback":
-			e := shared.HookEvent(req.Get("input.hook_event_name").String())
+			e := eventOfCallback(req)
 			if deny := shared.DenyOutput(e, reason); deny != nil {
 				t.answerHook(id, e, deny)
 				return
@@ -810,6 +831,21 @@ func (t *Transport) answerUndecodable(line []byte, cause error) {
 		e := shared.HookEvent(root.Get("hook_event_name").String())
 		t.writeHookResponse(root.Get("request_id").String(), root.Get("tool_use_id").String(), e, shared.DenyOutput(e, reason))
 	}
+}
+
+// eventOfCallback returns a hook_callback request's event: the input's hook_event_name, or, when
+// that cannot be read, the event the SDK's own callback id ("hook_<Event>") names.
+func eventOfCallback(req gjson.Result) shared.HookEvent {
+	in := req.Get("input.hook_event_name")
+	if in.Type == gjson.String && shared.HookEvent(in.Str).IsKnown() {
+		return shared.HookEvent(in.Str)
+	}
+	if name, ok := strings.CutPrefix(req.Get("callback_id").String(), "hook_"); ok {
+		if e := shared.HookEvent(name); e.IsKnown() {
+			return e
+		}
+	}
+	return shared.HookEvent(in.String())
 }
 
 func (t *Transport) answerSuccess(id string, response any) {

@@ -10,6 +10,7 @@
 //	sendraw TEXT       write TEXT as one line, as is (noise, truncated JSON, ...)
 //	sendhex HEX        write the hex-decoded bytes and a newline (NUL bytes, invalid UTF-8, ...)
 //	sendbig N          write one JSON line of N bytes
+//	sendpad N JSON     write JSON with every $PAD replaced by N 'x' characters
 //	expect JSON        read one stdin line; it must contain JSON as a subset; a string value
 //	                   "$capture:name" in JSON captures the line's value there into $name;
 //	                   "$any" matches any value; "~TEXT*" matches a string containing TEXT
@@ -141,6 +142,11 @@ func (p *player) play(lines []string) int {
 				pad = 0
 			}
 			p.out.WriteString(`{"type":"assistant_padding","pad":"` + strings.Repeat("x", pad) + `"}` + "\n")
+			p.out.Flush()
+		case "sendpad":
+			nStr, js, _ := strings.Cut(arg, " ")
+			n, _ := strconv.Atoi(nStr)
+			p.out.WriteString(strings.ReplaceAll(p.subst(js), "$PAD", strings.Repeat("x", n)) + "\n")
 			p.out.Flush()
 		case "stderr":
 			fmt.Fprintln(os.Stderr, p.subst(arg))

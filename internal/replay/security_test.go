@@ -122,7 +122,7 @@ func TestNoSecretsInLogs(t *testing.T) {
 		`expect {"type":"control_response","response":{"request_id":"c4","response":{"hookSpecificOutput":{"decision":{"behavior":"deny"}}}}}`,
 		`expect {"type":"control_response","response":{"request_id":"p1","response":{"behavior":"deny"}}}`,
 		`expect {"type":"control_response","response":{"request_id":"b1","response":{"hookSpecificOutput":{"permissionDecision":"deny"}}}}`,
-		`expect {"type":"control_response","response":{"subtype":"error","request_id":"b2"}}`,
+		`expect {"type":"control_response","response":{"subtype":"success","request_id":"b2","response":{"hookSpecificOutput":{"permissionDecision":"deny"}}}}`,
 		`expect {"type":"hook_response","tool_use_id":"t9","hookSpecificOutput":{"permissionDecision":"deny"}}`,
 		resultLine,
 		"stderr fatal: crashed with "+secret,
