@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -99,7 +101,7 @@ func TestCommandHookTimeoutKillsProcessGroup(t *testing.T) {
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	// The grandchild was killed with its group; it may still be exiting, or linger as a zombie
 	// until reaped by init: waitGone allows for both.
-	if !waitGone(pid) {
+	if !proctest.WaitGone(pid, 5*time.Second) {
 		stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		t.Errorf("grandchild %d still running: %s", pid, stat)
 	}

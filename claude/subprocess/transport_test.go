@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -678,34 +680,6 @@ func TestCloseKillsAStubbornCLI(t *testing.T) {
 	}
 }
 
-// gone reports whether pid no longer runs (it does not exist, or it is a zombie).
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	// pid (comm) S ...: the state follows the last ')'.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
-}
-
-// waitGone reports whether pid is gone within a few seconds: a killed process needs a moment to
-// finish exiting, and there is no channel to wait on.
-func waitGone(pid int) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for !gone(pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return true
-}
-
 func childPID(t *testing.T, tr *Transport) int {
 	t.Helper()
 	var c struct{ PID int }
@@ -722,11 +696,11 @@ func TestCloseKillsTheProcessGroup(t *testing.T) {
 	t.Parallel()
 	tr := startFake(t, Config{CloseGrace: 50 * time.Millisecond}, script("spawn-sleep", "hang"))
 	pid := childPID(t, tr)
-	if gone(pid) {
+	if proctest.Gone(pid) {
 		t.Fatal("the grandchild is not running")
 	}
 	tr.Close()
-	if !waitGone(pid) {
+	if !proctest.WaitGone(pid, 5*time.Second) {
 		t.Errorf("the grandchild %d still runs after Close", pid)
 	}
 }
@@ -744,7 +718,7 @@ func TestExitWithAGrandchildHoldingStdout(t *testing.T) {
 	if !errors.As(err, &pe) || pe.ExitCode != 4 || pe.Stderr != "bye" {
 		t.Fatalf("Next = %v, want the *ProcessError of the exit", err)
 	}
-	if !waitGone(pid) {
+	if !proctest.WaitGone(pid, 5*time.Second) {
 		t.Errorf("the grandchild %d still runs", pid)
 	}
 }

@@ -3,13 +3,14 @@ package v2_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
@@ -63,7 +64,7 @@ func TestRealCLI_CloseStopsToolsTheCLIStarted(t *testing.T) {
 				t.Fatal("the tool did not run")
 			}
 			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil || processGone(pid) {
+			if err != nil || proctest.Gone(pid) {
 				t.Fatalf("the sleep (%q) is not running", b)
 			}
 			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
@@ -81,10 +82,10 @@ func TestRealCLI_CloseStopsToolsTheCLIStarted(t *testing.T) {
 					t.Errorf("the turn ended with %v, want ErrClosed", err)
 				}
 			}
-			if cli != 0 && !waitProcessGone(cli) {
+			if cli != 0 && !proctest.WaitGone(cli, 5*time.Second) {
 				t.Errorf("the CLI %d still runs after Close", cli)
 			}
-			if !waitProcessGone(pid) {
+			if !proctest.WaitGone(pid, 5*time.Second) {
 				t.Errorf("the sleep %d the CLI started still runs after Close: orphaned", pid)
 			}
 		})
@@ -129,31 +130,4 @@ func TestRealCLI_CrashMidHook(t *testing.T) {
 			t.Errorf("Close = %v, want the crash %v", cerr, pe)
 		}
 	}
-}
-
-// processGone reports whether pid no longer runs (no such process, or a zombie).
-func processGone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
-}
-
-// waitProcessGone reports whether pid is gone within 5 s (a killed process takes a moment to exit,
-// and a grandchild is not ours to wait for).
-func waitProcessGone(pid int) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for !processGone(pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
+
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
@@ -178,7 +180,7 @@ func TestCrashAtStart(t *testing.T) {
 		t.Fatalf("stderr %q does not name the tool's pid", pe.Stderr)
 	}
 	pid, _ := strconv.Atoi(m[1])
-	if !waitGone(pid) {
+	if !proctest.WaitGone(pid, 5*time.Second) {
 		t.Errorf("the tool %d the CLI started still runs", pid)
 	}
 	noLeaks(t)
@@ -189,7 +191,7 @@ func checkGone(t *testing.T, cliPID int, msgs []shared.Message) {
 	t.Helper()
 	if cliPID == 0 {
 		t.Error("no CLI pid (the fake reports it in the initialize answer)")
-	} else if !waitGone(cliPID) {
+	} else if !proctest.WaitGone(cliPID, 5*time.Second) {
 		t.Errorf("the CLI %d still runs", cliPID)
 	}
 	child := 0
@@ -202,7 +204,7 @@ func checkGone(t *testing.T, cliPID int, msgs []shared.Message) {
 		t.Error("no replay_child message: the tool's pid is unknown")
 		return
 	}
-	if !waitGone(child) {
+	if !proctest.WaitGone(child, 5*time.Second) {
 		t.Errorf("the tool %d the CLI started still runs: orphaned", child)
 	}
 }

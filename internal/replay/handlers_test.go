@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
+
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
@@ -138,7 +140,7 @@ func TestCloseFromInsideACallback(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Errorf("Close again = %v", err)
 			}
-			if !waitGone(pid) {
+			if !proctest.WaitGone(pid, 5*time.Second) {
 				t.Errorf("the CLI %d still runs", pid)
 			}
 			if a, ok := f.answers(t)["c1"]; ok {

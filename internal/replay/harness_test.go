@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -13,7 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -256,33 +254,6 @@ func noLeaks(t testing.TB) {
 	if left := waitNoSDKGoroutines(5 * time.Second); left != "" {
 		t.Errorf("SDK goroutines left after Close:\n%s", left)
 	}
-}
-
-// gone reports whether pid no longer runs (no such process, or a zombie).
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
-}
-
-// waitGone reports whether pid is gone within 5 s: a killed process takes a moment to exit, and
-// there is nothing to wait on for a process that is not our child.
-func waitGone(pid int) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for !gone(pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return true
 }
 
 // childPID returns the pid of a replay_child message (the fake's spawn), or 0.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
+
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
@@ -153,7 +155,7 @@ func TestEndBeforeAndDuringStart(t *testing.T) {
 			t.Fatal("the fake's pid line is missing")
 		}
 		pid, _ := strconv.Atoi(m[1])
-		if !waitGone(pid) {
+		if !proctest.WaitGone(pid, 5*time.Second) {
 			t.Errorf("the CLI %d still runs after CreateSession failed", pid)
 		}
 		noLeaks(t)
@@ -248,7 +250,7 @@ func TestEndAtEveryStage(t *testing.T) {
 				if err := s.Send(context.Background(), "late"); !errors.Is(err, v2.ErrClosed) {
 					t.Errorf("Send after the end = %v, want ErrClosed", err)
 				}
-				if !waitGone(pid) {
+				if !proctest.WaitGone(pid, 5*time.Second) {
 					t.Errorf("the CLI %d still runs", pid)
 				}
 				noLeaks(t)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
+
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
@@ -110,7 +112,7 @@ func TestStdoutClosedEarly(t *testing.T) {
 			if n != 1 {
 				t.Errorf("%d assistant messages, want 1", n)
 			}
-			if !waitGone(pid) {
+			if !proctest.WaitGone(pid, 5*time.Second) {
 				t.Errorf("the CLI %d still runs", pid)
 			}
 			if err := s.Close(); err != s.Close() {
