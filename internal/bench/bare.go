@@ -40,7 +40,7 @@ func runBare(spec Spec) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	t0 := time.Now()
+	t0, sc0 := time.Now(), cpuNow()
 	if err := cmd.Start(); err != nil {
 		return rep, err
 	}
@@ -103,7 +103,7 @@ func runBare(spec Spec) (Report, error) {
 			if gjson.GetBytes(line, "response.subtype").String() != "success" {
 				return rep, fmt.Errorf("initialize: %s", line)
 			}
-			rep.StartNS = int64(time.Since(t0))
+			rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(cpuNow()-sc0)
 			started = true
 			defer startProfile()()
 			c0, w0 = cpuNow(), time.Now()

@@ -8,7 +8,8 @@
 //	                                              # npm install @anthropic-ai/claude-agent-sdk
 //
 // Workloads (-shapes): "seq", N model turns of one Bash tool_use each; "par", N/10 model turns of
-// ten Bash tool_use blocks each (the CLI runs them concurrently).
+// ten Bash tool_use blocks each (the CLI runs them concurrently); "start", no tool call at all (one
+// text answer), for measuring the session start with many quick runs.
 //
 // Drivers: "bare", a hand-written Go loop that speaks the control protocol with no SDK (the floor);
 // "sdk", this SDK (claude/v2); "ts", @anthropic-ai/claude-agent-sdk (with -ts). Hook
@@ -81,7 +82,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 100, "tool calls per run")
 	runs := fs.Int("runs", 5, "runs per configuration (interleaved)")
-	shapes := fs.String("shapes", "seq,par", "workloads: seq (one tool_use per message), par (ten per message)")
+	shapes := fs.String("shapes", "seq,par", "workloads: seq (one tool_use per message), par (ten per message), start (none)")
 	cliPath := fs.String("cli", "", "the Claude CLI (default: the pinned install, or $CLAUDE_CLI_PATH)")
 	tsDir := fs.String("ts", "", "directory where @anthropic-ai/claude-agent-sdk is installed (adds the TS driver)")
 	configs := fs.String("configs", "", "comma-separated driver/hooks to run (default: all)")
@@ -172,6 +173,8 @@ type Row struct {
 	// answered).
 	WallMS  float64 `json:"wall_ms"`
 	StartMS float64 `json:"start_ms"`
+	// StartCPUMS is the driver's median CPU time during the start.
+	StartCPUMS float64 `json:"start_cpu_ms"`
 	// PerCallMS is (WallMS - the same driver's nohooks WallMS) / N; Ratio is WallMS / that.
 	PerCallMS float64 `json:"per_call_ms"`
 	Ratio     float64 `json:"ratio"`
@@ -244,8 +247,11 @@ func workload(shape string, n int) fakeapi.Handler {
 
 // calls is the number of tool calls a workload makes.
 func calls(shape string, n int) int {
-	if shape == "par" {
+	switch shape {
+	case "par":
 		return n / 10 * 10
+	case "start":
+		return 0
 	}
 	return n
 }
@@ -348,7 +354,7 @@ func (res *Result) summarise(o Options) {
 	for _, shape := range o.Shapes {
 		for _, c := range o.Configs {
 			row := Row{Shape: shape, Config: c}
-			var wall, start, cpu []float64
+			var wall, start, startCPU, cpu []float64
 			var rts []int64
 			for _, r := range res.Raw {
 				if r.Shape != shape || r.Config != c {
@@ -357,11 +363,12 @@ func (res *Result) summarise(o Options) {
 				row.Runs++
 				wall = append(wall, ms(r.Report.WallNS))
 				start = append(start, ms(r.Report.StartNS))
+				startCPU = append(startCPU, ms(r.Report.StartCPUNS))
 				cpu = append(cpu, ms(r.Report.CPUNS))
 				rts = append(rts, r.Report.RoundTripNS...)
 			}
-			nc := float64(calls(shape, o.N))
-			row.WallMS, row.StartMS = median(wall), median(start)
+			nc := max(float64(calls(shape, o.N)), 1)
+			row.WallMS, row.StartMS, row.StartCPUMS = median(wall), median(start), median(startCPU)
 			row.CPUPerCallMS = median(cpu) / nc
 			row.RTs = len(rts)
 			row.RTP50US, row.RTP99US = percentile(rts, 0.50)/1e3, percentile(rts, 0.99)/1e3
@@ -377,7 +384,7 @@ func (res *Result) summarise(o Options) {
 		if !ok || b.WallMS == 0 {
 			continue
 		}
-		nc := float64(calls(r.Shape, o.N))
+		nc := max(float64(calls(r.Shape, o.N)), 1)
 		r.PerCallMS = (r.WallMS - b.WallMS) / nc
 		r.Ratio = r.WallMS / b.WallMS
 		r.AddedCPUPerCallMS = r.CPUPerCallMS - b.CPUPerCallMS
@@ -403,11 +410,11 @@ func (res *Result) WriteTable(w io.Writer) {
 	if m.TSSDK != "" {
 		fmt.Fprintf(w, "TypeScript SDK %s on node %s\n", m.TSSDK, m.Node)
 	}
-	fmt.Fprintf(w, "%-5s %-13s %9s %8s %10s %7s %9s %9s %6s %9s %9s\n",
-		"shape", "config", "wall ms", "start ms", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call")
+	fmt.Fprintf(w, "%-5s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s\n",
+		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call")
 	for _, r := range res.Rows {
-		fmt.Fprintf(w, "%-5s %-13s %9.1f %8.1f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f\n",
-			r.Shape, r.Config, r.WallMS, r.StartMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS)
+		fmt.Fprintf(w, "%-5s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f\n",
+			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS)
 	}
 }
 

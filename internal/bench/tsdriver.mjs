@@ -69,9 +69,10 @@ async function* prompt() {
   await doneP;
 }
 
-const rep = { start_ns: 0, wall_ns: 0, cpu_ns: 0, rt_ns: [], tool_results: 0 };
+const rep = { start_ns: 0, start_cpu_ns: 0, wall_ns: 0, cpu_ns: 0, rt_ns: [], tool_results: 0 };
 try {
   const t0 = now();
+  const sc0 = cpuNS();
   const q = query({
     prompt: prompt(),
     options: {
@@ -81,6 +82,7 @@ try {
   });
   await q.initializationResult();
   rep.start_ns = Number(now() - t0);
+  rep.start_cpu_ns = Number(cpuNS() - sc0);
   const c0 = cpuNS();
   const w0 = now();
   go();
