@@ -35,7 +35,8 @@ import (
 // the stream, one at a time, on one goroutine for all of a session's observers; Close waits until
 // every observation is delivered. An observer that panics is logged (with its stack) and goes on
 // getting the next observations; the session is not affected. An observer must not block for
-// long: the queue grows meanwhile, and Close waits for it.
+// long: the queue grows meanwhile, and Close waits for it. It may call the session's methods, except
+// Close (which would wait for the observer itself).
 type Observer interface {
 	Observe(Observation)
 }
