@@ -231,3 +231,27 @@ func TestObservable(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkObserverFeed is what observers cost the stdout reader per message: a tool_use line, a
+// tool_result line, and a line no observer needs (a text answer), with an observer goroutine
+// consuming the observations.
+func BenchmarkObserverFeed(b *testing.B) {
+	for _, tc := range []struct{ name, line string }{
+		{"tool_use", obsToolUseA}, {"tool_result", obsResultA}, {"text", obsText},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m, err := parser.Parse([]byte(tc.line))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := newObserverRunner([]Observer{ObserverFunc(func(Observation) {})}, discardLogger())
+			r.start(&SessionStarted{})
+			b.ReportAllocs()
+			for b.Loop() {
+				r.feed(m)
+			}
+			b.StopTimer()
+			r.end(&SessionEnded{})
+		})
+	}
+}
