@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/tidwall/gjson"
@@ -168,6 +169,10 @@ func fastField(f int, v gjson.Result, raw []byte, b *shared.BaseHookInput, tc *s
 		if !v.IsObject() {
 			return false
 		}
+		if m, ok := fastObject(v, 0); ok {
+			tc.ToolInput = m
+			return true
+		}
 		return json.Unmarshal(rawBytes(raw, v), &tc.ToolInput) == nil
 	case fMCPServer:
 		if !v.IsObject() {
@@ -216,4 +221,72 @@ func foldsToKnown(name string, post bool) bool {
 		}
 	}
 	return false
+}
+
+// maxFastDepth bounds the nesting fastObject decodes; deeper values go to encoding/json.
+const maxFastDepth = 32
+
+// fastObject decodes a JSON object as encoding/json decodes it into a map[string]any (objects as
+// map[string]any, arrays as []any, numbers as float64), or reports false where they might differ:
+// a \u escape, a string that is not valid UTF-8, a number out of float64's range, deep nesting.
+func fastObject(r gjson.Result, depth int) (map[string]any, bool) {
+	m := map[string]any{}
+	ok := true
+	r.ForEach(func(k, v gjson.Result) bool {
+		var key string
+		if key, ok = jsonString(k); !ok {
+			return false
+		}
+		var x any
+		if x, ok = fastValue(v, depth); !ok {
+			return false
+		}
+		m[key] = x
+		return true
+	})
+	return m, ok
+}
+
+func fastValue(v gjson.Result, depth int) (any, bool) {
+	switch v.Type {
+	case gjson.String:
+		return jsonString(v)
+	case gjson.Number:
+		f, err := strconv.ParseFloat(v.Raw, 64)
+		return f, err == nil
+	case gjson.True:
+		return true, true
+	case gjson.False:
+		return false, true
+	case gjson.Null:
+		return nil, true
+	}
+	if depth >= maxFastDepth {
+		return nil, false
+	}
+	if v.IsObject() {
+		return fastObject(v, depth+1)
+	}
+	if v.IsArray() {
+		a := []any{}
+		ok := true
+		v.ForEach(func(_, e gjson.Result) bool {
+			var x any
+			if x, ok = fastValue(e, depth+1); ok {
+				a = append(a, x)
+			}
+			return ok
+		})
+		return a, ok
+	}
+	return nil, false
+}
+
+// jsonString returns the value of a JSON string (a key or a value) where gjson and encoding/json
+// read it alike: valid UTF-8, and no \u escape (the other escapes unescape the same way).
+func jsonString(r gjson.Result) (string, bool) {
+	if r.Type != gjson.String || strings.Contains(r.Raw, `\u`) || !utf8.ValidString(r.Raw) {
+		return "", false
+	}
+	return r.Str, true
 }

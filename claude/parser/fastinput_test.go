@@ -94,6 +94,9 @@ func TestFastToolInputEdgeCases(t *testing.T) {
 		{`{` + strings.Replace(base, "PreToolUse", "PostToolUse", 1) + `,"tool_response":null}`, false},
 		{`{` + base + `,"tool_response":{"stdout":"x"},"duration_ms":1.5}`, true}, // Extra for PreToolUse
 		{`{` + base + `,"tool_input":{"a":1}}`, false},
+		{`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo \"hi\"\n","n":[1,2.5,{"x":null}],"o":{},"b":true}}`, true},
+		{`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"caf\u00e9"}}`, true}, // encoding/json decodes tool_input
+		{`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"n":1e400}}`, false},
 	} {
 		t.Run(tc.input, func(t *testing.T) {
 			if got := checkFast(t, tc.input); got != tc.fast {
@@ -109,6 +112,8 @@ func FuzzFastToolInput(f *testing.F) {
 		f.Add(s)
 	}
 	f.Add(`{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"x","duration_ms":3,"x":null}`)
+	f.Add(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"a":[1,2.5e3,-0,true,null,{"b":"c\n\"d\""}],"e":{},"f":[],"g":"é\u00e9","a":1e400}}`)
+	f.Add(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo \"hi\" > /tmp/x\tok","timeout":120000,"nested":[[[[{"x":[]}]]]]}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		checkFast(t, s)
 	})
