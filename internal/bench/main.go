@@ -279,7 +279,9 @@ func runOnce(ctx context.Context, exe string, o Options, shape string, c Config,
 	switch c.Driver {
 	case "sdk", "bare":
 		cmd = exec.CommandContext(ctx, exe)
-		cmd.Env = append(cli.Env(home, api.URL()), driverEnv+"="+c.Driver, specEnv+"="+string(sb))
+		cmd.Env = append(cli.Env(home, api.URL()), driverEnv+"="+c.Driver, specEnv+"="+string(sb),
+			// A race-enabled driver (the test binary under -race) would otherwise sleep 1 s at exit.
+			"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 		if o.ProfileDir != "" {
 			cmd.Env = append(cmd.Env, profileEnv+"="+filepath.Join(o.ProfileDir, fmt.Sprintf("%s-%s-%s-%d.pprof", shape, c.Driver, c.Hooks, round)))
 		}
