@@ -50,7 +50,9 @@ func (f ObserverFunc) Observe(o Observation) { f(o) }
 var _ Observer = ObserverFunc(nil)
 
 // Observation is one thing an Observer sees: a *SessionStarted, *ToolStarted, *ToolFinished,
-// *TurnEnded or *SessionEnded. Use a type switch; more types may come.
+// *TurnEnded or *SessionEnded. Use a type switch; more types may come. Observations share their
+// JSON (Input, Content, Result, TurnEnded.Result) with the messages Receive yields: treat them as
+// read-only.
 type Observation interface {
 	// Time returns when it happened: when the SDK read the CLI's line it comes from, or, for
 	// SessionStarted and SessionEnded, when the SDK got there.
