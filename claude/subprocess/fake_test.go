@@ -11,12 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/tidwall/gjson"
@@ -261,38 +262,14 @@ func drain(t testing.TB, tr *Transport) ([]shared.Message, error) {
 	}
 }
 
-// transportGoroutines returns the stacks of the goroutines that run the transport's own code
-// (reader, drainer, waiter, request goroutines, handler runs), or "".
-func transportGoroutines() string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var left []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "claude/subprocess.(*Transport)") ||
-			strings.Contains(g, "claude/subprocess.Start") ||
-			strings.Contains(g, "claude/subprocess.(*HookExecutor).runOne") {
-			left = append(left, g)
-		}
-	}
-	return strings.Join(left, "\n\n")
-}
+// transportMarks name the transport's own code in a goroutine's stack: the reader, drainer,
+// waiter, request goroutines and handler runs.
+var transportMarks = []string{"claude/subprocess.(*Transport)", "claude/subprocess.Start", "claude/subprocess.(*HookExecutor)"}
+
+// transportGoroutines returns the stacks of the goroutines running the transport's code, or "".
+func transportGoroutines() string { return proctest.Goroutines(transportMarks...) }
 
 // waitNoTransportGoroutines gives exiting goroutines a bounded chance to finish.
 func waitNoTransportGoroutines(limit time.Duration) string {
-	deadline := time.Now().Add(limit)
-	for {
-		left := transportGoroutines()
-		if left == "" || time.Now().After(deadline) {
-			return left
-		}
-		runtime.Gosched()
-		time.Sleep(time.Millisecond)
-	}
+	return proctest.WaitNoGoroutines(limit, transportMarks...)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -37,4 +38,43 @@ func WaitGone(pid int, limit time.Duration) bool {
 		time.Sleep(time.Millisecond)
 	}
 	return true
+}
+
+// Goroutines returns the stacks of the goroutines whose stack mentions any of marks (for example
+// "claude/subprocess.(*Transport)"), separated by blank lines, or "" when there are none.
+func Goroutines(marks ...string) string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var left []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		for _, m := range marks {
+			if strings.Contains(g, m) {
+				left = append(left, g)
+				break
+			}
+		}
+	}
+	return strings.Join(left, "\n\n")
+}
+
+// WaitNoGoroutines gives goroutines on their way out a bounded chance to finish (a Close has
+// returned, but a goroutine that closed a channel may still be returning), like goleak, and returns
+// the stacks of those still there after limit (see Goroutines), or "".
+func WaitNoGoroutines(limit time.Duration, marks ...string) string {
+	deadline := time.Now().Add(limit)
+	for {
+		left := Goroutines(marks...)
+		if left == "" || time.Now().After(deadline) {
+			return left
+		}
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
 )
 
 // The Go tests of this package drive v2 sessions against the fake CLI ("claude" on PATH, put there
@@ -214,40 +214,6 @@ func decision(a map[string]any) (string, string) {
 	return d, r
 }
 
-// sdkGoroutines returns the stacks of the goroutines that run the SDK's code, or "".
-func sdkGoroutines() string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var left []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "agent-sdk-go/claude/") {
-			left = append(left, g)
-		}
-	}
-	return strings.Join(left, "\n\n")
-}
-
-// waitNoSDKGoroutines gives goroutines that are returning a bounded chance to finish (Close has
-// returned, but a goroutine that closed a channel may still be on its way out), like goleak.
-func waitNoSDKGoroutines(limit time.Duration) string {
-	deadline := time.Now().Add(limit)
-	for {
-		left := sdkGoroutines()
-		if left == "" || time.Now().After(deadline) {
-			return left
-		}
-		runtime.Gosched()
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // noLeaks fails t if any SDK goroutine is left. Only tests that do not run in parallel may use it.
 func noLeaks(t testing.TB) {
 	t.Helper()
@@ -265,4 +231,10 @@ func childPID(m shared.Message) int {
 	var c struct{ PID int }
 	_ = json.Unmarshal(r.Raw, &c)
 	return c.PID
+}
+
+// waitNoSDKGoroutines waits, boundedly, until no goroutine runs the SDK's code; it returns the
+// stacks of those left, or "".
+func waitNoSDKGoroutines(limit time.Duration) string {
+	return proctest.WaitNoGoroutines(limit, "agent-sdk-go/claude/")
 }
