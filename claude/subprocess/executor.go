@@ -412,6 +412,8 @@ type chainRun struct {
 	cur     *registeredHook
 	curRun  HookRun
 	curProg *progressReporter // the progress reporter of the handler in progress, with Progress
+	curCtx  *hookCtx          // the ctx of the handler in progress
+	hc0     hookCtx           // the first handler's ctx, allocated with the chain
 	denied  bool              // res.Output is the event's fail-closed denial
 	res     ChainResult
 	m       merger
@@ -544,20 +546,27 @@ func (c *chainRun) call(h *registeredHook) (out shared.HookOutput, err error, ok
 	if c.x.opts.Observe != nil {
 		c.x.opts.Observe(run) // under c.mu: a cancel's report cannot come first
 	}
-	ctx, cancel := context.WithTimeout(c, h.timeout)
+	// The handler's ctx, whose timer is also the watchdog: at the timeout, it ends the ctx and
+	// answers for the handler if it is still running.
+	hc := &c.hc0
+	if gen > 1 {
+		hc = new(hookCtx) // the first handler may still hold hc0
+	}
+	c.curCtx = hc
+	var ctx context.Context = hc
 	if c.x.opts.Progress != nil {
 		c.curProg = &progressReporter{run: run, fn: c.x.opts.Progress}
 		ctx = shared.WithHookProgress(ctx, c.curProg.report)
 	}
+	hc.start(c, gen, h.timeout)
 	c.mu.Unlock()
-	// The watchdog: at the timeout, it answers for the handler if it is still running.
-	watchdog := time.AfterFunc(h.timeout, func() { c.overrun(gen) })
 	out, err, stack := callHandler(ctx, h.handler, c.in)
-	watchdog.Stop()
+	// Whether the handler overran its time, decided before its ctx ends for good.
+	timedOut := hc.Err() != nil
+	hc.stop()
 	c.mu.Lock()
 	if c.over {
 		c.mu.Unlock()
-		cancel()
 		return nil, nil, false
 	}
 	c.running = false
@@ -569,10 +578,9 @@ func (c *chainRun) call(h *registeredHook) (out shared.HookOutput, err error, ok
 	case c.ctx.Err() != nil:
 		// The request was cancelled or the session closed: whatever the handler said is moot.
 		out, err, stack = nil, ErrHookCancelled, nil
-	case ctx.Err() != nil && stack == nil:
+	case timedOut && stack == nil:
 		out, err = nil, fmt.Errorf("%w after %v", ErrHookTimeout, h.timeout)
 	}
-	cancel()
 	if err != nil {
 		err = &HookError{Event: e, Index: h.index, Name: h.name, Err: err, Stack: stack}
 		if stack != nil {
@@ -604,6 +612,7 @@ func (c *chainRun) ctxDone() {
 		c.mu.Unlock() // between handlers the runner sees the cancel itself
 		return
 	}
+	c.curCtx.cancel(c.ctx.Err(), context.Cause(c.ctx))
 	c.abandonLocked(ErrHookCancelled)
 }
 
