@@ -404,6 +404,8 @@ type chainRun struct {
 	// stopWatch stops the ctx watch, if there is one. Written before the first handler starts;
 	// the watch only reads it (in finishLocked) after taking mu while a handler runs.
 	stopWatch func() bool
+	// watcher is the ctx, when it watches the chain itself (chainWatcher) instead of stopWatch.
+	watcher chainWatcher
 
 	mu      sync.Mutex
 	over    bool // the result was delivered: the runner must drop what it has
@@ -451,7 +453,11 @@ func (x *HookExecutor) InChain(ctx context.Context) bool {
 }
 
 func (c *chainRun) run() {
-	if c.ctx.Done() != nil {
+	if w, ok := c.ctx.(chainWatcher); ok {
+		// The transport's flight: the same watch, without a context.AfterFunc.
+		c.watcher = w
+		w.watchChain(c)
+	} else if c.ctx.Done() != nil {
 		// The ctx watch: a cancel ends the chain at once, even if a handler ignores ctx. It is
 		// stopped before the result is delivered (whose receiver may well cancel ctx then).
 		c.stopWatch = context.AfterFunc(c.ctx, c.ctxDone)
@@ -666,6 +672,8 @@ func (c *chainRun) finishLocked() {
 	c.mu.Unlock()
 	if c.stopWatch != nil {
 		c.stopWatch()
+	} else if c.watcher != nil {
+		c.watcher.unwatchChain(c)
 	}
 	if c.event == shared.HookEventSubagentStop && c.snap != nil && c.snap.agents > 0 {
 		// The agent's scopes end with it, before the CLI hears the answer.

@@ -152,7 +152,7 @@ type Transport struct {
 	nextID  atomic.Int64
 	pmu     sync.Mutex
 	pending map[string]chan *shared.ControlResponse // SDK -> CLI requests
-	flights map[string]context.CancelFunc           // CLI -> SDK requests in progress
+	flights map[string]*flight                      // CLI -> SDK requests in progress
 
 	handlers sync.WaitGroup // in-flight CLI requests (ended by their answer or cancel)
 
@@ -258,13 +258,14 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 		stdin:   inW,
 		inbox:   newInbox(),
 		ctx:     tctx,
-		cancel:  cancel,
 		pending: map[string]chan *shared.ControlResponse{},
-		flights: map[string]context.CancelFunc{},
+		flights: map[string]*flight{},
 		stderr:  &tailBuffer{max: cfg.StderrTail},
 		exited:  make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	// The flights are not derived from t.ctx (see flight): they end with it here.
+	t.cancel = func() { cancel(); t.cancelFlights() }
 	readersDone := make(chan struct{}, 2)
 	t.stdoutDone = readersDone
 	// The stdout reader: it ends at EOF (or when the waiter closes outR). A slow request hands the
@@ -786,10 +787,10 @@ func (t *Transport) handleLine(lr *lineReader, line []byte) (stillReader bool) {
 		return true
 	case *shared.ControlCancelRequest:
 		t.pmu.Lock()
-		cancel := t.flights[m.RequestID]
+		f := t.flights[m.RequestID]
 		t.pmu.Unlock()
-		if cancel != nil {
-			cancel()
+		if f != nil {
+			f.cancel()
 		}
 		return true
 	case *shared.HookEventMessage:
@@ -873,27 +874,42 @@ func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOut
 
 // startFlight registers an in-flight CLI request; it returns false for a duplicate id.
 func (t *Transport) startFlight(id string) (context.Context, bool) {
-	ctx, cancel := context.WithCancel(t.ctx)
 	t.pmu.Lock()
 	defer t.pmu.Unlock()
 	if _, dup := t.flights[id]; dup {
-		cancel()
 		return nil, false
 	}
-	t.flights[id] = cancel
+	f := &flight{}
+	if t.ctx.Err() != nil {
+		f.cancel() // cancelFlights has run (it takes pmu after t.ctx ended)
+	}
+	t.flights[id] = f
 	t.handlers.Add(1)
-	return ctx, true
+	return f, true
 }
 
 func (t *Transport) endFlight(id string) {
 	t.pmu.Lock()
-	cancel := t.flights[id]
+	f := t.flights[id]
 	delete(t.flights, id)
 	t.pmu.Unlock()
-	if cancel != nil {
-		cancel()
+	if f != nil {
+		f.cancel()
 	}
 	t.handlers.Done()
+}
+
+// cancelFlights ends every request in progress: t.ctx has ended.
+func (t *Transport) cancelFlights() {
+	t.pmu.Lock()
+	fs := make([]*flight, 0, len(t.flights))
+	for _, f := range t.flights {
+		fs = append(fs, f)
+	}
+	t.pmu.Unlock()
+	for _, f := range fs {
+		f.cancel()
+	}
 }
 
 // handleControlRequest answers a CLI request. A hook or permission request runs inline on the

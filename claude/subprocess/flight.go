@@ -1,0 +1,123 @@
+package subprocess
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// flight is the ctx of one CLI request in progress (a hook or permission request). It ends when
+// the CLI cancels the request (control_cancel_request), when it is answered (endFlight), or when
+// the transport's ctx ends (Close, process exit: cancelFlights). It replaces a
+// context.WithCancel(t.ctx) plus the chain's context.AfterFunc: a chain running under it registers
+// itself (chainWatcher) without an allocation, and its Done channel is made only if asked for.
+type flight struct {
+	mu     sync.Mutex
+	done   chan struct{} // made on first use; closed when err is set
+	err    error
+	chain  *chainRun // the chain watching it (chainWatcher)
+	afters []*hookAfter
+}
+
+// chainWatcher is a ctx that tells a chain itself when it ends, so that the chain needs no
+// context.AfterFunc for its ctx watch.
+type chainWatcher interface {
+	// watchChain arranges for c.ctxDone to run on a goroutine of its own when the ctx ends (at
+	// once if it has), like context.AfterFunc.
+	watchChain(c *chainRun)
+	// unwatchChain undoes watchChain; c.ctxDone may still run if the ctx ended before.
+	unwatchChain(c *chainRun)
+}
+
+func (f *flight) cancel() {
+	f.mu.Lock()
+	if f.err != nil {
+		f.mu.Unlock()
+		return
+	}
+	f.err = context.Canceled
+	if f.done == nil {
+		f.done = closedChan
+	} else {
+		close(f.done)
+	}
+	c, afters := f.chain, f.afters
+	f.chain, f.afters = nil, nil
+	f.mu.Unlock()
+	if c != nil {
+		go c.ctxDone()
+	}
+	for _, a := range afters {
+		go a.f()
+	}
+}
+
+func (f *flight) watchChain(c *chainRun) {
+	f.mu.Lock()
+	if f.err != nil {
+		f.mu.Unlock()
+		go c.ctxDone()
+		return
+	}
+	f.chain = c
+	f.mu.Unlock()
+}
+
+func (f *flight) unwatchChain(c *chainRun) {
+	f.mu.Lock()
+	if f.chain == c {
+		f.chain = nil
+	}
+	f.mu.Unlock()
+}
+
+func (f *flight) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+func (f *flight) Done() <-chan struct{} {
+	f.mu.Lock()
+	if f.done == nil {
+		f.done = make(chan struct{})
+	}
+	d := f.done
+	f.mu.Unlock()
+	return d
+}
+
+func (f *flight) Err() error {
+	f.mu.Lock()
+	err := f.err
+	f.mu.Unlock()
+	return err
+}
+
+// Value: the transport's ctx carries no values.
+func (f *flight) Value(any) any { return nil }
+
+// AfterFunc lets the context package cancel contexts derived from f (and run context.AfterFunc)
+// without a goroutine each; it has the semantics of context.AfterFunc.
+func (f *flight) AfterFunc(fn func()) (stop func() bool) {
+	a := &hookAfter{f: fn}
+	f.mu.Lock()
+	if f.err != nil {
+		f.mu.Unlock()
+		go fn()
+		return func() bool { return false }
+	}
+	f.afters = append(f.afters, a)
+	f.mu.Unlock()
+	return func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if a.stopped || f.err != nil {
+			return false
+		}
+		a.stopped = true
+		for i, b := range f.afters {
+			if b == a {
+				f.afters = append(f.afters[:i], f.afters[i+1:]...)
+				break
+			}
+		}
+		return true
+	}
+}
