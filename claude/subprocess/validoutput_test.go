@@ -1,0 +1,47 @@
+package subprocess
+
+import (
+	"testing"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// validOutput agrees with shared.WireOutput on every event for the outputs it checks itself and
+// for those it hands on.
+func TestValidOutputAgreesWithWireOutput(t *testing.T) {
+	specs := []shared.HookSpecificOutput{
+		nil,
+		(*shared.PreToolUseOutput)(nil),
+		&shared.PreToolUseOutput{},
+		&shared.PreToolUseOutput{PermissionDecision: shared.DecisionAllow},
+		&shared.PreToolUseOutput{PermissionDecision: "bogus"},
+		&shared.PreToolUseOutput{PermissionDecision: shared.DecisionDeny, UpdatedInput: shared.ToolInput{"a": 1.0}},
+		(*shared.ContextOutput)(nil),
+		&shared.ContextOutput{AdditionalContext: "c"},
+		(*shared.PostToolUseOutput)(nil),
+		&shared.PostToolUseOutput{AdditionalContext: "c"},
+		(*shared.UserPromptSubmitOutput)(nil),
+		&shared.UserPromptSubmitOutput{AdditionalContext: "c"},
+		(*shared.SessionStartOutput)(nil),
+		&shared.SessionStartOutput{AdditionalContext: "c"},
+		&shared.ModelSwitchOutput{PermissionDecision: shared.DecisionAsk},
+		&shared.PermissionRequestOutput{},
+	}
+	decisions := []shared.Decision{"", shared.DecisionAllow, shared.DecisionDeny, shared.DecisionAsk, shared.DecisionDefer, shared.DecisionApprove, shared.DecisionBlock, "bogus"}
+	var outs []shared.HookOutput
+	for _, sp := range specs {
+		for _, d := range decisions {
+			outs = append(outs, &shared.SyncHookOutput{Decision: d, HookSpecificOutput: sp}, shared.SyncHookOutput{Decision: d, HookSpecificOutput: sp})
+		}
+	}
+	outs = append(outs, nil, (*shared.SyncHookOutput)(nil), shared.Allow(), shared.AsyncHookOutput{}, &shared.AsyncHookOutput{})
+	for _, e := range shared.AllHookEvents() {
+		for i, o := range outs {
+			_, werr := shared.WireOutput(e, o)
+			verr := validOutput(e, o)
+			if (werr == nil) != (verr == nil) {
+				t.Errorf("%s, output %d (%#v): validOutput %v, WireOutput %v", e, i, o, verr, werr)
+			}
+		}
+	}
+}
