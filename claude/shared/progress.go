@@ -31,11 +31,9 @@ const (
 	HookOutcomeCancelled HookOutcome = "cancelled"
 )
 
-// HookStarted is a progress event on a session's stream: a hook began to run. Go hooks report it
-// when the session has v2.WithHookEvents; the CLI's command hooks when the CLI writes
-// system/hook_started (with --include-hook-events, which WithHookEvents passes, and always for
-// SessionStart). No event ever carries a tool's input.
-type HookStarted struct {
+// HookRunInfo names one hook run. HookStarted, HookProgress and HookResponse all carry it, with the
+// same HookID, so the three events of one run can be matched.
+type HookRunInfo struct {
 	// HookID identifies the run: its HookProgress and HookResponse carry the same id. Go hooks have
 	// ids "sdk-N"; the CLI's are its own (UUIDs).
 	HookID string
@@ -52,6 +50,14 @@ type HookStarted struct {
 	ToolUseID string
 	// Async is true for the background phase of a hook that answered with Async.
 	Async bool
+}
+
+// HookStarted is a progress event on a session's stream: a hook began to run. Go hooks report it
+// when the session has v2.WithHookEvents; the CLI's command hooks when the CLI writes
+// system/hook_started (with --include-hook-events, which WithHookEvents passes, and always for
+// SessionStart). No event ever carries a tool's input.
+type HookStarted struct {
+	HookRunInfo
 	// Time is when the SDK saw the run start.
 	Time time.Time
 	// SessionID and UUID are the CLI's, for CLI hooks.
@@ -68,12 +74,7 @@ func (*HookStarted) Type() string { return "hook_started" }
 // stderr as it came (subprocess.CommandHook), or a note a Go hook reported with ReportHookProgress.
 // It comes after the run's HookStarted and before its HookResponse.
 type HookProgress struct {
-	HookID   string
-	HookName string
-	Event    HookEvent
-	Source   HookSource
-	Scope    string
-	Async    bool
+	HookRunInfo
 	// Stream is "stdout" or "stderr" for a command's output, or what the hook passed to
 	// ReportHookProgress.
 	Stream string
@@ -91,16 +92,7 @@ func (*HookProgress) Type() string { return "hook_progress" }
 // (Duration) and, for a failure, why (Error). It never carries the hook's input or answer. (It is
 // not HookResponseMessage, the design spec's hook_response answer line.)
 type HookResponse struct {
-	HookID   string
-	HookName string
-	Event    HookEvent
-	Source   HookSource
-	Scope    string
-	// ToolName and ToolUseID name the tool call of a tool event (Go hooks only).
-	ToolName  string
-	ToolUseID string
-	// Async is true for the end of the background phase of a hook that answered with Async.
-	Async   bool
+	HookRunInfo
 	Outcome HookOutcome
 	// Duration is the run's duration. For CLI hooks it is measured by the SDK between the arrival
 	// of hook_started and hook_response (the CLI does not report it).

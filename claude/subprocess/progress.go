@@ -50,6 +50,7 @@ type cliHookEvents struct {
 // convert returns the event for m, or m itself when it is no hook line.
 func (c *cliHookEvents) convert(m *shared.SystemMessage) shared.Message {
 	now := time.Now()
+	info := shared.HookRunInfo{HookID: m.HookID, HookName: m.HookName, Event: shared.HookEvent(m.HookEvent), Source: shared.HookSourceCLI}
 	switch m.Subtype {
 	case "hook_started":
 		c.mu.Lock()
@@ -58,8 +59,7 @@ func (c *cliHookEvents) convert(m *shared.SystemMessage) shared.Message {
 		}
 		c.starts[m.HookID] = now
 		c.mu.Unlock()
-		return &shared.HookStarted{HookID: m.HookID, HookName: m.HookName, Event: shared.HookEvent(m.HookEvent),
-			Source: shared.HookSourceCLI, Time: now, SessionID: m.SessionID, UUID: m.UUID, Raw: m.Raw}
+		return &shared.HookStarted{HookRunInfo: info, Time: now, SessionID: m.SessionID, UUID: m.UUID, Raw: m.Raw}
 	case "hook_progress":
 		// Not seen from CLI 2.1.330; read by the same names as hook_response's output fields.
 		var f struct {
@@ -68,8 +68,7 @@ func (c *cliHookEvents) convert(m *shared.SystemMessage) shared.Message {
 			Output string `json:"output"`
 		}
 		_ = json.Unmarshal(m.Raw, &f)
-		p := &shared.HookProgress{HookID: m.HookID, HookName: m.HookName, Event: shared.HookEvent(m.HookEvent),
-			Source: shared.HookSourceCLI, Time: now, Raw: m.Raw}
+		p := &shared.HookProgress{HookRunInfo: info, Time: now, Raw: m.Raw}
 		switch {
 		case f.Stdout != "":
 			p.Stream, p.Line = "stdout", f.Stdout
@@ -85,8 +84,7 @@ func (c *cliHookEvents) convert(m *shared.SystemMessage) shared.Message {
 			Error  string `json:"error"`
 		}
 		_ = json.Unmarshal(m.Raw, &f)
-		r := &shared.HookResponse{HookID: m.HookID, HookName: m.HookName, Event: shared.HookEvent(m.HookEvent),
-			Source: shared.HookSourceCLI, Outcome: shared.HookOutcome(m.Outcome), ExitCode: m.ExitCode,
+		r := &shared.HookResponse{HookRunInfo: info, Outcome: shared.HookOutcome(m.Outcome), ExitCode: m.ExitCode,
 			Stdout: m.Stdout, Stderr: m.Stderr, Output: f.Output, Error: f.Error, Time: now,
 			SessionID: m.SessionID, UUID: m.UUID, Raw: m.Raw}
 		c.mu.Lock()

@@ -110,7 +110,7 @@ func TestCLIHookEventsConvert(t *testing.T) {
 	var c cliHookEvents
 	code := 3
 	ignore := cmpopts.IgnoreFields(shared.HookStarted{}, "Time", "Raw")
-	if diff := cmp.Diff(&shared.HookStarted{HookID: "h1", HookName: "PreToolUse:Bash", Event: shared.HookEventPreToolUse, Source: shared.HookSourceCLI, SessionID: "s1", UUID: "u1"},
+	if diff := cmp.Diff(&shared.HookStarted{HookRunInfo: shared.HookRunInfo{HookID: "h1", HookName: "PreToolUse:Bash", Event: shared.HookEventPreToolUse, Source: shared.HookSourceCLI}, SessionID: "s1", UUID: "u1"},
 		c.convert(started), ignore); diff != "" {
 		t.Errorf("hook_started (-want +got):\n%s", diff)
 	}
@@ -121,7 +121,7 @@ func TestCLIHookEventsConvert(t *testing.T) {
 	if got.Duration < 0 || got.Time.IsZero() || string(got.Raw) != string(response.Raw) {
 		t.Errorf("duration %v, time %v, raw %s", got.Duration, got.Time, got.Raw)
 	}
-	want := &shared.HookResponse{HookID: "h1", HookName: "PreToolUse:Bash", Event: shared.HookEventPreToolUse, Source: shared.HookSourceCLI,
+	want := &shared.HookResponse{HookRunInfo: shared.HookRunInfo{HookID: "h1", HookName: "PreToolUse:Bash", Event: shared.HookEventPreToolUse, Source: shared.HookSourceCLI},
 		Outcome: shared.HookOutcomeError, ExitCode: &code, Stdout: "out\n", Stderr: "err\n", Output: "out\nerr\n", Error: "err\n", SessionID: "s1", UUID: "u2"}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(shared.HookResponse{}, "Time", "Raw", "Duration")); diff != "" {
 		t.Errorf("hook_response (-want +got):\n%s", diff)
@@ -137,7 +137,7 @@ func TestCLIHookEventsConvert(t *testing.T) {
 func TestEmitQueuesOnTheStream(t *testing.T) {
 	t.Parallel()
 	tr := startFake(t, Config{}, script("read"))
-	ev := &shared.HookStarted{HookID: "sdk-1", Event: shared.HookEventStop, Source: shared.HookSourceSDK}
+	ev := &shared.HookStarted{HookRunInfo: shared.HookRunInfo{HookID: "sdk-1", Event: shared.HookEventStop, Source: shared.HookSourceSDK}}
 	tr.Emit(ev)
 	if m := next(t, tr); m != ev {
 		t.Errorf("Next = %#v, want the emitted event", m)

@@ -68,16 +68,19 @@ func hookName(r subprocess.HookRun) string {
 	return string(r.Event)
 }
 
+// runInfo names the executor's run r for the hook events.
+func runInfo(r subprocess.HookRun) shared.HookRunInfo {
+	return shared.HookRunInfo{HookID: hookID(r), HookName: hookName(r), Event: r.Event, Source: shared.HookSourceSDK,
+		Scope: r.Scope, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Async: r.Async}
+}
+
 // onHookRun is the executor's Observe with WithHookEvents.
 func (s *Session) onHookRun(r subprocess.HookRun) {
 	if r.Outcome == "" {
-		s.emit(&shared.HookStarted{HookID: hookID(r), HookName: hookName(r), Event: r.Event, Source: shared.HookSourceSDK,
-			Scope: r.Scope, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Async: r.Async, Time: r.Started})
+		s.emit(&shared.HookStarted{HookRunInfo: runInfo(r), Time: r.Started})
 		return
 	}
-	resp := &shared.HookResponse{HookID: hookID(r), HookName: hookName(r), Event: r.Event, Source: shared.HookSourceSDK,
-		Scope: r.Scope, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Async: r.Async, Outcome: r.Outcome,
-		Duration: r.Duration, Time: r.Started.Add(r.Duration)}
+	resp := &shared.HookResponse{HookRunInfo: runInfo(r), Outcome: r.Outcome, Duration: r.Duration, Time: r.Started.Add(r.Duration)}
 	if r.Err != nil {
 		resp.Error = r.Err.Error()
 	}
@@ -86,6 +89,5 @@ func (s *Session) onHookRun(r subprocess.HookRun) {
 
 // onHookProgress is the executor's Progress with WithHookEvents.
 func (s *Session) onHookProgress(r subprocess.HookRun, stream, line string) {
-	s.emit(&shared.HookProgress{HookID: hookID(r), HookName: hookName(r), Event: r.Event, Source: shared.HookSourceSDK,
-		Scope: r.Scope, Async: r.Async, Stream: stream, Line: line, Time: time.Now()})
+	s.emit(&shared.HookProgress{HookRunInfo: runInfo(r), Stream: stream, Line: line, Time: time.Now()})
 }
