@@ -182,25 +182,28 @@ type permissionDenial struct {
 	ToolInput map[string]any `json:"tool_input"`
 }
 
-// recorder keeps hook inputs in arrival order; handlers run on other goroutines.
-type recorder[T shared.HookInput] struct {
-	mu  sync.Mutex
-	ins []T
+// records keeps values in arrival order; the callbacks that add them run on other goroutines.
+type records[T any] struct {
+	mu    sync.Mutex
+	items []T
 }
 
-func (r *recorder[T]) add(in T) {
+func (r *records[T]) add(v T) {
 	r.mu.Lock()
-	r.ins = append(r.ins, in)
+	r.items = append(r.items, v)
 	r.mu.Unlock()
 }
 
-func (r *recorder[T]) all() []T {
+func (r *records[T]) all() []T {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]T(nil), r.ins...)
+	return append([]T(nil), r.items...)
 }
 
-func (r *recorder[T]) len() int { return len(r.all()) }
+func (r *records[T]) len() int { return len(r.all()) }
+
+// recorder keeps hook inputs in arrival order.
+type recorder[T shared.HookInput] struct{ records[T] }
 
 // handler returns a HookHandler that records its input and answers with answer (nil: no opinion).
 func (r *recorder[T]) handler(answer func(T) shared.HookOutput) shared.HookHandler {

@@ -22,40 +22,13 @@ import (
 )
 
 // obsRecorder keeps observations; the session's observer goroutine calls it.
-type obsRecorder struct {
-	mu  sync.Mutex
-	obs []v2.Observation
-}
+type obsRecorder struct{ records[v2.Observation] }
 
-func (r *obsRecorder) Observe(o v2.Observation) {
-	r.mu.Lock()
-	r.obs = append(r.obs, o)
-	r.mu.Unlock()
-}
-
-func (r *obsRecorder) all() []v2.Observation {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]v2.Observation(nil), r.obs...)
-}
+// Observe records o.
+func (r *obsRecorder) Observe(o v2.Observation) { r.add(o) }
 
 // rtRecorder keeps the round trips of WithRoundTripTrace.
-type rtRecorder struct {
-	mu  sync.Mutex
-	rts []subprocess.RoundTrip
-}
-
-func (r *rtRecorder) add(rt subprocess.RoundTrip) {
-	r.mu.Lock()
-	r.rts = append(r.rts, rt)
-	r.mu.Unlock()
-}
-
-func (r *rtRecorder) all() []subprocess.RoundTrip {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]subprocess.RoundTrip(nil), r.rts...)
-}
+type rtRecorder = records[subprocess.RoundTrip]
 
 // teeCLI returns a CLI path that runs the real CLI with everything the SDK writes to it copied
 // to the returned log file.
