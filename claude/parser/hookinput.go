@@ -17,6 +17,7 @@ type InputError struct {
 	Reason string
 }
 
+// Error describes the failure.
 func (e *InputError) Error() string {
 	return "parser: hook input for " + string(e.Event) + ": " + e.Reason
 }

@@ -27,6 +27,7 @@ type DecodeError struct {
 	Err     error
 }
 
+// Error describes the failure.
 func (e *DecodeError) Error() string {
 	if e.Subtype != "" {
 		return fmt.Sprintf("parser: decoding %s/%s: %v", e.Type, e.Subtype, e.Err)

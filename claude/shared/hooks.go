@@ -84,6 +84,7 @@ type RegistrationError struct {
 	Err    error
 }
 
+// Error describes the failure.
 func (e *RegistrationError) Error() string {
 	if e.Index < 0 {
 		return fmt.Sprintf("shared: hook event %q: %s", e.Event, e.Reason)
@@ -102,6 +103,7 @@ type InputTypeError struct {
 	Event HookEvent
 }
 
+// Error describes the failure.
 func (e *InputTypeError) Error() string {
 	return fmt.Sprintf("shared: handler for %s got %T for event %s", e.Want, e.Got, e.Event)
 }

@@ -27,6 +27,7 @@ type OutputError struct {
 	Reason string
 }
 
+// Error describes the failure.
 func (e *OutputError) Error() string {
 	return fmt.Sprintf("shared: invalid hook output for %s: %s", e.Event, e.Reason)
 }

@@ -49,6 +49,7 @@ type CommandExitError struct {
 	Stderr   string
 }
 
+// Error describes the failure.
 func (e *CommandExitError) Error() string {
 	return fmt.Sprintf("command hook %q exited with code %d: %s", e.Command, e.ExitCode, strings.TrimSpace(e.Stderr))
 }

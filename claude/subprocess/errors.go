@@ -23,6 +23,7 @@ type CLINotFoundError struct {
 	Tried []string
 }
 
+// Error describes the failure.
 func (e *CLINotFoundError) Error() string {
 	return "subprocess: claude CLI not found; tried " + strings.Join(e.Tried, ", ") +
 		" (install it with `npm install -g @anthropic-ai/claude-code`, or set CLAUDE_CLI_PATH or the CLI path option)"
@@ -39,6 +40,7 @@ type ProcessError struct {
 	Stderr string
 }
 
+// Error describes the failure.
 func (e *ProcessError) Error() string {
 	how := fmt.Sprintf("exited with code %d", e.ExitCode)
 	if e.Signal != "" {
@@ -57,6 +59,7 @@ type ProtocolError struct {
 	Err  error
 }
 
+// Error describes the failure.
 func (e *ProtocolError) Error() string {
 	return fmt.Sprintf("subprocess: protocol error at line %d: %v", e.Line, e.Err)
 }
@@ -70,6 +73,7 @@ type LineTooLongError struct {
 	Limit int
 }
 
+// Error describes the failure.
 func (e *LineTooLongError) Error() string {
 	return fmt.Sprintf("line of %d bytes exceeds the limit of %d bytes; skipped", e.Size, e.Limit)
 }
@@ -81,6 +85,7 @@ type ControlError struct {
 	Code    string // error_code, when the CLI gives one
 }
 
+// Error describes the failure.
 func (e *ControlError) Error() string {
 	if e.Code != "" {
 		return fmt.Sprintf("subprocess: CLI refused %s (%s): %s", e.Subtype, e.Code, e.Message)

@@ -41,6 +41,7 @@ type HookError struct {
 	Stack []byte
 }
 
+// Error describes the failure.
 func (e *HookError) Error() string {
 	n := e.Name
 	if n == "" {

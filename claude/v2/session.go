@@ -60,6 +60,7 @@ type ResultError struct {
 	Result *shared.ResultMessage
 }
 
+// Error describes the failure.
 func (e *ResultError) Error() string {
 	return fmt.Sprintf("v2: turn failed (%s, %s): %s", e.Result.Subtype, e.Result.TerminalReason, e.Result.Result)
 }
