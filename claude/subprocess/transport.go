@@ -30,6 +30,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/jsonstr"
 	"github.com/tidwall/gjson"
 )
 
@@ -141,8 +142,11 @@ type Transport struct {
 	// writeErr is the process's failure, for writes after its end (exitErr is only safe to read
 	// once done is closed, and Close may close stdin earlier).
 	writeErr error
-	wbuf     bytes.Buffer  // the line being written
+	wbuf     bytes.Buffer  // the line being written by WriteMessage
 	wenc     *json.Encoder // encodes into wbuf
+	wline    []byte        // the line being written by writeAppended
+	// rawStdin writes to stdin without the runtime's poller (writeNow); nil if unavailable.
+	rawStdin syscall.RawConn
 
 	inbox *inbox
 
@@ -266,6 +270,9 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	}
 	// The flights are not derived from t.ctx (see flight): they end with it here.
 	t.cancel = func() { cancel(); t.cancelFlights() }
+	if rc, err := inW.SyscallConn(); err == nil {
+		t.rawStdin = rc
+	}
 	readersDone := make(chan struct{}, 2)
 	t.stdoutDone = readersDone
 	// The stdout reader: it ends at EOF (or when the waiter closes outR). A slow request hands the
@@ -399,10 +406,32 @@ func (t *Transport) WriteMessage(v any) error {
 		return fmt.Errorf("subprocess: encoding message: %w", err)
 	}
 	defer func() {
-		if t.wbuf.Cap() > 1<<20 {
+		if t.wbuf.Cap() > maxKeptLine {
 			t.wbuf = bytes.Buffer{} // do not keep a huge message's buffer
 		}
 	}()
+	return t.writeLocked(t.wbuf.Bytes())
+}
+
+// maxKeptLine is the largest write buffer the transport keeps between lines.
+const maxKeptLine = 1 << 20
+
+// writeAppended writes one line that appendLine appends (without the newline) to the transport's
+// line buffer; it is WriteMessage without encoding/json, for the answers the SDK writes most.
+func (t *Transport) writeAppended(appendLine func([]byte) []byte) error {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	b := append(appendLine(t.wline[:0]), '\n')
+	if cap(b) <= maxKeptLine {
+		t.wline = b
+	} else {
+		t.wline = nil
+	}
+	return t.writeLocked(b)
+}
+
+// writeLocked writes line (a whole line with its newline) to the CLI's stdin; t.wmu is held.
+func (t *Transport) writeLocked(line []byte) error {
 	if t.stdinClosed {
 		if t.writeErr != nil {
 			return t.writeErr
@@ -412,8 +441,15 @@ func (t *Transport) WriteMessage(v any) error {
 	if t.wbroken != nil {
 		return t.wbroken
 	}
+	// Most lines fit in the pipe at once: write those without arming the write deadline, whose
+	// runtime timer costs each write a wake-up of another thread. Only what does not fit waits,
+	// with the deadline.
+	n := t.writeNow(line)
+	if n == len(line) {
+		return nil
+	}
 	_ = t.stdin.SetWriteDeadline(time.Now().Add(t.cfg.WriteTimeout))
-	if _, err := t.stdin.Write(t.wbuf.Bytes()); err != nil {
+	if _, err := t.stdin.Write(line[n:]); err != nil {
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			err = fmt.Errorf("%w: %v", ErrStalled, err)
@@ -427,6 +463,31 @@ func (t *Transport) WriteMessage(v any) error {
 		return err
 	}
 	return nil
+}
+
+// writeNow writes as much of line as the pipe takes without waiting, and returns how much that
+// was. Any error (a full pipe, a closed one) stops it early: the caller's blocking write then
+// writes the rest, or meets the same error and reports it.
+func (t *Transport) writeNow(line []byte) (n int) {
+	if t.rawStdin == nil {
+		return 0
+	}
+	_ = t.rawStdin.Write(func(fd uintptr) bool {
+		for n < len(line) {
+			m, err := syscall.Write(int(fd), line[n:])
+			if m > 0 {
+				n += m
+			}
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || m <= 0 {
+				break
+			}
+		}
+		return true // never wait here
+	})
+	return n
 }
 
 // closeStdin closes the CLI's stdin, once. It does not take wmu, so that a write blocked on a CLI
@@ -861,15 +922,24 @@ func (t *Transport) answerError(id, msg string) {
 	}
 }
 
-// answerHook writes a hook's answer. An output that cannot be encoded falls back to the event's
-// denial (or {} for events that do not guard an action).
+// answerHook writes a hook's answer, encoded straight into the line buffer (no encoding/json for
+// the common answers, see shared.AppendWireOutput). An output that cannot be encoded falls back to
+// the event's denial (or {} for events that do not guard an action).
 func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOutput) {
-	w, err := shared.WireOutput(e, out)
+	err := t.writeAppended(func(b []byte) []byte {
+		b = append(b, `{"type":"control_response","response":{"subtype":"success","request_id":`...)
+		b = jsonstr.Append(b, id)
+		b = append(b, `,"response":`...)
+		w, err := shared.AppendWireOutput(b, e, out)
+		if err != nil {
+			t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
+			w, _ = shared.AppendWireOutput(b, e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+		}
+		return append(w, "}}"...)
+	})
 	if err != nil {
-		t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
-		w, _ = shared.WireOutput(e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+		t.logger.Warn("subprocess: answering a CLI request", "request_id", id, "error", err)
 	}
-	t.answerSuccess(id, w)
 }
 
 // startFlight registers an in-flight CLI request; it returns false for a duplicate id.
