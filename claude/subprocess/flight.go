@@ -17,6 +17,43 @@ type flight struct {
 	err    error
 	chain  *chainRun // the chain watching it (chainWatcher)
 	afters []*hookAfter
+	// inline: the request runs on the stdout reader, whose handoff timer fires after
+	// handoffDelay (Transport.inline). Until then a handler's watchdog is not armed: the handoff
+	// arms it (handedOff), so that a quick handler costs no timer of its own.
+	inline bool
+	watch  *hookCtx // the handler whose watchdog waits for the handoff
+}
+
+// deferWatchdog reports whether h's watchdog may wait for the handoff (which then arms it).
+func (f *flight) deferWatchdog(h *hookCtx) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.inline || f.err != nil {
+		return false
+	}
+	f.watch = h
+	return true
+}
+
+// dropWatchdog forgets h: its handler returned before the handoff.
+func (f *flight) dropWatchdog(h *hookCtx) {
+	f.mu.Lock()
+	if f.watch == h {
+		f.watch = nil
+	}
+	f.mu.Unlock()
+}
+
+// handedOff is the handoff: the request runs on past handoffDelay, no longer on the reader. The
+// waiting watchdog is armed (for what is left of its time), and later handlers arm their own.
+func (f *flight) handedOff() {
+	f.mu.Lock()
+	h := f.watch
+	f.inline, f.watch = false, nil
+	f.mu.Unlock()
+	if h != nil {
+		h.arm()
+	}
 }
 
 // chainWatcher is a ctx that tells a chain itself when it ends, so that the chain needs no

@@ -19,7 +19,8 @@ type hookCtx struct {
 	c        *chainRun
 	gen      int // the handler run it belongs to (chainRun.gen)
 	deadline time.Time
-	timer    *time.Timer
+	timer    *time.Timer // guarded by mu; nil while the watchdog waits for the handoff
+	deferred *flight     // the flight whose handoff arms the watchdog, if it waits
 
 	mu     sync.Mutex
 	done   chan struct{} // made on first use; closed when err is set
@@ -52,11 +53,30 @@ var cancelCtxKey = func() any {
 }()
 
 // start arms the handler's watchdog: at d, the ctx ends with DeadlineExceeded and the chain answers
-// for the handler if it is still running.
+// for the handler if it is still running. A handler of a request that runs inline on the stdout
+// reader gets its timer only at the handoff, after handoffDelay (flight.deferWatchdog): most
+// handlers return before, and arming a runtime timer wakes another thread.
 func (h *hookCtx) start(c *chainRun, gen int, d time.Duration) {
 	h.c, h.gen = c, gen
 	h.deadline = time.Now().Add(d)
+	if f, ok := c.ctx.(*flight); ok && d > handoffDelay && f.deferWatchdog(h) {
+		h.deferred = f
+		return
+	}
+	h.mu.Lock()
 	h.timer = time.AfterFunc(d, h.fire)
+	h.mu.Unlock()
+}
+
+// arm arms a deferred watchdog (the handoff happened) for what is left until the deadline, unless
+// the ctx has ended.
+func (h *hookCtx) arm() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.err != nil || h.timer != nil {
+		return
+	}
+	h.timer = time.AfterFunc(time.Until(h.deadline), h.fire)
 }
 
 func (h *hookCtx) fire() {
@@ -64,10 +84,19 @@ func (h *hookCtx) fire() {
 	h.c.overrun(h.gen)
 }
 
-// stop stops the watchdog and ends the ctx (the handler returned).
+// stop stops the watchdog and ends the ctx (the handler returned). The ctx ends first, so that a
+// handoff arming the watchdog at the same time (arm) finds it ended.
 func (h *hookCtx) stop() {
-	h.timer.Stop()
+	if h.deferred != nil {
+		h.deferred.dropWatchdog(h)
+	}
 	h.cancel(context.Canceled, nil)
+	h.mu.Lock()
+	t := h.timer
+	h.mu.Unlock()
+	if t != nil {
+		t.Stop()
+	}
 }
 
 // cancel ends the ctx with err (and cause, if not nil), once.

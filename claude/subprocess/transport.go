@@ -169,6 +169,7 @@ type Transport struct {
 	htaken  uint64    // the last request whose reader the handoff timer took over
 	hsince  time.Time // when hcur started
 	hreader *lineReader
+	hflight *flight // hcur's flight, whose handler watchdogs wait for the handoff
 	htimer  *time.Timer
 
 	stderr *tailBuffer
@@ -708,11 +709,14 @@ const handoffDelay = time.Millisecond
 // no goroutine switch at all. If work still runs after handoffDelay, the handoff timer's goroutine
 // becomes the reader, and the CLI's next lines (a cancel, other requests) are read while work goes
 // on. inline reports whether the calling goroutine is still the reader.
-func (t *Transport) inline(lr *lineReader, work func()) (stillReader bool) {
+//
+// f, the request's flight (nil for none), learns of the handoff (flight.handedOff): until then its
+// handlers' watchdogs need no timer of their own, the handoff timer stands in for them.
+func (t *Transport) inline(lr *lineReader, f *flight, work func()) (stillReader bool) {
 	t.hmu.Lock()
 	t.hseq++
 	n := t.hseq
-	t.hcur, t.hsince, t.hreader = n, time.Now(), lr
+	t.hcur, t.hsince, t.hreader, t.hflight = n, time.Now(), lr, f
 	if t.htimer == nil {
 		t.htimer = time.AfterFunc(handoffDelay, t.takeOver)
 	} else {
@@ -728,7 +732,7 @@ func (t *Transport) inline(lr *lineReader, work func()) (stillReader bool) {
 		return false
 	}
 	t.htimer.Stop()
-	t.hcur, t.hreader = 0, nil
+	t.hcur, t.hreader, t.hflight = 0, nil, nil
 	return true
 }
 
@@ -737,13 +741,16 @@ func (t *Transport) inline(lr *lineReader, work func()) (stillReader bool) {
 // request finds hcur changed or too recent, and does nothing.
 func (t *Transport) takeOver() {
 	t.hmu.Lock()
-	n, lr := t.hcur, t.hreader
+	n, lr, f := t.hcur, t.hreader, t.hflight
 	if n == 0 || time.Since(t.hsince) < handoffDelay {
 		t.hmu.Unlock()
 		return
 	}
-	t.htaken, t.hcur, t.hreader = n, 0, nil
+	t.htaken, t.hcur, t.hreader, t.hflight = n, 0, nil, nil
 	t.hmu.Unlock()
+	if f != nil {
+		f.handedOff() // the watchdog of the handler in progress is armed now
+	}
 	t.readStdout(lr)
 }
 
@@ -943,13 +950,13 @@ func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOut
 }
 
 // startFlight registers an in-flight CLI request; it returns false for a duplicate id.
-func (t *Transport) startFlight(id string) (context.Context, bool) {
+func (t *Transport) startFlight(id string) (*flight, bool) {
 	t.pmu.Lock()
 	defer t.pmu.Unlock()
 	if _, dup := t.flights[id]; dup {
 		return nil, false
 	}
-	f := &flight{}
+	f := &flight{inline: true}
 	if t.ctx.Err() != nil {
 		f.cancel() // cancelFlights has run (it takes pmu after t.ctx ended)
 	}
@@ -994,7 +1001,7 @@ func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlReques
 			return true
 		}
 		// The answer is written when the chain ends, or by the handler's watchdog at its timeout.
-		return t.inline(lr, func() {
+		return t.inline(lr, ctx, func() {
 			t.dispatchHooks(ctx, m.HookCallback.Input, m.RequestID, func(res ChainResult) {
 				defer t.endFlight(m.RequestID)
 				if !res.Cancelled {
@@ -1010,7 +1017,7 @@ func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlReques
 			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
 			return true
 		}
-		return t.inline(lr, func() {
+		return t.inline(lr, nil, func() {
 			// A cancel (by the CLI, or Close) ends the request at once, even while the callback
 			// still runs: Close waits neither for a callback that ignores ctx nor for one that
 			// calls Close itself. The callback's late result is dropped.
@@ -1115,7 +1122,7 @@ func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) 
 		ctx, _ = t.startFlight(id)
 	}
 	// One hook event (spec framing), run like a hook request.
-	return t.inline(lr, func() {
+	return t.inline(lr, ctx, func() {
 		t.dispatchHooks(ctx, m.Input, id, func(res ChainResult) {
 			defer t.endFlight(id)
 			if !res.Cancelled {

@@ -1006,3 +1006,80 @@ func TestWriteMessageEncodingError(t *testing.T) {
 		t.Errorf("line (-want +got):\n%s", diff)
 	}
 }
+
+// TestInlineHandlerTimesOut: a handler of a request that runs inline on the reader gets its
+// watchdog at the handoff (flight.deferWatchdog); it still times out, and the CLI gets the
+// fail-closed denial, whether the handler honours its ctx or ignores it. The line after the
+// request is read while the handler hangs.
+func TestInlineHandlerTimesOut(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	tests := []struct {
+		name    string
+		handler shared.HookHandler
+		wantErr error
+	}{
+		{"honours ctx", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			<-ctx.Done()
+			return shared.Allow(), nil // too late: must not count
+		}, context.DeadlineExceeded},
+		{"ignores ctx", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			<-release
+			return shared.Allow(), nil
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctxErr := make(chan error, 1)
+			x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Name: "slow", Timeout: 20 * time.Millisecond,
+				Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+					out, err := tt.handler(ctx, in)
+					ctxErr <- ctx.Err()
+					return out, err
+				}}}})
+			tr := startFake(t, Config{Hooks: x}, script("out "+hookCallbackLine("t1", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), "out "+systemLine, "read"))
+			if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
+				t.Fatal("the line after the request was not read while the handler ran")
+			}
+			a := nextEcho(t, tr)
+			r := a["response"].(map[string]any)["response"].(map[string]any)
+			reason, _ := r["reason"].(string)
+			if r["decision"] != "block" || !strings.Contains(reason, "timed out") {
+				t.Errorf("answer %v, want the fail-closed denial for a timeout", a)
+			}
+			if tt.wantErr != nil {
+				if err := <-ctxErr; !errors.Is(err, tt.wantErr) {
+					t.Errorf("the handler's ctx.Err() = %v, want %v", err, tt.wantErr)
+				}
+			}
+		})
+	}
+}
+
+// TestQuickInlineHandlerArmsNoTimer: a handler that returns before the handoff gets no watchdog
+// timer (the handoff timer stands in for it); a handler of a request that is not inline gets one.
+func TestQuickInlineHandlerArmsNoTimer(t *testing.T) {
+	var armed []bool
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+		h := ctx.(*hookCtx)
+		h.mu.Lock()
+		armed = append(armed, h.timer != nil)
+		h.mu.Unlock()
+		return nil, nil
+	}}}})
+	in := input(shared.HookEventPreToolUse, "Bash")
+	done := func(ChainResult) {}
+	x.Dispatch(&flight{inline: true}, in, "r1", done)
+	x.Dispatch(&flight{}, in, "r2", done)
+	x.Dispatch(context.Background(), in, "r3", done)
+	if diff := cmp.Diff([]bool{false, true, true}, armed); diff != "" {
+		t.Errorf("watchdog timer armed (-want +got):\n%s", diff)
+	}
+	f := &flight{inline: true}
+	x.Dispatch(f, in, "r4", done)
+	if f.watch != nil {
+		t.Error("the flight still holds the returned handler's watchdog")
+	}
+}
