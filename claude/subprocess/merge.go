@@ -23,6 +23,11 @@ type merger struct {
 	last shared.HookSpecificOutput
 	// PermissionRequest verdict.
 	perm *shared.PermissionResult
+
+	// The storage of the merged answer (result), allocated with the merger: a chain's answer is
+	// built once, when it ends.
+	resOut shared.SyncHookOutput
+	resPre shared.PreToolUseOutput
 }
 
 func newMerger(e shared.HookEvent) *merger { return &merger{event: e} }
@@ -174,7 +179,8 @@ func (m *merger) addContext(s string) {
 	}
 }
 
-// result returns the merged answer, or nil for "no opinion".
+// result returns the merged answer, or nil for "no opinion". It is called once: the answer is built
+// in the merger's own storage.
 func (m *merger) result() shared.HookOutput {
 	if !m.any {
 		if m.async != nil {
@@ -182,18 +188,20 @@ func (m *merger) result() shared.HookOutput {
 		}
 		return nil
 	}
-	out := m.out
+	out := &m.resOut
+	*out = m.out
 	out.SystemMessage = strings.Join(m.sysmsg, "\n")
 	ctx := strings.Join(m.context, "\n\n")
 	switch m.event {
 	case shared.HookEventPreToolUse:
 		if m.decision != "" || m.updatedInput != nil || ctx != "" {
-			out.HookSpecificOutput = &shared.PreToolUseOutput{
+			m.resPre = shared.PreToolUseOutput{
 				PermissionDecision:       m.decision,
 				PermissionDecisionReason: m.reason,
 				UpdatedInput:             m.updatedInput,
 				AdditionalContext:        ctx,
 			}
+			out.HookSpecificOutput = &m.resPre
 		}
 		if m.decision == shared.DecisionDeny {
 			// Also the legacy spelling, so every CLI version reads it as a block.
@@ -231,5 +239,5 @@ func (m *merger) result() shared.HookOutput {
 			out.HookSpecificOutput = last
 		}
 	}
-	return &out
+	return out
 }

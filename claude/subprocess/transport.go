@@ -147,6 +147,9 @@ type Transport struct {
 	wline    []byte        // the line being written by writeAppended
 	// rawStdin writes to stdin without the runtime's poller (writeNow); nil if unavailable.
 	rawStdin syscall.RawConn
+	wnowFn   func(fd uintptr) bool // t.writeNowFd
+	wnow     []byte                // the line writeNow writes
+	wnowN    int                   // how much of it is written
 
 	inbox *inbox
 
@@ -272,7 +275,7 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	// The flights are not derived from t.ctx (see flight): they end with it here.
 	t.cancel = func() { cancel(); t.cancelFlights() }
 	if rc, err := inW.SyscallConn(); err == nil {
-		t.rawStdin = rc
+		t.rawStdin, t.wnowFn = rc, t.writeNowFd
 	}
 	readersDone := make(chan struct{}, 2)
 	t.stdoutDone = readersDone
@@ -468,27 +471,33 @@ func (t *Transport) writeLocked(line []byte) error {
 
 // writeNow writes as much of line as the pipe takes without waiting, and returns how much that
 // was. Any error (a full pipe, a closed one) stops it early: the caller's blocking write then
-// writes the rest, or meets the same error and reports it.
+// writes the rest, or meets the same error and reports it. t.wmu is held.
 func (t *Transport) writeNow(line []byte) (n int) {
 	if t.rawStdin == nil {
 		return 0
 	}
-	_ = t.rawStdin.Write(func(fd uintptr) bool {
-		for n < len(line) {
-			m, err := syscall.Write(int(fd), line[n:])
-			if m > 0 {
-				n += m
-			}
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil || m <= 0 {
-				break
-			}
-		}
-		return true // never wait here
-	})
+	t.wnow, t.wnowN = line, 0
+	_ = t.rawStdin.Write(t.wnowFn)
+	n, t.wnow = t.wnowN, nil
 	return n
+}
+
+// writeNowFd is writeNow's work on stdin's descriptor: t.wnow is the line, t.wnowN what was
+// written. (A method value made once: a closure per write would be an allocation per line.)
+func (t *Transport) writeNowFd(fd uintptr) bool {
+	for t.wnowN < len(t.wnow) {
+		m, err := syscall.Write(int(fd), t.wnow[t.wnowN:])
+		if m > 0 {
+			t.wnowN += m
+		}
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || m <= 0 {
+			break
+		}
+	}
+	return true // never wait here
 }
 
 // closeStdin closes the CLI's stdin, once. It does not take wmu, so that a write blocked on a CLI
