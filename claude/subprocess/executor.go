@@ -367,6 +367,20 @@ func (x *HookExecutor) Dispatch(ctx context.Context, in shared.HookInput, reques
 	x.newChain(ctx, in, requestID, done).run()
 }
 
+// chainReceiver receives a chain's result (dispatchInto): Dispatch's done, as a method of a
+// value the caller has anyway, so that no closure is allocated per request.
+type chainReceiver interface {
+	chainDone(ChainResult)
+}
+
+// dispatchInto is Dispatch with the chain in c, storage the caller allocated with its request
+// (the transport's hookRequest), and the result handed to done.chainDone.
+func (x *HookExecutor) dispatchInto(c *chainRun, ctx context.Context, in shared.HookInput, requestID string, done chainReceiver) {
+	x.initChain(c, ctx, in, requestID, nil)
+	c.doneTo = done
+	c.run()
+}
+
 // matches reports whether a handler of in's event (base or scoped) matches in.
 func (x *HookExecutor) matches(in shared.HookInput) bool {
 	e := in.Base().HookEventName
@@ -399,8 +413,9 @@ type chainRun struct {
 	id    string
 	// snap is the scoped hooks as the chain started (nil: none).
 	snap *scopeSet
-	// The result goes to done, or, when done is nil, to result.
+	// The result goes to done, or doneTo, or, when both are nil, to result.
 	done   func(ChainResult)
+	doneTo chainReceiver
 	result chan ChainResult
 	// stopWatch stops the ctx watch, if there is one. Written before the first handler starts;
 	// the watch only reads it (in finishLocked) after taking mu while a handler runs.
@@ -423,11 +438,17 @@ type chainRun struct {
 }
 
 func (x *HookExecutor) newChain(ctx context.Context, in shared.HookInput, id string, done func(ChainResult)) *chainRun {
+	c := new(chainRun)
+	x.initChain(c, ctx, in, id, done)
+	return c
+}
+
+// initChain sets up c, a zero chainRun, for a run.
+func (x *HookExecutor) initChain(c *chainRun, ctx context.Context, in shared.HookInput, id string, done func(ChainResult)) {
 	e := in.Base().HookEventName
-	c := &chainRun{x: x, ctx: ctx, event: e, in: in, id: id, done: done, snap: x.scoped.Load()}
+	c.x, c.ctx, c.event, c.in, c.id, c.done, c.snap = x, ctx, e, in, id, done, x.scoped.Load()
 	c.m.event = e
 	x.chains.Add(1)
-	return c
 }
 
 // chainKey is the context key under which a handler's ctx finds its chain (see InChain).
@@ -682,6 +703,8 @@ func (c *chainRun) finishLocked() {
 	}
 	if c.done != nil {
 		c.done(res)
+	} else if c.doneTo != nil {
+		c.doneTo.chainDone(res)
 	} else {
 		c.result <- res
 	}

@@ -960,18 +960,83 @@ func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOut
 
 // startFlight registers an in-flight CLI request; it returns false for a duplicate id.
 func (t *Transport) startFlight(id string) (*flight, bool) {
+	f := &flight{}
+	return f, t.registerFlight(id, f)
+}
+
+// registerFlight registers f, a zero flight, as the ctx of CLI request id; it reports false for a
+// duplicate id.
+func (t *Transport) registerFlight(id string, f *flight) bool {
 	t.pmu.Lock()
 	defer t.pmu.Unlock()
 	if _, dup := t.flights[id]; dup {
-		return nil, false
+		return false
 	}
-	f := &flight{inline: true}
+	f.inline = true
 	if t.ctx.Err() != nil {
 		f.cancel() // cancelFlights has run (it takes pmu after t.ctx ended)
 	}
 	t.flights[id] = f
 	t.handlers.Add(1)
-	return f, true
+	return true
+}
+
+// hookRequest is one hook request of the CLI in progress (a hook_callback, or a hook_event line):
+// its flight (the ctx), its chain and what its answer needs, in one allocation.
+type hookRequest struct {
+	f     flight
+	chain chainRun
+	t     *Transport
+	id    string // the flight's key
+	in    shared.HookInput
+	read  time.Time // when its line was read (Config.OnRoundTrip)
+	// hookEvent: the spec framing (answered by a hook_response with requestID and toolUseID);
+	// else a control request (answered by a control_response for id).
+	hookEvent bool
+	requestID string
+	toolUseID string
+}
+
+// startHookRequest registers a hook request with flight key id; nil for a duplicate id.
+func (t *Transport) startHookRequest(id string, in shared.HookInput, read time.Time) *hookRequest {
+	r := &hookRequest{t: t, id: id, in: in, read: read}
+	if !t.registerFlight(id, &r.f) {
+		return nil
+	}
+	return r
+}
+
+// run runs the request's chain on the calling goroutine; chainDone answers.
+func (r *hookRequest) run() {
+	t := r.t
+	e := r.in.Base().HookEventName
+	if !t.cfg.Hooks.Has(e) {
+		// Nothing registered for this event (an unknown callback, or a stale registration).
+		var res ChainResult
+		if deny := shared.DenyOutput(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
+			res.Output = deny
+		}
+		r.chainDone(res)
+		return
+	}
+	t.cfg.Hooks.dispatchInto(&r.chain, &r.f, r.in, r.id, r)
+}
+
+// chainDone answers the request with its chain's result (once), unless it was cancelled.
+func (r *hookRequest) chainDone(res ChainResult) {
+	t := r.t
+	defer t.endFlight(r.id)
+	if res.Cancelled {
+		return
+	}
+	e := r.in.Base().HookEventName
+	if r.hookEvent {
+		t.writeHookResponse(r.requestID, r.toolUseID, e, res.Output)
+		t.traceRoundTrip(r.id, "hook_event", e, r.read)
+		return
+	}
+	t.answerHook(r.id, e, res.Output)
+	t.traceRoundTrip(r.id, "hook_callback", e, r.read)
 }
 
 func (t *Transport) endFlight(id string) {
@@ -1004,22 +1069,13 @@ func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlReques
 	read := lr.readAt // lr may change hands while the request runs
 	switch m.Subtype {
 	case "hook_callback":
-		ctx, ok := t.startFlight(m.RequestID)
-		if !ok {
+		r := t.startHookRequest(m.RequestID, m.HookCallback.Input, read)
+		if r == nil {
 			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
 			return true
 		}
 		// The answer is written when the chain ends, or by the handler's watchdog at its timeout.
-		return t.inline(lr, ctx, func() {
-			t.dispatchHooks(ctx, m.HookCallback.Input, m.RequestID, func(res ChainResult) {
-				defer t.endFlight(m.RequestID)
-				if !res.Cancelled {
-					e := m.HookCallback.Input.Base().HookEventName
-					t.answerHook(m.RequestID, e, res.Output)
-					t.traceRoundTrip(m.RequestID, m.Subtype, e, read)
-				}
-			})
-		})
+		return t.inline(lr, &r.f, r.run)
 	case "can_use_tool":
 		ctx, ok := t.startFlight(m.RequestID)
 		if !ok {
@@ -1053,22 +1109,6 @@ func (t *Transport) traceRoundTrip(id, subtype string, e shared.HookEvent, read 
 	if f := t.cfg.OnRoundTrip; f != nil {
 		f(RoundTrip{RequestID: id, Subtype: subtype, Event: e, Read: read, Written: time.Now()})
 	}
-}
-
-// dispatchHooks runs in's chain on the calling goroutine and calls answer once with its result
-// (see HookExecutor.Dispatch).
-func (t *Transport) dispatchHooks(ctx context.Context, in shared.HookInput, id string, answer func(ChainResult)) {
-	e := in.Base().HookEventName
-	if !t.cfg.Hooks.Has(e) {
-		// Nothing registered for this event (an unknown callback, or a stale registration).
-		var res ChainResult
-		if deny := shared.DenyOutput(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
-			res.Output = deny
-		}
-		answer(res)
-		return
-	}
-	t.cfg.Hooks.Dispatch(ctx, in, id, answer)
 }
 
 func (t *Transport) decidePermission(ctx context.Context, req *shared.CanUseTool) (res shared.PermissionResult) {
@@ -1119,8 +1159,8 @@ func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) 
 	if id == "" {
 		id = "hook_event:" + m.ToolUseID
 	}
-	ctx, ok := t.startFlight(id)
-	if !ok {
+	r := t.startHookRequest(id, m.Input, read)
+	if r == nil {
 		// Without a request id, two events for one tool use cannot be told apart: run it with a
 		// unique key instead of dropping it.
 		if m.RequestID != "" {
@@ -1128,19 +1168,11 @@ func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) 
 			return true
 		}
 		id = fmt.Sprintf("hook_event:%s#%d", m.ToolUseID, t.nextID.Add(1))
-		ctx, _ = t.startFlight(id)
+		r = t.startHookRequest(id, m.Input, read)
 	}
+	r.hookEvent, r.requestID, r.toolUseID = true, m.RequestID, m.ToolUseID
 	// One hook event (spec framing), run like a hook request.
-	return t.inline(lr, ctx, func() {
-		t.dispatchHooks(ctx, m.Input, id, func(res ChainResult) {
-			defer t.endFlight(id)
-			if !res.Cancelled {
-				e := m.Input.Base().HookEventName
-				t.writeHookResponse(m.RequestID, m.ToolUseID, e, res.Output)
-				t.traceRoundTrip(id, "hook_event", e, read)
-			}
-		})
-	})
+	return t.inline(lr, &r.f, r.run)
 }
 
 func (t *Transport) writeHookResponse(requestID, toolUseID string, e shared.HookEvent, out shared.HookOutput) {
