@@ -1,6 +1,7 @@
 package parser_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -28,6 +29,25 @@ func benchLines(b *testing.B) map[string][]byte {
 		}
 	}
 	lines["assistant"] = []byte(`{"type":"assistant","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_01","name":"Bash","input":{"command":"echo hi","description":"probe"}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"88875464-1494-4d64-b4d0-f5ee1934764c","uuid":"6ea815cf-be41-4c2f-88a2-ce07d13cf93b"}`)
+	// The lines of a tool call as the CLI writes them (compact), and a turn's result.
+	for _, l := range loadCLIStream(b) {
+		var name string
+		switch {
+		case bytes.HasPrefix(l, []byte(`{"type":"assistant"`)) && bytes.Contains(l, []byte(`"type":"tool_use"`)):
+			name = "cli_assistant_tool_use"
+		case bytes.HasPrefix(l, []byte(`{"type":"user"`)) && bytes.Contains(l, []byte(`"tool_use_result"`)):
+			name = "cli_user_tool_result"
+		case bytes.Contains(l, []byte(`"type":"result"`)):
+			name = "cli_result"
+		case bytes.HasPrefix(l, []byte(`{"type":"system","subtype":"init"`)):
+			name = "cli_system_init"
+		default:
+			continue
+		}
+		if lines[name] == nil {
+			lines[name] = l
+		}
+	}
 	lines["hook_callback_PostToolUse_10MB"] = bigPostToolUse(b, 10<<20)
 	return lines
 }
@@ -61,7 +81,10 @@ func bigPostToolUse(b *testing.B, n int) []byte {
 
 func BenchmarkParse(b *testing.B) {
 	lines := benchLines(b)
-	for _, name := range []string{"hook_callback_PreToolUse", "assistant", "result", "system_init", "stream_event", "hook_callback_PostToolUse_10MB"} {
+	for _, name := range []string{
+		"hook_callback_PreToolUse", "assistant", "result", "system_init", "stream_event", "hook_callback_PostToolUse_10MB",
+		"cli_assistant_tool_use", "cli_user_tool_result", "cli_result", "cli_system_init",
+	} {
 		line := lines[name]
 		if line == nil {
 			b.Fatalf("no line for %s", name)
@@ -82,5 +105,20 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkParseToolCall parses what the CLI writes for one tool call without hooks: the model's
+// tool_use (an assistant line) and the tool's result (a user line).
+func BenchmarkParseToolCall(b *testing.B) {
+	lines := benchLines(b)
+	call := [][]byte{lines["cli_assistant_tool_use"], lines["cli_user_tool_result"]}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range call {
+			if _, err := parser.Parse(l); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

@@ -79,6 +79,22 @@ func loadHookCallbacks(t testing.TB) []hookCallbackSample {
 	return out
 }
 
+// loadCLIStream returns the lines of testdata/cli-stream-2.1.330.jsonl: the stdout of the CLI
+// 2.1.330 in two internal/bench runs (seq and par, 10 Bash tool calls each), as it wrote them
+// (compact JSON; the control_response to initialize left out).
+func loadCLIStream(t testing.TB) [][]byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/cli-stream-2.1.330.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	if len(lines) < 4 {
+		t.Fatalf("only %d lines in cli-stream-2.1.330.jsonl", len(lines))
+	}
+	return lines
+}
+
 // jsonEqual reports the difference between two JSON texts, compared as values.
 func jsonDiff(t testing.TB, want, got []byte) string {
 	t.Helper()

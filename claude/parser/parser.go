@@ -45,6 +45,9 @@ type Decoder func(line []byte) (shared.Message, error)
 var (
 	mu       sync.RWMutex
 	registry = map[regKey]Decoder{}
+	// subtyped counts, per type, the decoders registered for one of its subtypes: a line of a type
+	// without any is decoded without looking for its subtype.
+	subtyped = map[string]int{}
 )
 
 // regKey is a registration: a type, and a subtype or "". (A struct, not "type/subtype", so that a
@@ -59,11 +62,18 @@ type regKey struct{ typ, subtype string }
 func Register(typ, subtype string, dec Decoder) {
 	mu.Lock()
 	defer mu.Unlock()
+	k := regKey{typ, subtype}
+	if _, had := registry[k]; had && subtype != "" {
+		subtyped[typ]--
+	}
 	if dec == nil {
-		delete(registry, regKey{typ, subtype})
+		delete(registry, k)
 		return
 	}
-	registry[regKey{typ, subtype}] = dec
+	registry[k] = dec
+	if subtype != "" {
+		subtyped[typ]++
+	}
 }
 
 func lookup(typ, subtype string) Decoder {
@@ -90,15 +100,27 @@ func Parse(line []byte) (shared.Message, error) {
 	}
 	// GetBytes copies only the values it returns, not the line (ParseBytes would copy the line).
 	typ := gjson.GetBytes(line, "type").String()
-	subtype := gjson.GetBytes(line, "subtype").String()
-	if typ == "control_request" && subtype == "" {
-		subtype = gjson.GetBytes(line, "request.subtype").String()
+	// The subtype is looked for (through the whole line, when it has none, as assistant and user
+	// lines) only when it matters: a decoder registered for a subtype of typ, none for typ itself,
+	// and the errors.
+	mu.RLock()
+	dec, bySubtype := registry[regKey{typ, ""}], subtyped[typ] > 0
+	mu.RUnlock()
+	subtype, subtypeKnown := "", false
+	if bySubtype || dec == nil {
+		subtype, subtypeKnown = peekSubtype(line, typ), true
+		dec = lookup(typ, subtype)
 	}
-	dec := lookup(typ, subtype)
 	if dec == nil {
 		return &shared.RawMessage{MessageType: typ, Subtype: subtype, Raw: json.RawMessage(line)}, nil
 	}
 	m, err := dec(line)
+	if err == nil && m != nil {
+		return m, nil
+	}
+	if !subtypeKnown {
+		subtype = peekSubtype(line, typ)
+	}
 	if err != nil {
 		var de *DecodeError
 		if errors.As(err, &de) {
@@ -106,10 +128,16 @@ func Parse(line []byte) (shared.Message, error) {
 		}
 		return nil, &DecodeError{Type: typ, Subtype: subtype, Err: err}
 	}
-	if m == nil {
-		return nil, &DecodeError{Type: typ, Subtype: subtype, Err: errors.New("decoder returned no message")}
+	return nil, &DecodeError{Type: typ, Subtype: subtype, Err: errors.New("decoder returned no message")}
+}
+
+// peekSubtype returns the subtype of a line of type typ (see Register).
+func peekSubtype(line []byte, typ string) string {
+	subtype := gjson.GetBytes(line, "subtype").String()
+	if typ == "control_request" && subtype == "" {
+		subtype = gjson.GetBytes(line, "request.subtype").String()
 	}
-	return m, nil
+	return subtype
 }
 
 func init() {
@@ -125,17 +153,41 @@ func init() {
 	Register("hook_response", "", decodeHookResponse)
 }
 
+// decodeSystem, decodeAssistant, decodeUser, decodeResult and decodeStreamEvent take the fast path
+// (fastmsg.go) and fall back to encoding/json where it cannot be sure to decode alike.
+
 func decodeSystem(line []byte) (shared.Message, error) {
+	if m, ok := fastSystem(line); ok {
+		return m, nil
+	}
+	return generalSystem(line)
+}
+
+func generalSystem(line []byte) (*shared.SystemMessage, error) {
 	m := &shared.SystemMessage{Raw: line}
 	return m, json.Unmarshal(line, m)
 }
 
 func decodeAssistant(line []byte) (shared.Message, error) {
+	if m, ok := fastAssistant(line); ok {
+		return m, nil
+	}
+	return generalAssistant(line)
+}
+
+func generalAssistant(line []byte) (*shared.AssistantMessage, error) {
 	m := &shared.AssistantMessage{Raw: line}
 	return m, json.Unmarshal(line, m)
 }
 
 func decodeUser(line []byte) (shared.Message, error) {
+	if m, ok := fastUser(line); ok {
+		return m, nil
+	}
+	return generalUser(line)
+}
+
+func generalUser(line []byte) (*shared.UserMessage, error) {
 	m := &shared.UserMessage{Raw: line}
 	if err := json.Unmarshal(line, m); err != nil {
 		return nil, err
@@ -149,11 +201,25 @@ func decodeUser(line []byte) (shared.Message, error) {
 }
 
 func decodeResult(line []byte) (shared.Message, error) {
+	if m, ok := fastResult(line); ok {
+		return m, nil
+	}
+	return generalResult(line)
+}
+
+func generalResult(line []byte) (*shared.ResultMessage, error) {
 	m := &shared.ResultMessage{Raw: line}
 	return m, json.Unmarshal(line, m)
 }
 
 func decodeStreamEvent(line []byte) (shared.Message, error) {
+	if m, ok := fastStreamEvent(line); ok {
+		return m, nil
+	}
+	return generalStreamEvent(line)
+}
+
+func generalStreamEvent(line []byte) (*shared.StreamEvent, error) {
 	m := &shared.StreamEvent{Raw: line}
 	return m, json.Unmarshal(line, m)
 }

@@ -21,11 +21,11 @@ func (m *customMessage) Type() string { return m.kind }
 func saveRegistry(t *testing.T) {
 	t.Helper()
 	mu.RLock()
-	saved := maps.Clone(registry)
+	saved, savedSubtyped := maps.Clone(registry), maps.Clone(subtyped)
 	mu.RUnlock()
 	t.Cleanup(func() {
 		mu.Lock()
-		registry = saved
+		registry, subtyped = saved, savedSubtyped
 		mu.Unlock()
 	})
 }
