@@ -53,13 +53,20 @@ func fastToolInput(ev shared.HookEvent, raw []byte, rawStr string) (in shared.Ho
 	var b *shared.BaseHookInput
 	var tc *shared.ToolCallFields
 	var post *shared.PostToolUseHookInput
+	var effort *shared.Effort // where an effort object goes: allocated with the input
 	switch ev {
 	case shared.HookEventPreToolUse:
-		v := new(shared.PreToolUseHookInput)
-		in, b, tc = v, &v.BaseHookInput, &v.ToolCallFields
+		v := new(struct {
+			in     shared.PreToolUseHookInput
+			effort shared.Effort
+		})
+		in, b, tc, effort = &v.in, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.effort
 	case shared.HookEventPostToolUse:
-		v := new(shared.PostToolUseHookInput)
-		in, b, tc, post = v, &v.BaseHookInput, &v.ToolCallFields, v
+		v := new(struct {
+			in     shared.PostToolUseHookInput
+			effort shared.Effort
+		})
+		in, b, tc, post, effort = &v.in, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.in, &v.effort
 	default:
 		return nil, false
 	}
@@ -95,7 +102,7 @@ func fastToolInput(ev shared.HookEvent, raw []byte, rawStr string) (in shared.Ho
 			return false
 		}
 		seen |= 1 << f
-		ok = fastField(f, v, raw, b, tc, post)
+		ok = fastField(f, v, raw, b, tc, post, effort)
 		return ok
 	})
 	if !ok || tc.ToolName == "" {
@@ -108,8 +115,8 @@ func fastToolInput(ev shared.HookEvent, raw []byte, rawStr string) (in shared.Ho
 }
 
 // fastField stores the value v of known field f; it reports false when the general decoder must
-// decide.
-func fastField(f int, v gjson.Result, raw []byte, b *shared.BaseHookInput, tc *shared.ToolCallFields, post *shared.PostToolUseHookInput) bool {
+// decide. An effort object goes into effort.
+func fastField(f int, v gjson.Result, raw []byte, b *shared.BaseHookInput, tc *shared.ToolCallFields, post *shared.PostToolUseHookInput, effort *shared.Effort) bool {
 	if v.Type == gjson.Null {
 		switch f {
 		case fEffort, fMCPServer, fToolInput, fToolResponse:
@@ -152,7 +159,7 @@ func fastField(f int, v gjson.Result, raw []byte, b *shared.BaseHookInput, tc *s
 		if !v.IsObject() {
 			return false
 		}
-		e := &shared.Effort{}
+		e := effort
 		ok := true
 		v.ForEach(func(k, lv gjson.Result) bool {
 			name, plain := plainString(k)

@@ -224,52 +224,6 @@ func generalStreamEvent(line []byte) (*shared.StreamEvent, error) {
 	return m, json.Unmarshal(line, m)
 }
 
-func decodeControlRequest(line []byte) (shared.Message, error) {
-	id := gjson.GetBytes(line, "request_id")
-	req := gjson.GetBytes(line, "request")
-	if id.Type != gjson.String || id.Str == "" {
-		return nil, errors.New("missing request_id")
-	}
-	if !req.IsObject() {
-		return nil, errors.New("missing request object")
-	}
-	reqBytes := rawBytes(line, req)
-	m := &shared.ControlRequest{
-		RequestID: id.Str,
-		Subtype:   req.Get("subtype").String(),
-		Request:   json.RawMessage(reqBytes),
-		Raw:       line,
-	}
-	switch m.Subtype {
-	case "hook_callback":
-		in := req.Get("input")
-		if !in.IsObject() {
-			return nil, errors.New("hook_callback without an input object")
-		}
-		input, err := decodeValidHookInput(rawBytes(line, in), in.Raw) // in.Index is relative to line
-		if err != nil {
-			return nil, err
-		}
-		cb := &shared.HookCallback{
-			CallbackID: req.Get("callback_id").String(),
-			ToolUseID:  req.Get("tool_use_id").String(),
-			Input:      input,
-		}
-		// PermissionRequest's input has no tool_use_id; the request has it.
-		if tc := shared.ToolCall(input); tc != nil && tc.ToolUseID == "" {
-			tc.ToolUseID = cb.ToolUseID
-		}
-		m.HookCallback = cb
-	case "can_use_tool":
-		c := &shared.CanUseTool{}
-		if err := json.Unmarshal(reqBytes, c); err != nil {
-			return nil, err
-		}
-		m.CanUseTool = c
-	}
-	return m, nil
-}
-
 func decodeControlResponse(line []byte) (shared.Message, error) {
 	r := gjson.GetBytes(line, "response")
 	if !r.IsObject() {
