@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,8 +201,10 @@ func benchBareRoundTrip(b *testing.B, gap time.Duration) {
 	run(100, 0)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
 	ns := run(b.N, gap)
 	b.StopTimer()
+	reportCPU(b, cpu)
 	reportPercentiles(b, ns)
 }
 
@@ -219,9 +222,26 @@ func benchRoundTrip(b *testing.B, gap time.Duration) {
 	benchRun(b, tr, 100, 0)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
 	ns := benchRun(b, tr, b.N, gap)
 	b.StopTimer()
+	reportCPU(b, cpu)
 	reportPercentiles(b, ns)
+}
+
+// processCPU returns the CPU time this process (all its threads, not the fake CLI) has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the process's CPU time per round trip since start (the transport's or the
+// bare loop's: the fake CLI is another process), reading, answering and waking up included.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // reportPercentiles reports the p50, p95 and p99 of the round trips ns.
