@@ -39,12 +39,52 @@ const (
 	fNone         = -1
 )
 
-var fastKeys = map[string]int{
-	"session_id": fSessionID, "transcript_path": fTranscriptPath, "cwd": fCwd,
-	"permission_mode": fPermissionMode, "hook_event_name": fHookEventName, "prompt_id": fPromptID,
-	"agent_id": fAgentID, "agent_type": fAgentType, "effort": fEffort,
-	"tool_name": fToolName, "tool_input": fToolInput, "tool_use_id": fToolUseID, "mcp_server": fMCPServer,
-	"tool_response": fToolResponse, "duration_ms": fDurationMS,
+// fastKeyNames are the keys fastToolInput knows, by field index.
+var fastKeyNames = [...]string{
+	fSessionID: "session_id", fTranscriptPath: "transcript_path", fCwd: "cwd",
+	fPermissionMode: "permission_mode", fHookEventName: "hook_event_name", fPromptID: "prompt_id",
+	fAgentID: "agent_id", fAgentType: "agent_type", fEffort: "effort",
+	fToolName: "tool_name", fToolInput: "tool_input", fToolUseID: "tool_use_id", fMCPServer: "mcp_server",
+	fToolResponse: "tool_response", fDurationMS: "duration_ms",
+}
+
+// fastKey returns the field index of a key fastToolInput knows. A switch, not a map: no hashing,
+// and no table to bring into the cache of a process that has been idle (TestFastKey checks it
+// against fastKeyNames).
+func fastKey(name string) (int, bool) {
+	switch name {
+	case "session_id":
+		return fSessionID, true
+	case "transcript_path":
+		return fTranscriptPath, true
+	case "cwd":
+		return fCwd, true
+	case "permission_mode":
+		return fPermissionMode, true
+	case "hook_event_name":
+		return fHookEventName, true
+	case "prompt_id":
+		return fPromptID, true
+	case "agent_id":
+		return fAgentID, true
+	case "agent_type":
+		return fAgentType, true
+	case "effort":
+		return fEffort, true
+	case "tool_name":
+		return fToolName, true
+	case "tool_input":
+		return fToolInput, true
+	case "tool_use_id":
+		return fToolUseID, true
+	case "mcp_server":
+		return fMCPServer, true
+	case "tool_response":
+		return fToolResponse, true
+	case "duration_ms":
+		return fDurationMS, true
+	}
+	return fNone, false
 }
 
 // fastToolInput decodes the hook input raw (rawStr is the same bytes; both valid JSON) of a
@@ -82,7 +122,7 @@ func fastToolInput(ev shared.HookEvent, raw []byte, rawStr string) (in shared.Ho
 			ok = false
 			return false
 		}
-		f, known := fastKeys[name]
+		f, known := fastKey(name)
 		if known && post == nil && (f == fToolResponse || f == fDurationMS) {
 			known = false
 		}
@@ -219,7 +259,7 @@ func plainString(r gjson.Result) (string, bool) {
 // foldsToKnown reports whether name equals a known key but for case: encoding/json would store it
 // in that field.
 func foldsToKnown(name string, post bool) bool {
-	for k, f := range fastKeys {
+	for f, k := range fastKeyNames {
 		if !post && (f == fToolResponse || f == fDurationMS) {
 			continue
 		}

@@ -138,3 +138,17 @@ func BenchmarkDecodeToolInput(b *testing.B) {
 		}
 	})
 }
+
+// TestFastKey: fastKey knows exactly the keys of fastKeyNames, each with its own index.
+func TestFastKey(t *testing.T) {
+	for i, name := range fastKeyNames {
+		if f, ok := fastKey(name); !ok || f != i {
+			t.Errorf("fastKey(%q) = %d, %v; want %d, true", name, f, ok, i)
+		}
+	}
+	for _, name := range []string{"", "tool", "Tool_name", "session_id ", "extra"} {
+		if f, ok := fastKey(name); ok {
+			t.Errorf("fastKey(%q) = %d, true; want unknown", name, f)
+		}
+	}
+}
