@@ -1083,3 +1083,27 @@ func TestQuickInlineHandlerArmsNoTimer(t *testing.T) {
 		t.Error("the flight still holds the returned handler's watchdog")
 	}
 }
+
+// TestLargeLinesArriveWhole: a line larger than the pipe holds is written partly at once
+// (writeNow) and the rest with the write deadline; the CLI reads every line whole and in order.
+func TestLargeLinesArriveWhole(t *testing.T) {
+	t.Parallel()
+	tr := startFake(t, Config{}, script("read", "read", "read"))
+	var sent []string
+	for i, n := range []int{3 << 20, 100, 300 << 10} {
+		msg := map[string]string{"type": "user", "n": strconv.Itoa(i), "pad": strings.Repeat(string(rune('a'+i)), n)}
+		if err := tr.WriteMessage(msg); err != nil {
+			t.Fatalf("WriteMessage(%d bytes): %v", n, err)
+		}
+		b, _ := json.Marshal(msg)
+		sent = append(sent, string(b))
+	}
+	for i, want := range sent {
+		got := nextRaw(t, tr, "echo")
+		var echo struct{ Line string }
+		if err := json.Unmarshal(got.Raw, &echo); err != nil || echo.Line != want {
+			line := echo.Line
+			t.Errorf("line %d arrived as %d bytes, want %d bytes as sent", i, len(line), len(want))
+		}
+	}
+}
