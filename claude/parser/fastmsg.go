@@ -6,16 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/tidwall/gjson"
 )
 
 // The stream's messages (system, assistant, user, result, stream_event) are decoded for every line
 // the CLI writes, a few per tool call, hooks or not. encoding/json validated each line a second time
 // (Parse already did) and decoded it by reflection. The decoders below walk the already validated
-// line once with gjson and fill the same structs, and hand every case they are not sure to decode
+// line once (scan, below) and fill the same structs, and hand every case they are not sure to decode
 // exactly as encoding/json does back to it (ok false):
 //
 //   - a key with an escape or a non-ASCII byte, a key that equals a field's name only
@@ -36,124 +34,352 @@ import (
 // fieldTable is the JSON keys of one struct as encoding/json sees them (the names of its tags).
 type fieldTable struct {
 	names []string
-	// lower maps each name in lower case to its index, for the case-insensitive check.
-	lower map[string]int
+	// byLen lists, per length, the names of that length in lower case with their index, for the
+	// case-insensitive look-up (a handful of string compares beat hashing the key).
+	byLen [maxFieldName + 1][]lowerName
+}
+
+type lowerName struct {
+	name  string
+	index int
 }
 
 func newFieldTable(names ...string) *fieldTable {
-	t := &fieldTable{names: names, lower: make(map[string]int, len(names))}
+	t := &fieldTable{names: names}
 	for i, n := range names {
-		t.lower[strings.ToLower(n)] = i
+		if len(n) > maxFieldName || i >= 64 {
+			panic("parser: field table: " + n)
+		}
+		t.byLen[len(n)] = append(t.byLen[len(n)], lowerName{strings.ToLower(n), i})
 	}
 	return t
+}
+
+// lookup returns the index of the field whose name equals lower, a key in lower case.
+func (t *fieldTable) lookup(lower []byte) (int, bool) {
+	for _, n := range t.byLen[len(lower)] {
+		if n.name == string(lower) {
+			return n.index, true
+		}
+	}
+	return 0, false
 }
 
 // maxFieldName bounds the keys that can be a field: longer ones are unknown without a look-up.
 const maxFieldName = 32
 
-// eachField calls f for every key of the object r that is one of t's fields, with the field's
-// index; it skips the other keys. It reports false, without going on, when f does or when
-// encoding/json might read a key otherwise: an escaped or non-ASCII key, a key that equals a field's
-// name but for case, a field seen twice.
-func eachField(r gjson.Result, t *fieldTable, f func(i int, v gjson.Result) bool) bool {
-	var seen uint64 // tables have fewer than 64 fields
-	ok := true
-	r.ForEach(func(k, v gjson.Result) bool {
-		name, plain := plainString(k)
-		if !plain {
-			ok = false
-			return false
-		}
-		if len(name) > maxFieldName {
-			return true
-		}
-		var buf [maxFieldName]byte
-		lower := buf[:len(name)]
-		for i := 0; i < len(name); i++ {
-			c := name[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			lower[i] = c
-		}
-		i, known := t.lower[string(lower)]
-		if !known {
-			return true
-		}
-		if name != t.names[i] || seen&(1<<i) != 0 {
-			ok = false
-			return false
-		}
-		seen |= 1 << i
-		ok = f(i, v)
-		return ok
-	})
-	return ok
-}
-
-// fastLine is one line being decoded by a fast decoder.
-type fastLine struct {
-	line []byte
-	root gjson.Result
-}
-
-// newFastLine prepares line (valid JSON, as Parse has checked) for the fast decoders. ok is false
-// when the line is nested so deeply that encoding/json might refuse it.
-func newFastLine(line []byte) (d fastLine, ok bool) {
-	if len(line) > maxNestingDepth && bytes.Count(line, []byte("{"))+bytes.Count(line, []byte("[")) > maxNestingDepth {
-		return d, false
-	}
-	off := len(line) - len(bytes.TrimLeft(line, " \t\r\n"))
-	if off == len(line) || line[off] != '{' {
-		return d, false
-	}
-	// A view of the line, not a copy: gjson reads it, nothing keeps it (see str and raw).
-	view := unsafe.String(unsafe.SliceData(line), len(line))
-	d.line = line
-	d.root = gjson.Result{Type: gjson.JSON, Raw: view[off:], Index: off}
-	return d, true
-}
-
 // maxNestingDepth is encoding/json's limit on nesting.
 const maxNestingDepth = 10000
 
-// raw returns v's bytes within the line, as a json.RawMessage whose capacity ends with them.
-func (d *fastLine) raw(v gjson.Result) (json.RawMessage, bool) {
-	i, j := v.Index, v.Index+len(v.Raw)
-	if v.Index <= 0 || j > len(d.line) || len(v.Raw) == 0 || unsafe.StringData(v.Raw) != &d.line[i] {
-		return nil, false
-	}
-	return json.RawMessage(d.line[i:j:j]), true
+// scan reads one line that is valid JSON (Parse has checked it) in a single pass: the decoders
+// descend into the values they decode and step over the others, so that no byte is read twice
+// (gjson's ForEach would first step over an object to find its end, then walk it). On anything
+// unexpected it sets failed and the decoder gives the line to encoding/json; it never reads out of
+// bounds, whatever the line.
+type scan struct {
+	b      []byte
+	i      int
+	failed bool
 }
 
-// str decodes the JSON string v as encoding/json does, into a string of its own (never a view of
-// the line). ok is false for a value that is not a string, a \u escape and invalid UTF-8.
-func str(v gjson.Result) (string, bool) {
-	if v.Type != gjson.String || len(v.Raw) < 2 {
+// init prepares s to decode line. It fails when the line is nested so deeply that encoding/json
+// might refuse it, or is not an object.
+func (s *scan) init(line []byte) {
+	s.b = line
+	if len(line) > maxNestingDepth && bytes.Count(line, []byte("{"))+bytes.Count(line, []byte("[")) > maxNestingDepth {
+		s.failed = true
+	}
+	s.ws()
+	if s.peek() != '{' {
+		s.failed = true
+	}
+}
+
+func (s *scan) fail() bool {
+	s.failed = true
+	return false
+}
+
+func (s *scan) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the byte at the cursor, or 0 at the end.
+func (s *scan) peek() byte {
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// stringEnd returns the index just after the string that starts (with its quote) at i, or -1.
+func (s *scan) stringEnd(i int) int {
+	b := s.b
+	j := i + 1
+	// Most strings are short (keys, ids): a byte loop. In valid JSON a backslash always starts an
+	// escape, so the byte after it is never the string's end.
+	for n := 0; j < len(b) && n < 64; j, n = j+1, n+1 {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
+		}
+	}
+	// A long one: look for quotes, and count the backslashes before each (an odd number escapes it).
+	for j < len(b) {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+	return -1
+}
+
+// skip steps over the value at the cursor and returns its bytes' span.
+func (s *scan) skip() (start, end int) {
+	start = s.i
+	switch s.peek() {
+	case '"':
+		if s.i = s.stringEnd(s.i); s.i < 0 {
+			s.i = len(s.b)
+			s.fail()
+		}
+	case '{', '[':
+		depth := 0
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case '"':
+				e := s.stringEnd(s.i)
+				if e < 0 {
+					s.i = len(s.b)
+					s.fail()
+					return start, s.i
+				}
+				s.i = e
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			s.i++
+			if depth == 0 {
+				return start, s.i
+			}
+		}
+		s.fail()
+	case 0:
+		s.fail()
+	default: // a number or a literal
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r', ':':
+				if s.i == start {
+					s.fail()
+				}
+				return start, s.i
+			}
+			s.i++
+		}
+	}
+	return start, s.i
+}
+
+// object calls f for every key of the object at the cursor that is one of t's fields, with the
+// cursor on its value, which f must consume; it steps over the other keys' values. It fails when f
+// does or when encoding/json might read a key otherwise: an escaped or non-ASCII key, a key that
+// equals a field's name but for case, a field seen twice.
+func (s *scan) object(t *fieldTable, f func(i int) bool) bool {
+	if s.failed || s.peek() != '{' {
+		return s.fail()
+	}
+	s.i++
+	var seen uint64 // tables have fewer than 64 fields
+	for first := true; ; first = false {
+		s.ws()
+		switch c := s.peek(); {
+		case c == '}':
+			s.i++
+			return true
+		case !first && c == ',':
+			s.i++
+			s.ws()
+		case !first:
+			return s.fail()
+		}
+		if s.peek() != '"' {
+			return s.fail()
+		}
+		e := s.stringEnd(s.i)
+		if e < 0 {
+			return s.fail()
+		}
+		key := s.b[s.i+1 : e-1]
+		s.i = e
+		s.ws()
+		if s.peek() != ':' {
+			return s.fail()
+		}
+		s.i++
+		s.ws()
+		field := -1
+		if len(key) <= maxFieldName {
+			var buf [maxFieldName]byte
+			lower := buf[:len(key)]
+			for j, c := range key {
+				if c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
+					return s.fail() // encoding/json unescapes and folds keys: let it
+				}
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				lower[j] = c
+			}
+			if i, known := t.lookup(lower); known {
+				if string(key) != t.names[i] || seen&(1<<i) != 0 {
+					return s.fail()
+				}
+				seen |= 1 << i
+				field = i
+			}
+		} else if bytes.IndexByte(key, '\\') >= 0 || !isASCII(key) {
+			return s.fail()
+		}
+		if field < 0 {
+			s.skip()
+		} else if !f(field) {
+			return s.fail()
+		}
+		if s.failed {
+			return false
+		}
+	}
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// array calls f with the cursor on each element of the array at the cursor; f must consume it.
+func (s *scan) array(f func() bool) bool {
+	if s.failed || s.peek() != '[' {
+		return s.fail()
+	}
+	s.i++
+	for first := true; ; first = false {
+		s.ws()
+		switch c := s.peek(); {
+		case c == ']':
+			s.i++
+			return true
+		case !first && c == ',':
+			s.i++
+			s.ws()
+		case !first:
+			return s.fail()
+		}
+		if !f() || s.failed {
+			return s.fail()
+		}
+	}
+}
+
+// null consumes a null at the cursor, if there is one.
+func (s *scan) null() bool {
+	if s.peek() == 'n' {
+		s.skip()
+		return true
+	}
+	return false
+}
+
+// str decodes the string at the cursor as encoding/json does, into a string of its own. It fails
+// for a value that is not a string, a \u escape and invalid UTF-8.
+func (s *scan) str() (string, bool) {
+	if s.peek() != '"' {
+		return "", s.fail()
+	}
+	start, end := s.skip()
+	if s.failed {
 		return "", false
 	}
-	body := v.Raw[1 : len(v.Raw)-1]
-	for i := 0; i < len(body); i++ {
-		if c := body[i]; c == '\\' || c >= utf8.RuneSelf {
-			if strings.Contains(body, `\u`) || !utf8.ValidString(body) {
-				return "", false
+	body := s.b[start+1 : end-1]
+	for i, c := range body {
+		if c == '\\' || c >= utf8.RuneSelf {
+			if !utf8.Valid(body[i:]) {
+				return "", s.fail()
 			}
-			if strings.IndexByte(body, '\\') >= 0 {
-				return v.Str, true // gjson unescaped it into a new string
+			if bytes.IndexByte(body[i:], '\\') < 0 {
+				return string(body), true
 			}
-			return strings.Clone(body), true
+			return s.unescape(body)
 		}
 	}
 	if c, ok := constString(body); ok {
 		return c, true
 	}
-	return strings.Clone(body), true
+	return string(body), true
+}
+
+// unescape decodes a string body with escapes other than \u (those fail).
+func (s *scan) unescape(body []byte) (string, bool) {
+	var out strings.Builder
+	out.Grow(len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' {
+			out.WriteByte(c)
+			continue
+		}
+		if i++; i == len(body) {
+			return "", s.fail()
+		}
+		switch c = body[i]; c {
+		case '"', '\\', '/':
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		default: // \u: encoding/json's handling of surrogates is its own
+			return "", s.fail()
+		}
+		out.WriteByte(c)
+	}
+	return out.String(), true
 }
 
 // constString returns the constant for values that recur on every line, so that they cost no
 // allocation.
-func constString(s string) (string, bool) {
-	switch s {
+func constString(b []byte) (string, bool) {
+	switch string(b) {
 	case "assistant":
 		return "assistant", true
 	case "user":
@@ -180,91 +406,99 @@ func constString(s string) (string, bool) {
 	return "", false
 }
 
-// setStr stores the string v in dst; a null leaves dst alone, as encoding/json does.
-func setStr(v gjson.Result, dst *string) bool {
-	if v.Type == gjson.Null {
+// setStr stores the string at the cursor in dst; a null leaves dst alone, as encoding/json does.
+func (s *scan) setStr(dst *string) bool {
+	if s.null() {
 		return true
 	}
-	s, ok := str(v)
-	*dst = s
+	v, ok := s.str()
+	*dst = v
 	return ok
 }
 
-// setStrPtr stores the string v in a new *string, or nil for a null.
-func setStrPtr(v gjson.Result, dst **string) bool {
-	if v.Type == gjson.Null {
+// setStrPtr stores the string at the cursor in a new *string, or nil for a null.
+func (s *scan) setStrPtr(dst **string) bool {
+	if s.null() {
 		*dst = nil
 		return true
 	}
-	s, ok := str(v)
-	*dst = &s
+	v, ok := s.str()
+	*dst = &v
 	return ok
 }
 
-func setBool(v gjson.Result, dst *bool) bool {
-	switch v.Type {
-	case gjson.True:
+func (s *scan) setBool(dst *bool) bool {
+	switch s.peek() {
+	case 't':
 		*dst = true
-	case gjson.False:
+	case 'f':
 		*dst = false
-	case gjson.Null:
+	case 'n':
 	default:
-		return false
+		return s.fail()
 	}
+	s.skip()
 	return true
 }
 
-// setInt stores the integer v (encoding/json takes no fraction nor exponent for an int) in dst.
-func setInt[T int | int64](v gjson.Result, dst *T) bool {
-	if v.Type == gjson.Null {
+// number returns the number literal at the cursor.
+func (s *scan) number() ([]byte, bool) {
+	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
+		return nil, s.fail()
+	}
+	start, end := s.skip()
+	return s.b[start:end], true
+}
+
+// setInt stores the integer at the cursor (encoding/json takes no fraction nor exponent for an
+// int) in dst; a null leaves dst alone.
+func setInt[T int | int64](s *scan, dst *T) bool {
+	if s.null() {
 		return true
 	}
-	if v.Type != gjson.Number {
+	lit, ok := s.number()
+	if !ok {
 		return false
 	}
 	bits := 64
 	if _, isInt := any(dst).(*int); isInt {
 		bits = strconv.IntSize
 	}
-	n, err := strconv.ParseInt(v.Raw, 10, bits)
+	n, err := strconv.ParseInt(string(lit), 10, bits)
 	*dst = T(n)
 	return err == nil
 }
 
-func setFloat(v gjson.Result, dst *float64) bool {
-	if v.Type == gjson.Null {
+func (s *scan) setFloat(dst *float64) bool {
+	if s.null() {
 		return true
 	}
-	if v.Type != gjson.Number {
+	lit, ok := s.number()
+	if !ok {
 		return false
 	}
-	f, err := strconv.ParseFloat(v.Raw, 64)
+	f, err := strconv.ParseFloat(string(lit), 64)
 	*dst = f
 	return err == nil
 }
 
-// setRaw stores v's bytes; a null is stored as "null", as encoding/json does for a json.RawMessage.
-func (d *fastLine) setRaw(v gjson.Result, dst *json.RawMessage) bool {
-	r, ok := d.raw(v)
-	*dst = r
-	return ok
+// setRaw stores the value at the cursor as the bytes of the line it spans (capacity capped); a null
+// is stored as "null", as encoding/json does for a json.RawMessage.
+func (s *scan) setRaw(dst *json.RawMessage) bool {
+	start, end := s.skip()
+	*dst = json.RawMessage(s.b[start:end:end])
+	return !s.failed
 }
 
 // setStrings decodes an array of strings; a null leaves dst nil, [] makes it empty, not nil.
-func setStrings(v gjson.Result, dst *[]string) bool {
-	if v.Type == gjson.Null {
+func (s *scan) setStrings(dst *[]string) bool {
+	if s.null() {
 		return true
 	}
-	if !v.IsArray() {
-		return false
-	}
 	out := []string{}
-	ok := true
-	v.ForEach(func(_, e gjson.Result) bool {
-		var s string
-		if s, ok = str(e); ok {
-			out = append(out, s)
-		}
+	ok := s.array(func() bool {
+		v, ok := s.str()
+		out = append(out, v)
 		return ok
 	})
 	*dst = out
@@ -287,91 +521,78 @@ var (
 
 // fastAssistant decodes an assistant line as json.Unmarshal into a *shared.AssistantMessage would.
 func fastAssistant(line []byte) (*shared.AssistantMessage, bool) {
-	d, ok := newFastLine(line)
-	if !ok {
-		return nil, false
-	}
+	var s scan
+	s.init(line)
 	m := &shared.AssistantMessage{Raw: line}
-	ok = eachField(d.root, assistantFields, func(i int, v gjson.Result) bool {
+	ok := s.object(assistantFields, func(i int) bool {
 		switch i {
 		case 0:
-			return d.apiMessage(v, &m.Message)
+			return s.apiMessage(&m.Message)
 		case 1:
-			return setStrPtr(v, &m.ParentToolUseID)
+			return s.setStrPtr(&m.ParentToolUseID)
 		case 2:
-			return setStr(v, &m.SessionID)
+			return s.setStr(&m.SessionID)
 		default:
-			return setStr(v, &m.UUID)
+			return s.setStr(&m.UUID)
 		}
 	})
 	return m, ok
 }
 
-func (d *fastLine) apiMessage(v gjson.Result, m *shared.APIMessage) bool {
-	if v.Type == gjson.Null {
+func (s *scan) apiMessage(m *shared.APIMessage) bool {
+	if s.null() {
 		return true
 	}
-	if !v.IsObject() {
-		return false
-	}
-	return eachField(v, apiMessageFields, func(i int, v gjson.Result) bool {
+	return s.object(apiMessageFields, func(i int) bool {
 		switch i {
 		case 0:
-			return setStr(v, &m.ID)
+			return s.setStr(&m.ID)
 		case 1:
-			return setStr(v, &m.Role)
+			return s.setStr(&m.Role)
 		case 2:
-			return setStr(v, &m.Model)
+			return s.setStr(&m.Model)
 		case 3:
-			return d.blocks(v, &m.Content)
+			return s.blocks(&m.Content)
 		case 4:
-			return setStr(v, &m.StopReason)
+			return s.setStr(&m.StopReason)
 		default:
-			return d.setRaw(v, &m.Usage)
+			return s.setRaw(&m.Usage)
 		}
 	})
 }
 
 // blocks decodes an array of content blocks; a null leaves dst nil, [] makes it empty, not nil.
-func (d *fastLine) blocks(v gjson.Result, dst *[]shared.ContentBlock) bool {
-	if v.Type == gjson.Null {
+func (s *scan) blocks(dst *[]shared.ContentBlock) bool {
+	if s.null() {
 		return true
 	}
-	if !v.IsArray() {
-		return false
-	}
 	out := []shared.ContentBlock{}
-	ok := true
-	v.ForEach(func(_, e gjson.Result) bool {
-		if !e.IsObject() {
-			ok = false // a null makes a zero block, anything else fails: let encoding/json say
-			return false
-		}
+	ok := s.array(func() bool {
+		// A null element makes a zero block, anything but an object fails: let encoding/json say.
 		out = append(out, shared.ContentBlock{})
 		b := &out[len(out)-1]
-		ok = eachField(e, contentFields, func(i int, v gjson.Result) bool {
+		return s.object(contentFields, func(i int) bool {
 			switch i {
 			case 0:
-				return setStr(v, &b.Type)
+				return s.setStr(&b.Type)
 			case 1:
-				return setStr(v, &b.Text)
+				return s.setStr(&b.Text)
 			case 2:
-				return setStr(v, &b.Thinking)
+				return s.setStr(&b.Thinking)
 			case 3:
-				return setStr(v, &b.ID)
+				return s.setStr(&b.ID)
 			case 4:
-				return setStr(v, &b.Name)
+				return s.setStr(&b.Name)
 			case 5:
-				return d.setRaw(v, &b.Input)
+				return s.setRaw(&b.Input)
 			case 6:
-				return setStr(v, &b.ToolUseID)
+				return s.setStr(&b.ToolUseID)
 			case 7:
-				return d.setRaw(v, &b.Content)
+				return s.setRaw(&b.Content)
 			default:
-				return setBool(v, &b.IsError)
+				return s.setBool(&b.IsError)
 			}
 		})
-		return ok
 	})
 	*dst = out
 	return ok
@@ -379,85 +600,82 @@ func (d *fastLine) blocks(v gjson.Result, dst *[]shared.ContentBlock) bool {
 
 // fastUser decodes a user line as decodeUser's encoding/json path does, Blocks included.
 func fastUser(line []byte) (*shared.UserMessage, bool) {
-	d, ok := newFastLine(line)
-	if !ok {
-		return nil, false
-	}
+	var s scan
+	s.init(line)
 	m := &shared.UserMessage{Raw: line}
-	var content gjson.Result // the last message.content decoded
-	ok = eachField(d.root, userFields, func(i int, v gjson.Result) bool {
+	ok := s.object(userFields, func(i int) bool {
 		switch i {
 		case 0:
-			if v.Type == gjson.Null {
+			if s.null() {
 				return true
 			}
-			if !v.IsObject() {
-				return false
-			}
-			return eachField(v, userMessageFields, func(i int, v gjson.Result) bool {
+			return s.object(userMessageFields, func(i int) bool {
 				if i == 0 {
-					return setStr(v, &m.Message.Role)
+					return s.setStr(&m.Message.Role)
 				}
-				content = v
-				return d.setRaw(v, &m.Message.Content)
+				if s.peek() != '[' {
+					return s.setRaw(&m.Message.Content)
+				}
+				// The blocks, decoded in the same pass; Content is their bytes.
+				start := s.i
+				if !s.blocks(&m.Blocks) {
+					return false
+				}
+				m.Message.Content = json.RawMessage(s.b[start:s.i:s.i])
+				return true
 			})
 		case 1:
-			return setStrPtr(v, &m.ParentToolUseID)
+			return s.setStrPtr(&m.ParentToolUseID)
 		case 2:
-			return setStr(v, &m.SessionID)
+			return s.setStr(&m.SessionID)
 		case 3:
-			return setStr(v, &m.UUID)
+			return s.setStr(&m.UUID)
 		case 4:
-			return d.setRaw(v, &m.ToolUseResult)
+			return s.setRaw(&m.ToolUseResult)
 		default:
-			return setBool(v, &m.IsReplay)
+			return s.setBool(&m.IsReplay)
 		}
 	})
-	if ok && content.IsArray() {
-		ok = d.blocks(content, &m.Blocks)
-	}
 	return m, ok
 }
 
 // fastResult decodes a result line as json.Unmarshal into a *shared.ResultMessage would.
 func fastResult(line []byte) (*shared.ResultMessage, bool) {
-	d, ok := newFastLine(line)
-	if !ok {
-		return nil, false
-	}
+	var s scan
+	s.init(line)
 	m := &shared.ResultMessage{Raw: line}
-	ok = eachField(d.root, resultFields, func(i int, v gjson.Result) bool {
+	ok := s.object(resultFields, func(i int) bool {
 		switch i {
 		case 0:
-			return setStr(v, &m.Subtype)
+			return s.setStr(&m.Subtype)
 		case 1:
-			return setBool(v, &m.IsError)
+			return s.setBool(&m.IsError)
 		case 2:
-			return setStr(v, &m.Result)
+			return s.setStr(&m.Result)
 		case 3:
-			return setStr(v, &m.StopReason)
+			return s.setStr(&m.StopReason)
 		case 4:
-			return setStr(v, &m.TerminalReason)
+			return s.setStr(&m.TerminalReason)
 		case 5:
-			return setInt(v, &m.NumTurns)
+			return setInt(&s, &m.NumTurns)
 		case 6:
-			return setInt(v, &m.DurationMS)
+			return setInt(&s, &m.DurationMS)
 		case 7:
-			return setInt(v, &m.DurationAPIMS)
+			return setInt(&s, &m.DurationAPIMS)
 		case 8:
-			return setFloat(v, &m.TotalCostUSD)
+			return s.setFloat(&m.TotalCostUSD)
 		case 9:
-			return setStr(v, &m.SessionID)
+			return s.setStr(&m.SessionID)
 		case 10:
-			return setStr(v, &m.UUID)
+			return s.setStr(&m.UUID)
 		case 11:
-			return d.setRaw(v, &m.Usage)
+			return s.setRaw(&m.Usage)
 		case 12:
-			return d.setRaw(v, &m.PermissionDenials)
+			return s.setRaw(&m.PermissionDenials)
 		case 13:
-			return d.setRaw(v, &m.DeferredToolUse)
+			return s.setRaw(&m.DeferredToolUse)
 		default:
-			return setStrings(v, &m.Errors)
+			return s.setStrings(&m.Errors)
 		}
 	})
 	return m, ok
@@ -465,53 +683,51 @@ func fastResult(line []byte) (*shared.ResultMessage, bool) {
 
 // fastSystem decodes a system line as json.Unmarshal into a *shared.SystemMessage would.
 func fastSystem(line []byte) (*shared.SystemMessage, bool) {
-	d, ok := newFastLine(line)
-	if !ok {
-		return nil, false
-	}
+	var s scan
+	s.init(line)
 	m := &shared.SystemMessage{Raw: line}
-	ok = eachField(d.root, systemFields, func(i int, v gjson.Result) bool {
+	ok := s.object(systemFields, func(i int) bool {
 		switch i {
 		case 0:
-			return setStr(v, &m.Subtype)
+			return s.setStr(&m.Subtype)
 		case 1:
-			return setStr(v, &m.SessionID)
+			return s.setStr(&m.SessionID)
 		case 2:
-			return setStr(v, &m.UUID)
+			return s.setStr(&m.UUID)
 		case 3:
-			return setStr(v, &m.Cwd)
+			return s.setStr(&m.Cwd)
 		case 4:
-			return setStr(v, &m.Model)
+			return s.setStr(&m.Model)
 		case 5:
-			return setStr(v, &m.PermissionMode)
+			return s.setStr(&m.PermissionMode)
 		case 6:
-			return setStrings(v, &m.Tools)
+			return s.setStrings(&m.Tools)
 		case 7:
-			return setStr(v, &m.Content)
+			return s.setStr(&m.Content)
 		case 8:
-			return setStr(v, &m.Level)
+			return s.setStr(&m.Level)
 		case 9:
-			return setStr(v, &m.Tag)
+			return s.setStr(&m.Tag)
 		case 10:
-			return setStr(v, &m.HookID)
+			return s.setStr(&m.HookID)
 		case 11:
-			return setStr(v, &m.HookName)
+			return s.setStr(&m.HookName)
 		case 12:
-			return setStr(v, &m.HookEvent)
+			return s.setStr(&m.HookEvent)
 		case 13:
-			return setStr(v, &m.Outcome)
+			return s.setStr(&m.Outcome)
 		case 14:
-			if v.Type == gjson.Null {
+			if s.null() {
 				m.ExitCode = nil
 				return true
 			}
 			n := new(int)
 			m.ExitCode = n
-			return setInt(v, n)
+			return setInt(&s, n)
 		case 15:
-			return setStr(v, &m.Stdout)
+			return s.setStr(&m.Stdout)
 		default:
-			return setStr(v, &m.Stderr)
+			return s.setStr(&m.Stderr)
 		}
 	})
 	return m, ok
@@ -519,21 +735,19 @@ func fastSystem(line []byte) (*shared.SystemMessage, bool) {
 
 // fastStreamEvent decodes a stream_event line as json.Unmarshal into a *shared.StreamEvent would.
 func fastStreamEvent(line []byte) (*shared.StreamEvent, bool) {
-	d, ok := newFastLine(line)
-	if !ok {
-		return nil, false
-	}
+	var s scan
+	s.init(line)
 	m := &shared.StreamEvent{Raw: line}
-	ok = eachField(d.root, streamEventFields, func(i int, v gjson.Result) bool {
+	ok := s.object(streamEventFields, func(i int) bool {
 		switch i {
 		case 0:
-			return d.setRaw(v, &m.Event)
+			return s.setRaw(&m.Event)
 		case 1:
-			return setStr(v, &m.SessionID)
+			return s.setStr(&m.SessionID)
 		case 2:
-			return setStrPtr(v, &m.ParentToolUseID)
+			return s.setStrPtr(&m.ParentToolUseID)
 		default:
-			return setStr(v, &m.UUID)
+			return s.setStr(&m.UUID)
 		}
 	})
 	return m, ok

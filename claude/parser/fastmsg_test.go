@@ -201,6 +201,10 @@ func TestFastMessagesEdgeCases(t *testing.T) {
 		{"bool as false", `{"is_error":false,"isReplay":false}`, all},
 		{"parent_tool_use_id set", `{"parent_tool_use_id":"toolu_1"}`, all},
 		{"raw values keep their bytes", `{"event":{"a" : [1, 2]},"usage":[ ],"tool_use_result":"x\ny","message":{"content":"s"}}`, []string{"system", "user", "result", "stream_event"}},
+		{"strings ending in backslashes", `{"session_id":"a\\\\","uuid":"\\\"","x":"\\","y":["]}\\\"{["],"model":"m"}`, all},
+		{"long strings with escapes", `{"session_id":"` + strings.Repeat(`ab\"\\`, 40) + `","x":"` + strings.Repeat(`\\`, 70) + `","uuid":"` + strings.Repeat("é", 50) + `\""}`, all},
+		{"brackets inside skipped strings", `{"x":{"a":"}","b":["]",{"c":"\"}"}]},"session_id":"s"}`, all},
+		{"whitespace everywhere", " {\t\"session_id\" :\n\"s\" , \"message\" : { \"content\" : [ { \"type\" : \"text\" } ] } , \"x\" : [ 1 , true , null ] }\r\n", all},
 		{"deep nesting", `{"x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -224,6 +228,10 @@ func FuzzFastMessages(f *testing.F) {
 	f.Add([]byte(`{"type":"system","subtype":"hook_response","hook_id":"h","exit_code":-1,"stdout":"o","stderr":"e","outcome":"success","tag":"t","level":"info","content":"c"}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		checkFastMessage(t, line)
+		// Parse never gives them anything but a JSON object; they must not break on the rest either.
+		for _, k := range fastKinds {
+			k.fast(line)
+		}
 	})
 }
 
