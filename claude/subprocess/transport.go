@@ -274,14 +274,14 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	}
 	// The flights are not derived from t.ctx (see flight): they end with it here.
 	t.cancel = func() { cancel(); t.cancelFlights() }
-	if rc, err := inW.SyscallConn(); err == nil {
+	if rc, ok := rawNonBlocking(inW); ok {
 		t.rawStdin, t.wnowFn = rc, t.writeNowFd
 	}
 	readersDone := make(chan struct{}, 2)
 	t.stdoutDone = readersDone
 	// The stdout reader: it ends at EOF (or when the waiter closes outR). A slow request hands the
 	// reading on to another goroutine (see inline), so the reader is not always this goroutine.
-	go t.readStdout(&lineReader{br: bufio.NewReaderSize(outR, 64<<10)})
+	go t.readStdout(&lineReader{br: bufio.NewReaderSize(newRawPipeReader(outR), 64<<10)})
 	go func() { // stderr drainer: owns errR, ends at EOF (or when the waiter closes errR).
 		defer func() { readersDone <- struct{}{} }()
 		t.readStderr(errR)
@@ -486,14 +486,14 @@ func (t *Transport) writeNow(line []byte) (n int) {
 // written. (A method value made once: a closure per write would be an allocation per line.)
 func (t *Transport) writeNowFd(fd uintptr) bool {
 	for t.wnowN < len(t.wnow) {
-		m, err := syscall.Write(int(fd), t.wnow[t.wnowN:])
+		m, errno := rawWrite(fd, t.wnow[t.wnowN:]) // see rawpipe.go
 		if m > 0 {
 			t.wnowN += m
 		}
-		if err == syscall.EINTR {
+		if errno == syscall.EINTR {
 			continue
 		}
-		if err != nil || m <= 0 {
+		if errno != 0 || m <= 0 {
 			break
 		}
 	}
