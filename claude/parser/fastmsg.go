@@ -11,10 +11,11 @@ import (
 )
 
 // The stream's messages (system, assistant, user, result, stream_event) are decoded for every line
-// the CLI writes, a few per tool call, hooks or not. encoding/json validated each line a second time
-// (Parse already did) and decoded it by reflection. The decoders below walk the already validated
-// line once (scan, below) and fill the same structs, and hand every case they are not sure to decode
-// exactly as encoding/json does back to it (ok false):
+// the CLI writes, a few per tool call, hooks or not. Parse validated each line with gjson, and
+// encoding/json validated it again and decoded it by reflection. The decoders below read and
+// validate the line in one pass (scan, below) and fill the same structs; Parse calls them first,
+// and a line they refuse is validated and decoded as before. They refuse invalid JSON, and every
+// case they are not sure to decode exactly as encoding/json does:
 //
 //   - a key with an escape or a non-ASCII byte, a key that equals a field's name only
 //     case-insensitively (encoding/json would fill the field), a field's key twice (encoding/json
@@ -29,7 +30,8 @@ import (
 // inside the line (which Raw already holds, and which is never reused), with its capacity ending
 // with it, instead of a copy; decodeControlRequest's Request and the fast hook inputs' Extra do the
 // same. Strings are copies (or constants), never views of the line. FuzzFastMessages checks that
-// the fast and the general decoders agree wherever the fast one decodes.
+// the fast and the general decoders agree wherever the fast one decodes, and that what it takes is
+// valid JSON.
 
 // fieldTable is the JSON keys of one struct as encoding/json sees them (the names of its tags).
 type fieldTable struct {
@@ -71,11 +73,12 @@ const maxFieldName = 32
 // maxNestingDepth is encoding/json's limit on nesting.
 const maxNestingDepth = 10000
 
-// scan reads one line that is valid JSON (Parse has checked it) in a single pass: the decoders
-// descend into the values they decode and step over the others, so that no byte is read twice
-// (gjson's ForEach would first step over an object to find its end, then walk it). On anything
-// unexpected it sets failed and the decoder gives the line to encoding/json; it never reads out of
-// bounds, whatever the line.
+// scan reads and validates one line in a single pass: the decoders descend into the values they
+// decode and step over (checking) the others, so that no byte is read twice (gjson's ForEach would
+// first step over an object to find its end, then walk it; and Parse would validate the line
+// before). A line a fast decoder takes is valid JSON, as encoding/json and gjson define it. On
+// anything unexpected or invalid it sets failed, and Parse validates the line and gives it to
+// encoding/json; it never reads out of bounds, whatever the line.
 type scan struct {
 	b      []byte
 	i      int
@@ -119,87 +122,183 @@ func (s *scan) peek() byte {
 	return 0
 }
 
-// stringEnd returns the index just after the string that starts (with its quote) at i, or -1.
+// stringEnd returns the index just after the string that starts (with its quote) at i, or -1 if
+// it is not a valid JSON string (a control byte, a bad escape, no end). Bytes >= 0x80 are not
+// checked, as neither encoding/json nor gjson checks them for validity.
 func (s *scan) stringEnd(i int) int {
 	b := s.b
-	j := i + 1
-	// Most strings are short (keys, ids): a byte loop. In valid JSON a backslash always starts an
-	// escape, so the byte after it is never the string's end.
-	for n := 0; j < len(b) && n < 64; j, n = j+1, n+1 {
-		switch b[j] {
-		case '"':
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
 			return j + 1
-		case '\\':
-			j++
-		}
-	}
-	// A long one: look for quotes, and count the backslashes before each (an odd number escapes it).
-	for j < len(b) {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
+		case c < 0x20:
 			return -1
+		case c == '\\':
+			if j++; j >= len(b) {
+				return -1
+			}
+			switch b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(b) || !isHex(b[j+1]) || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) {
+					return -1
+				}
+				j += 4
+			default:
+				return -1
+			}
 		}
-		q := j + k
-		n := 0
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
 	}
 	return -1
 }
 
-// skip steps over the value at the cursor and returns its bytes' span.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// skip steps over the value at the cursor, checking that it is valid JSON, and returns its bytes'
+// span.
 func (s *scan) skip() (start, end int) {
 	start = s.i
-	switch s.peek() {
-	case '"':
-		if s.i = s.stringEnd(s.i); s.i < 0 {
-			s.i = len(s.b)
-			s.fail()
-		}
-	case '{', '[':
-		depth := 0
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case '"':
-				e := s.stringEnd(s.i)
-				if e < 0 {
-					s.i = len(s.b)
-					s.fail()
-					return start, s.i
-				}
-				s.i = e
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			}
-			s.i++
-			if depth == 0 {
-				return start, s.i
-			}
-		}
+	if !s.value() {
 		s.fail()
-	case 0:
-		s.fail()
-	default: // a number or a literal
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r', ':':
-				if s.i == start {
-					s.fail()
-				}
-				return start, s.i
-			}
-			s.i++
-		}
 	}
 	return start, s.i
+}
+
+// value steps over one valid JSON value at the cursor; it reports false if there is none. It
+// recurses once per level of nesting, which init has bounded.
+func (s *scan) value() bool {
+	switch c := s.peek(); {
+	case c == '"':
+		e := s.stringEnd(s.i)
+		if e < 0 {
+			return false
+		}
+		s.i = e
+		return true
+	case c == '{':
+		s.i++
+		s.ws()
+		if s.peek() == '}' {
+			s.i++
+			return true
+		}
+		for {
+			if s.peek() != '"' {
+				return false
+			}
+			if s.i = s.stringEnd(s.i); s.i < 0 {
+				s.i = len(s.b)
+				return false
+			}
+			s.ws()
+			if s.peek() != ':' {
+				return false
+			}
+			s.i++
+			s.ws()
+			if !s.value() {
+				return false
+			}
+			s.ws()
+			switch s.peek() {
+			case ',':
+				s.i++
+				s.ws()
+			case '}':
+				s.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '[':
+		s.i++
+		s.ws()
+		if s.peek() == ']' {
+			s.i++
+			return true
+		}
+		for {
+			if !s.value() {
+				return false
+			}
+			s.ws()
+			switch s.peek() {
+			case ',':
+				s.i++
+				s.ws()
+			case ']':
+				s.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		return s.numberLiteral()
+	}
+	return false
+}
+
+func (s *scan) literal(lit string) bool {
+	if len(s.b)-s.i < len(lit) || string(s.b[s.i:s.i+len(lit)]) != lit {
+		return false
+	}
+	s.i += len(lit)
+	return true
+}
+
+// numberLiteral steps over a number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scan) numberLiteral() bool {
+	digits := func() bool {
+		n := 0
+		for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
+			s.i++
+			n++
+		}
+		return n > 0
+	}
+	if s.peek() == '-' {
+		s.i++
+	}
+	switch c := s.peek(); {
+	case c == '0':
+		s.i++
+	case '1' <= c && c <= '9':
+		digits()
+	default:
+		return false
+	}
+	if s.peek() == '.' {
+		s.i++
+		if !digits() {
+			return false
+		}
+	}
+	if c := s.peek(); c == 'e' || c == 'E' {
+		s.i++
+		if c := s.peek(); c == '+' || c == '-' {
+			s.i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return true
+}
+
+// end reports whether only whitespace follows the cursor: the line is one JSON value.
+func (s *scan) end() bool {
+	s.ws()
+	return !s.failed && s.i == len(s.b)
 }
 
 // object calls f for every key of the object at the cursor that is one of t's fields, with the
@@ -536,7 +635,7 @@ func fastAssistant(line []byte) (*shared.AssistantMessage, bool) {
 			return s.setStr(&m.UUID)
 		}
 	})
-	return m, ok
+	return m, ok && s.end()
 }
 
 func (s *scan) apiMessage(m *shared.APIMessage) bool {
@@ -636,7 +735,7 @@ func fastUser(line []byte) (*shared.UserMessage, bool) {
 			return s.setBool(&m.IsReplay)
 		}
 	})
-	return m, ok
+	return m, ok && s.end()
 }
 
 // fastResult decodes a result line as json.Unmarshal into a *shared.ResultMessage would.
@@ -678,7 +777,7 @@ func fastResult(line []byte) (*shared.ResultMessage, bool) {
 			return s.setStrings(&m.Errors)
 		}
 	})
-	return m, ok
+	return m, ok && s.end()
 }
 
 // fastSystem decodes a system line as json.Unmarshal into a *shared.SystemMessage would.
@@ -730,7 +829,7 @@ func fastSystem(line []byte) (*shared.SystemMessage, bool) {
 			return s.setStr(&m.Stderr)
 		}
 	})
-	return m, ok
+	return m, ok && s.end()
 }
 
 // fastStreamEvent decodes a stream_event line as json.Unmarshal into a *shared.StreamEvent would.
@@ -750,5 +849,5 @@ func fastStreamEvent(line []byte) (*shared.StreamEvent, bool) {
 			return s.setStr(&m.UUID)
 		}
 	})
-	return m, ok
+	return m, ok && s.end()
 }

@@ -44,7 +44,7 @@ type Decoder func(line []byte) (shared.Message, error)
 
 var (
 	mu       sync.RWMutex
-	registry = map[regKey]Decoder{}
+	registry = map[regKey]regEntry{}
 	// subtyped counts, per type, the decoders registered for one of its subtypes: a line of a type
 	// without any is decoded without looking for its subtype.
 	subtyped = map[string]int{}
@@ -53,6 +53,13 @@ var (
 // regKey is a registration: a type, and a subtype or "". (A struct, not "type/subtype", so that a
 // type containing '/' cannot collide with a type and subtype pair.)
 type regKey struct{ typ, subtype string }
+
+// regEntry is a registered decoder. fast is set for the built-in decoders of the stream's messages
+// only: a decoder that validates the line as it reads it, which Parse calls before validating.
+type regEntry struct {
+	dec  Decoder
+	fast func(line []byte) (shared.Message, bool)
+}
 
 // Register installs dec for lines of type typ, or, when subtype is not "", for that type and subtype
 // only. A subtype decoder wins over the type's. The subtype of a control_request line is its
@@ -70,7 +77,7 @@ func Register(typ, subtype string, dec Decoder) {
 		delete(registry, k)
 		return
 	}
-	registry[k] = dec
+	registry[k] = regEntry{dec: dec}
 	if subtype != "" {
 		subtyped[typ]++
 	}
@@ -80,11 +87,11 @@ func lookup(typ, subtype string) Decoder {
 	mu.RLock()
 	defer mu.RUnlock()
 	if subtype != "" {
-		if d, ok := registry[regKey{typ, subtype}]; ok {
-			return d
+		if e, ok := registry[regKey{typ, subtype}]; ok {
+			return e.dec
 		}
 	}
-	return registry[regKey{typ, ""}]
+	return registry[regKey{typ, ""}].dec
 }
 
 // Parse decodes one line (without its newline). It returns ErrNotJSON for a line that is not a JSON
@@ -92,20 +99,29 @@ func lookup(typ, subtype string) Decoder {
 // message), and a *shared.RawMessage for an unknown type. It returns a message or an error, never
 // both and never neither.
 func Parse(line []byte) (shared.Message, error) {
-	if !gjson.ValidBytes(line) {
-		return nil, ErrNotJSON
-	}
 	if t := bytes.TrimLeft(line, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, ErrNotJSON
 	}
 	// GetBytes copies only the values it returns, not the line (ParseBytes would copy the line).
+	// On a line that is not valid JSON it returns something or nothing, without failing; such a
+	// line gets no further than ValidBytes below.
 	typ := gjson.GetBytes(line, "type").String()
 	// The subtype is looked for (through the whole line, when it has none, as assistant and user
 	// lines) only when it matters: a decoder registered for a subtype of typ, none for typ itself,
 	// and the errors.
 	mu.RLock()
-	dec, bySubtype := registry[regKey{typ, ""}], subtyped[typ] > 0
+	e, bySubtype := registry[regKey{typ, ""}], subtyped[typ] > 0
 	mu.RUnlock()
+	if e.fast != nil && !bySubtype {
+		// It validates the line as it decodes it (fastmsg.go).
+		if m, ok := e.fast(line); ok {
+			return m, nil
+		}
+	}
+	if !gjson.ValidBytes(line) {
+		return nil, ErrNotJSON
+	}
+	dec := e.dec
 	subtype, subtypeKnown := "", false
 	if bySubtype || dec == nil {
 		subtype, subtypeKnown = peekSubtype(line, typ), true
@@ -146,6 +162,15 @@ func init() {
 	Register("user", "", decodeUser)
 	Register("result", "", decodeResult)
 	Register("stream_event", "", decodeStreamEvent)
+	for typ, fast := range map[string]func([]byte) (shared.Message, bool){
+		"system":       asMessage(fastSystem),
+		"assistant":    asMessage(fastAssistant),
+		"user":         asMessage(fastUser),
+		"result":       asMessage(fastResult),
+		"stream_event": asMessage(fastStreamEvent),
+	} {
+		registry[regKey{typ, ""}] = regEntry{dec: registry[regKey{typ, ""}].dec, fast: fast}
+	}
 	Register("control_request", "", decodeControlRequest)
 	Register("control_response", "", decodeControlResponse)
 	Register("control_cancel_request", "", decodeControlCancel)
@@ -154,7 +179,17 @@ func init() {
 }
 
 // decodeSystem, decodeAssistant, decodeUser, decodeResult and decodeStreamEvent take the fast path
-// (fastmsg.go) and fall back to encoding/json where it cannot be sure to decode alike.
+// (fastmsg.go) and fall back to encoding/json where it cannot be sure to decode alike. Parse calls
+// the fast decoder itself first (regEntry.fast), before validating the line; these run when it
+// refused the line, or when a decoder is registered for a subtype of the type.
+
+// asMessage adapts a fast decoder to regEntry.fast.
+func asMessage[T shared.Message](fast func([]byte) (T, bool)) func([]byte) (shared.Message, bool) {
+	return func(line []byte) (shared.Message, bool) {
+		m, ok := fast(line)
+		return m, ok
+	}
+}
 
 func decodeSystem(line []byte) (shared.Message, error) {
 	if m, ok := fastSystem(line); ok {
