@@ -96,6 +96,15 @@ type benchStart struct {
 	Type  string `json:"type"`
 	N     int    `json:"n"`
 	GapUS int    `json:"gap_us,omitempty"`
+	// PolluteMB: after each gap the fake writes over this many MiB of memory, as the real CLI's
+	// work between two requests evicts the SDK's code and data from the CPU caches.
+	PolluteMB int `json:"pollute_mb,omitempty"`
+}
+
+// idleness is how the fake CLI leaves the SDK between two requests.
+type idleness struct {
+	gap       time.Duration
+	polluteMB int
 }
 
 // fakeBench is the fake CLI of BenchmarkRoundTrip: for each {"type":"bench","n":N} it reads, it
@@ -110,12 +119,16 @@ func fakeBench() int {
 		}
 		n := int(gjson.GetBytes(l, "n").Int())
 		gap := time.Duration(gjson.GetBytes(l, "gap_us").Int()) * time.Microsecond
+		pollute := make([]byte, gjson.GetBytes(l, "pollute_mb").Int()<<20)
 		ns := make([]int64, n)
 		for i := range n {
 			if gap > 0 {
 				// The real CLI works for milliseconds between two hook requests: the
 				// SDK's process goes idle and runs the next request cold.
 				time.Sleep(gap)
+				for j := 0; j < len(pollute); j += 64 {
+					pollute[j]++
+				}
 			}
 			id := "b" + strconv.Itoa(i)
 			line := fmt.Appendf(nil, benchHookLine, id)
@@ -145,18 +158,28 @@ func fakeBench() int {
 // requests back to back; BenchmarkRoundTripCold leaves 3 ms between them, as the real CLI does,
 // so that the SDK's process sleeps and answers each request cold (its ns/op includes the gaps:
 // read the percentiles).
-func BenchmarkRoundTrip(b *testing.B) { benchRoundTrip(b, 0) }
+func BenchmarkRoundTrip(b *testing.B) { benchRoundTrip(b, idleness{}) }
 
-// BenchmarkRoundTripCold is BenchmarkRoundTrip with 3 ms of idleness before each request. Its
-// bare variant answers with a hand-written loop instead of the transport (peek the request id,
-// write a fixed answer): the floor that waking up and the pipes set on this machine.
+// BenchmarkRoundTripCold is BenchmarkRoundTrip with 3 ms of idleness before each request ("idle"),
+// and with 32 MiB of memory written over by the fake in that time ("polluted": as the real CLI's
+// work evicts the SDK's code and data from the caches). Its bare variants answer with a
+// hand-written loop instead of the transport (peek the request id, write a fixed answer): the
+// floor that waking up and the pipes set on this machine.
 func BenchmarkRoundTripCold(b *testing.B) {
-	b.Run("sdk", func(b *testing.B) { benchRoundTrip(b, 3*time.Millisecond) })
-	b.Run("bare", func(b *testing.B) { benchBareRoundTrip(b, 3*time.Millisecond) })
+	for _, c := range []struct {
+		name string
+		idle idleness
+	}{
+		{"idle", idleness{gap: 3 * time.Millisecond}},
+		{"polluted", idleness{gap: 3 * time.Millisecond, polluteMB: 32}},
+	} {
+		b.Run("sdk/"+c.name, func(b *testing.B) { benchRoundTrip(b, c.idle) })
+		b.Run("bare/"+c.name, func(b *testing.B) { benchBareRoundTrip(b, c.idle) })
+	}
 }
 
 // benchBareRoundTrip is benchRoundTrip with the fake CLI's requests answered by a minimal loop.
-func benchBareRoundTrip(b *testing.B, gap time.Duration) {
+func benchBareRoundTrip(b *testing.B, idle idleness) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envFakeMode+"=bench", envFakeScript+"=")
 	stdin, err := cmd.StdinPipe()
@@ -173,8 +196,8 @@ func benchBareRoundTrip(b *testing.B, gap time.Duration) {
 	defer func() { stdin.Close(); cmd.Wait() }()
 	in := bufio.NewReaderSize(stdout, 64<<10)
 	var buf []byte
-	run := func(n int, gap time.Duration) []int64 {
-		start, _ := json.Marshal(benchStart{Type: "bench", N: n, GapUS: int(gap / time.Microsecond)})
+	run := func(n int, idle idleness) []int64 {
+		start, _ := json.Marshal(benchStart{Type: "bench", N: n, GapUS: int(idle.gap / time.Microsecond), PolluteMB: idle.polluteMB})
 		if _, err := stdin.Write(append(start, '\n')); err != nil {
 			b.Fatal(err)
 		}
@@ -198,17 +221,17 @@ func benchBareRoundTrip(b *testing.B, gap time.Duration) {
 			}
 		}
 	}
-	run(100, 0)
+	run(100, idleness{})
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := processCPU()
-	ns := run(b.N, gap)
+	ns := run(b.N, idle)
 	b.StopTimer()
 	reportCPU(b, cpu)
 	reportPercentiles(b, ns)
 }
 
-func benchRoundTrip(b *testing.B, gap time.Duration) {
+func benchRoundTrip(b *testing.B, idle idleness) {
 	x, err := NewHookExecutor(benchHooks(0), ExecutorOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -219,11 +242,11 @@ func benchRoundTrip(b *testing.B, gap time.Duration) {
 	}
 	defer tr.Close()
 	// Warm up the process and the pipes.
-	benchRun(b, tr, 100, 0)
+	benchRun(b, tr, 100, idleness{})
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := processCPU()
-	ns := benchRun(b, tr, b.N, gap)
+	ns := benchRun(b, tr, b.N, idle)
 	b.StopTimer()
 	reportCPU(b, cpu)
 	reportPercentiles(b, ns)
@@ -253,8 +276,8 @@ func reportPercentiles(b *testing.B, ns []int64) {
 	b.ReportMetric(pct(0.99), "p99-ns")
 }
 
-func benchRun(b *testing.B, tr *Transport, n int, gap time.Duration) []int64 {
-	if err := tr.WriteMessage(benchStart{Type: "bench", N: n, GapUS: int(gap / time.Microsecond)}); err != nil {
+func benchRun(b *testing.B, tr *Transport, n int, idle idleness) []int64 {
+	if err := tr.WriteMessage(benchStart{Type: "bench", N: n, GapUS: int(idle.gap / time.Microsecond), PolluteMB: idle.polluteMB}); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
