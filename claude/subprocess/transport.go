@@ -173,7 +173,7 @@ type Transport struct {
 	hsince  time.Time // when hcur started
 	hreader *lineReader
 	hflight *flight // hcur's flight, whose handler watchdogs wait for the handoff
-	htimer  *time.Timer
+	htimer  handoffTimer
 
 	stderr *tailBuffer
 	// hookEvents converts the CLI's hook lines, with Config.HookEvents.
@@ -274,6 +274,7 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	}
 	// The flights are not derived from t.ctx (see flight): they end with it here.
 	t.cancel = func() { cancel(); t.cancelFlights() }
+	t.htimer = newHandoffTimer(t.takeOver)
 	if rc, ok := rawNonBlocking(inW); ok {
 		t.rawStdin, t.wnowFn = rc, t.writeNowFd
 	}
@@ -348,9 +349,7 @@ func (t *Transport) finish(werr error) {
 	t.stdinClosed = true
 	t.wmu.Unlock()
 	t.hmu.Lock()
-	if t.htimer != nil {
-		t.htimer.Stop()
-	}
+	t.htimer.close()
 	t.hmu.Unlock()
 	close(t.done)
 	t.stopWatch()
@@ -726,11 +725,7 @@ func (t *Transport) inline(lr *lineReader, f *flight, work func()) (stillReader 
 	t.hseq++
 	n := t.hseq
 	t.hcur, t.hsince, t.hreader, t.hflight = n, time.Now(), lr, f
-	if t.htimer == nil {
-		t.htimer = time.AfterFunc(handoffDelay, t.takeOver)
-	} else {
-		t.htimer.Reset(handoffDelay)
-	}
+	t.htimer.arm()
 	t.hmu.Unlock()
 	work()
 	t.hmu.Lock()
@@ -740,7 +735,7 @@ func (t *Transport) inline(lr *lineReader, f *flight, work func()) (stillReader 
 		// lr and the timer.
 		return false
 	}
-	t.htimer.Stop()
+	t.htimer.disarm()
 	t.hcur, t.hreader, t.hflight = 0, nil, nil
 	return true
 }
