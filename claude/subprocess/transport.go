@@ -944,7 +944,10 @@ func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOut
 		w, err := shared.AppendWireOutput(b, e, out)
 		if err != nil {
 			t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
-			w, _ = shared.AppendWireOutput(b, e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+			if w, err = shared.AppendWireOutput(b, e, shared.DenyOutput(e, "invalid hook output: "+err.Error())); err != nil {
+				// Cannot happen (every event's denial encodes); still never an allow.
+				w = append(b, `{"decision":"block","reason":"invalid hook output; denied by the SDK"}`...)
+			}
 		}
 		return append(w, "}}"...)
 	})
