@@ -24,6 +24,16 @@ type flight struct {
 	watch  *hookCtx // the handler whose watchdog waits for the handoff
 }
 
+// watchdogDeferrer is a ctx whose requests run on the stdout reader (the transport's flight): a
+// handler's watchdog may wait for the reader's handoff, which arms it (see hookCtx.start). Like
+// chainWatcher, it lets the executor use the transport's ctx without knowing its type.
+type watchdogDeferrer interface {
+	// deferWatchdog reports whether h's watchdog waits for the handoff.
+	deferWatchdog(h *hookCtx) bool
+	// dropWatchdog forgets h: its handler returned first.
+	dropWatchdog(h *hookCtx)
+}
+
 // deferWatchdog reports whether h's watchdog may wait for the handoff (which then arms it).
 func (f *flight) deferWatchdog(h *hookCtx) bool {
 	f.mu.Lock()

@@ -19,8 +19,8 @@ type hookCtx struct {
 	c        *chainRun
 	gen      int // the handler run it belongs to (chainRun.gen)
 	deadline time.Time
-	timer    *time.Timer // guarded by mu; nil while the watchdog waits for the handoff
-	deferred *flight     // the flight whose handoff arms the watchdog, if it waits
+	timer    *time.Timer      // guarded by mu; nil while the watchdog waits for the handoff
+	deferred watchdogDeferrer // the ctx whose handoff arms the watchdog, if it waits
 
 	mu     sync.Mutex
 	done   chan struct{} // made on first use; closed when err is set
@@ -59,8 +59,8 @@ var cancelCtxKey = func() any {
 func (h *hookCtx) start(c *chainRun, gen int, d time.Duration) {
 	h.c, h.gen = c, gen
 	h.deadline = time.Now().Add(d)
-	if f, ok := c.ctx.(*flight); ok && d > handoffDelay && f.deferWatchdog(h) {
-		h.deferred = f
+	if w, ok := c.ctx.(watchdogDeferrer); ok && d > handoffDelay && w.deferWatchdog(h) {
+		h.deferred = w
 		return
 	}
 	h.mu.Lock()

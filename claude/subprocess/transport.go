@@ -962,7 +962,7 @@ func (t *Transport) startFlight(id string) (*flight, bool) {
 	return f, t.registerFlight(id, f)
 }
 
-// registerFlight registers f, a zero flight, as the ctx of CLI request id; it reports false for a
+// registerFlight registers f, a new flight, as the ctx of CLI request id; it reports false for a
 // duplicate id.
 func (t *Transport) registerFlight(id string, f *flight) bool {
 	t.pmu.Lock()
@@ -970,7 +970,6 @@ func (t *Transport) registerFlight(id string, f *flight) bool {
 	if _, dup := t.flights[id]; dup {
 		return false
 	}
-	f.inline = true
 	if t.ctx.Err() != nil {
 		f.cancel() // cancelFlights has run (it takes pmu after t.ctx ended)
 	}
@@ -998,6 +997,7 @@ type hookRequest struct {
 // startHookRequest registers a hook request with flight key id; nil for a duplicate id.
 func (t *Transport) startHookRequest(id string, in shared.HookInput, read time.Time) *hookRequest {
 	r := &hookRequest{t: t, id: id, in: in, read: read}
+	r.f.inline = true // run by inline, which tells it of the handoff
 	if !t.registerFlight(id, &r.f) {
 		return nil
 	}
