@@ -10,11 +10,11 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/cputime"
 	"github.com/tidwall/gjson"
 )
 
@@ -224,7 +224,7 @@ func benchBareRoundTrip(b *testing.B, idle idleness) {
 	run(100, idleness{})
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Self()
 	ns := run(b.N, idle)
 	b.StopTimer()
 	reportCPU(b, cpu)
@@ -245,26 +245,17 @@ func benchRoundTrip(b *testing.B, idle idleness) {
 	benchRun(b, tr, 100, idleness{})
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Self()
 	ns := benchRun(b, tr, b.N, idle)
 	b.StopTimer()
 	reportCPU(b, cpu)
 	reportPercentiles(b, ns)
 }
 
-// processCPU returns the CPU time this process (all its threads, not the fake CLI) has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // reportCPU reports the process's CPU time per round trip since start (the transport's or the
 // bare loop's: the fake CLI is another process), reading, answering and waking up included.
 func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Self()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // reportPercentiles reports the p50, p95 and p99 of the round trips ns.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/internal/cputime"
 	"github.com/tidwall/gjson"
 )
 
@@ -40,7 +41,7 @@ func runBare(spec Spec) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	t0, sc0 := time.Now(), cpuNow()
+	t0, sc0 := time.Now(), cputime.Self()
 	if err := cmd.Start(); err != nil {
 		return rep, err
 	}
@@ -103,10 +104,10 @@ func runBare(spec Spec) (Report, error) {
 			if gjson.GetBytes(line, "response.subtype").String() != "success" {
 				return rep, fmt.Errorf("initialize: %s", line)
 			}
-			rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(cpuNow()-sc0)
+			rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(cputime.Self()-sc0)
 			started = true
 			defer startProfile()()
-			c0, w0 = cpuNow(), time.Now()
+			c0, w0 = cputime.Self(), time.Now()
 			if err := write([]byte(`{"type":"user","message":{"role":"user","content":"run the benchmark"},"parent_tool_use_id":null,"session_id":"default"}` + "\n")); err != nil {
 				return rep, err
 			}
@@ -117,7 +118,7 @@ func runBare(spec Spec) (Report, error) {
 				}
 			}
 		case "result":
-			rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(cpuNow()-c0)
+			rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(cputime.Self()-c0)
 			if gjson.GetBytes(line, "is_error").Bool() {
 				return rep, fmt.Errorf("the turn failed: %s", line)
 			}

@@ -10,12 +10,12 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/internal/cputime"
 )
 
 // A driver is one process that runs the CLI through one workload and reports what it measured.
@@ -121,15 +121,6 @@ func startProfile() (stop func()) {
 	}
 }
 
-// cpuNow returns the process's CPU time so far (all threads, user + system; not its children).
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // rtLog keeps round-trip times; the trace runs on the goroutines that answer hooks.
 type rtLog struct {
 	mu sync.Mutex
@@ -181,16 +172,16 @@ func runSDK(spec Spec) (Report, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	t0, sc0 := time.Now(), cpuNow()
+	t0, sc0 := time.Now(), cputime.Self()
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		return rep, err
 	}
 	defer s.Close()
-	rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(cpuNow()-sc0)
+	rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(cputime.Self()-sc0)
 
 	stopProfile := startProfile()
-	c0, w0 := cpuNow(), time.Now()
+	c0, w0 := cputime.Self(), time.Now()
 	var res *shared.ResultMessage
 	for m, err := range s.Query(ctx, "run the benchmark") {
 		if err != nil {
@@ -207,7 +198,7 @@ func runSDK(spec Spec) (Report, error) {
 			res = v
 		}
 	}
-	rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(cpuNow()-c0)
+	rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(cputime.Self()-c0)
 	stopProfile()
 	if res == nil || res.IsError {
 		return rep, errors.New("the turn failed")
