@@ -153,6 +153,53 @@ func isNilPointer(spec HookSpecificOutput) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
+// CheckWireOutput reports whether o can be sent for event e: the error WireOutput(e, o) would
+// return, or nil. The
+// common answers (a *SyncHookOutput whose decision needs no rewriting, with no specific output or
+// one of the plain ones) are checked without building the wire struct, whose only failures for
+// them are these checks; anything else goes through WireOutput itself.
+func CheckWireOutput(e HookEvent, o HookOutput) error {
+	s, ok := o.(*SyncHookOutput)
+	if !ok || s == nil {
+		_, err := WireOutput(e, o)
+		return err
+	}
+	switch d, ok := s.Decision.Normalize(); {
+	case !ok, d == DecisionAsk, d == DecisionDefer:
+		_, err := WireOutput(e, o) // an error, or a rewrite into permissionDecision
+		return err
+	}
+	var forEvent bool
+	switch sp := s.HookSpecificOutput.(type) {
+	case nil:
+		return nil
+	case *PreToolUseOutput:
+		if sp == nil {
+			return nil
+		}
+		if sp.PermissionDecision != "" {
+			if _, ok := sp.PermissionDecision.Normalize(); !ok {
+				_, err := WireOutput(e, o)
+				return err
+			}
+		}
+		forEvent = sp.ForEvent(e)
+	case *ContextOutput:
+		forEvent = sp == nil || sp.ForEvent(e)
+	case *PostToolUseOutput:
+		forEvent = sp == nil || sp.ForEvent(e)
+	case *UserPromptSubmitOutput:
+		forEvent = sp == nil || sp.ForEvent(e)
+	case *SessionStartOutput:
+		forEvent = sp == nil || sp.ForEvent(e)
+	}
+	if forEvent {
+		return nil
+	}
+	_, err := WireOutput(e, o) // the error it gives, or a type not listed above
+	return err
+}
+
 // MarshalWireOutput is WireOutput followed by json.Marshal.
 func MarshalWireOutput(e HookEvent, o HookOutput) ([]byte, error) {
 	w, err := WireOutput(e, o)

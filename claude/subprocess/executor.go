@@ -535,7 +535,7 @@ func (c *chainRun) step(h *registeredHook) bool {
 		out, err = c.asyncAnswer(h, out)
 	}
 	if err == nil {
-		if werr := validOutput(c.event, out); werr != nil {
+		if werr := shared.CheckWireOutput(c.event, out); werr != nil {
 			err = &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w: %v", ErrInvalidOutput, werr)}
 		}
 	}
@@ -777,48 +777,3 @@ type panicError struct{ value any }
 func (p *panicError) Error() string { return fmt.Sprintf("%v: %v", ErrHookPanic, p.value) }
 func (p *panicError) Unwrap() error { return ErrHookPanic }
 
-// validOutput reports whether o can be sent for event e, as shared.WireOutput decides it. The
-// common answers (a *SyncHookOutput whose decision needs no rewriting, with no specific output or
-// one of the plain ones) are checked without building the wire struct, whose only failures for
-// them are these checks; anything else goes through WireOutput itself.
-func validOutput(e shared.HookEvent, o shared.HookOutput) error {
-	s, ok := o.(*shared.SyncHookOutput)
-	if !ok || s == nil {
-		_, err := shared.WireOutput(e, o)
-		return err
-	}
-	switch d, ok := s.Decision.Normalize(); {
-	case !ok, d == shared.DecisionAsk, d == shared.DecisionDefer:
-		_, err := shared.WireOutput(e, o) // an error, or a rewrite into permissionDecision
-		return err
-	}
-	var forEvent bool
-	switch sp := s.HookSpecificOutput.(type) {
-	case nil:
-		return nil
-	case *shared.PreToolUseOutput:
-		if sp == nil {
-			return nil
-		}
-		if sp.PermissionDecision != "" {
-			if _, ok := sp.PermissionDecision.Normalize(); !ok {
-				_, err := shared.WireOutput(e, o)
-				return err
-			}
-		}
-		forEvent = sp.ForEvent(e)
-	case *shared.ContextOutput:
-		forEvent = sp == nil || sp.ForEvent(e)
-	case *shared.PostToolUseOutput:
-		forEvent = sp == nil || sp.ForEvent(e)
-	case *shared.UserPromptSubmitOutput:
-		forEvent = sp == nil || sp.ForEvent(e)
-	case *shared.SessionStartOutput:
-		forEvent = sp == nil || sp.ForEvent(e)
-	}
-	if forEvent {
-		return nil
-	}
-	_, err := shared.WireOutput(e, o) // the error it gives, or a type not listed above
-	return err
-}

@@ -1,4 +1,4 @@
-package subprocess
+package shared_test
 
 import (
 	"testing"
@@ -6,9 +6,9 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// validOutput agrees with shared.WireOutput on every event for the outputs it checks itself and
-// for those it hands on.
-func TestValidOutputAgreesWithWireOutput(t *testing.T) {
+// CheckWireOutput agrees with WireOutput on every event for the outputs it checks itself and for
+// those it hands on.
+func TestCheckWireOutputAgreesWithWireOutput(t *testing.T) {
 	specs := []shared.HookSpecificOutput{
 		nil,
 		(*shared.PreToolUseOutput)(nil),
@@ -38,9 +38,9 @@ func TestValidOutputAgreesWithWireOutput(t *testing.T) {
 	for _, e := range shared.AllHookEvents() {
 		for i, o := range outs {
 			_, werr := shared.WireOutput(e, o)
-			verr := validOutput(e, o)
+			verr := shared.CheckWireOutput(e, o)
 			if (werr == nil) != (verr == nil) {
-				t.Errorf("%s, output %d (%#v): validOutput %v, WireOutput %v", e, i, o, verr, werr)
+				t.Errorf("%s, output %d (%#v): CheckWireOutput %v, WireOutput %v", e, i, o, verr, werr)
 			}
 		}
 	}
