@@ -776,4 +776,3 @@ type panicError struct{ value any }
 
 func (p *panicError) Error() string { return fmt.Sprintf("%v: %v", ErrHookPanic, p.value) }
 func (p *panicError) Unwrap() error { return ErrHookPanic }
-
