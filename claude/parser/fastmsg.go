@@ -306,6 +306,13 @@ func (s *scan) end() bool {
 // does or when encoding/json might read a key otherwise: an escaped or non-ASCII key, a key that
 // equals a field's name but for case, a field seen twice.
 func (s *scan) object(t *fieldTable, f func(i int) bool) bool {
+	return s.objectWith(t, f, nil)
+}
+
+// objectWith is object, but calls other, when it is not nil, for each key that is not one of t's
+// fields (a plain ASCII key without escapes), with the cursor on its value, which other must
+// consume.
+func (s *scan) objectWith(t *fieldTable, f func(i int) bool, other func(key []byte) bool) bool {
 	if s.failed || s.peek() != '{' {
 		return s.fail()
 	}
@@ -361,9 +368,14 @@ func (s *scan) object(t *fieldTable, f func(i int) bool) bool {
 		} else if bytes.IndexByte(key, '\\') >= 0 || !isASCII(key) {
 			return s.fail()
 		}
-		if field < 0 {
+		switch {
+		case field < 0 && other == nil:
 			s.skip()
-		} else if !f(field) {
+		case field < 0:
+			if !other(key) {
+				return s.fail()
+			}
+		case !f(field):
 			return s.fail()
 		}
 		if s.failed {

@@ -172,6 +172,7 @@ func init() {
 		registry[regKey{typ, ""}] = regEntry{dec: registry[regKey{typ, ""}].dec, fast: fast}
 	}
 	Register("control_request", "", decodeControlRequest)
+	registry[regKey{"control_request", ""}] = regEntry{dec: decodeControlRequest, fast: fastControlRequest}
 	Register("control_response", "", decodeControlResponse)
 	Register("control_cancel_request", "", decodeControlCancel)
 	Register("hook_event", "", decodeHookEvent)
