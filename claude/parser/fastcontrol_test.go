@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,6 +179,26 @@ func FuzzFastControlRequest(f *testing.F) {
 		}
 		if diff := cmp.Diff(want, got, rawEqual); diff != "" {
 			t.Fatalf("(-decodeControlRequest +fast):\n%s", diff)
+		}
+	})
+}
+
+// FuzzTypeOf: typeOf finds the type gjson finds, and its hot index.
+func FuzzTypeOf(f *testing.F) {
+	for _, l := range []string{
+		`{"type":"control_request","request_id":"r"}`, `{"type":"assistant"}`, `{"type":"tool_progress","x":1}`,
+		`{"type":"a\"b"}`, `{"type":"x`, `{"type":"","type":"user"}`, ` {"type":"user"}`, `{"subtype":"s","type":"result"}`,
+		`{"type":"control_cancel_request"}`, `{"type":"usér"}`, `{"type":1}`, `{}`, `{"type":"system\n"}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		typ, hot := typeOf(line)
+		if want := gjson.GetBytes(line, "type").String(); typ != want && gjson.ValidBytes(line) {
+			t.Fatalf("typeOf = %q, gjson finds %q in %q", typ, want, line)
+		}
+		if want := slices.Index(hotTypes[:], typ); hot != want {
+			t.Fatalf("typeOf(%q) hot index %d, want %d", line, hot, want)
 		}
 	})
 }

@@ -11,7 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/tidwall/gjson"
@@ -42,20 +44,93 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // the decoder may keep it (lines are never reused by the transport).
 type Decoder func(line []byte) (shared.Message, error)
 
+// The registry is an immutable snapshot behind an atomic pointer: Parse reads it without a lock
+// (a hook request is decoded with cold caches, where each lock and map look-up costs), and Register
+// replaces it under mu.
 var (
-	mu       sync.RWMutex
-	registry = map[regKey]regEntry{}
+	mu  sync.Mutex // serialises Register
+	reg atomic.Pointer[registry]
+)
+
+// registry is one snapshot of the registrations.
+type registry struct {
+	entries map[regKey]regEntry
 	// subtyped counts, per type, the decoders registered for one of its subtypes: a line of a type
 	// without any is decoded without looking for its subtype.
-	subtyped = map[string]int{}
-)
+	subtyped map[string]int
+	// hot is entries[{t, ""}] and subtyped[t] > 0 for each t of hotTypes, found without a map.
+	hot [len(hotTypes)]typeEntry
+}
+
+// typeEntry is what Parse needs of a type: its decoder, and whether any subtype has one.
+type typeEntry struct {
+	e         regEntry
+	bySubtype bool
+}
+
+// hotTypes are the types of the lines the CLI writes most; hotType finds them without a map.
+var hotTypes = [...]string{"assistant", "user", "system", "result", "stream_event", "control_request", "control_response", "control_cancel_request"}
+
+// hotType returns the index in hotTypes of the type b, or -1.
+func hotType(b []byte) int {
+	switch string(b) {
+	case "assistant":
+		return 0
+	case "user":
+		return 1
+	case "system":
+		return 2
+	case "result":
+		return 3
+	case "stream_event":
+		return 4
+	case "control_request":
+		return 5
+	case "control_response":
+		return 6
+	case "control_cancel_request":
+		return 7
+	}
+	return -1
+}
+
+// typeOf returns the value of the line's (first) "type" key as gjson finds it, and its index in
+// hotTypes (or -1). The CLI writes "type" first: a line that starts with {"type":"<plain string>"
+// is read without gjson.
+func typeOf(line []byte) (string, int) {
+	const prefix = `{"type":"`
+	if rest, ok := bytes.CutPrefix(line, []byte(prefix)); ok {
+		if end := bytes.IndexByte(rest, '"'); end >= 0 && bytes.IndexByte(rest[:end], '\\') < 0 {
+			if h := hotType(rest[:end]); h >= 0 {
+				return hotTypes[h], h
+			}
+			return string(rest[:end]), -1
+		}
+	}
+	typ := gjson.GetBytes(line, "type").String()
+	return typ, hotType([]byte(typ))
+}
+
+// update replaces the snapshot with one that change modified; mu is held.
+func update(change func(r *registry)) {
+	r := &registry{entries: map[regKey]regEntry{}, subtyped: map[string]int{}}
+	if old := reg.Load(); old != nil {
+		r.entries, r.subtyped = maps.Clone(old.entries), maps.Clone(old.subtyped)
+	}
+	change(r)
+	for i, t := range hotTypes {
+		r.hot[i] = typeEntry{r.entries[regKey{t, ""}], r.subtyped[t] > 0}
+	}
+	reg.Store(r)
+}
 
 // regKey is a registration: a type, and a subtype or "". (A struct, not "type/subtype", so that a
 // type containing '/' cannot collide with a type and subtype pair.)
 type regKey struct{ typ, subtype string }
 
 // regEntry is a registered decoder. fast is set for the built-in decoders of the stream's messages
-// only: a decoder that validates the line as it reads it, which Parse calls before validating.
+// and of hook callbacks only: a decoder that validates the line as it reads it, which Parse calls
+// before validating.
 type regEntry struct {
 	dec  Decoder
 	fast func(line []byte) (shared.Message, bool)
@@ -67,31 +142,37 @@ type regEntry struct {
 // line's own "subtype". Registering again replaces; a nil dec removes the registration. Safe for
 // concurrent use.
 func Register(typ, subtype string, dec Decoder) {
+	register(typ, subtype, regEntry{dec: dec})
+}
+
+// register is Register with a fast decoder (built-in decoders only).
+func register(typ, subtype string, e regEntry) {
 	mu.Lock()
 	defer mu.Unlock()
-	k := regKey{typ, subtype}
-	if _, had := registry[k]; had && subtype != "" {
-		subtyped[typ]--
-	}
-	if dec == nil {
-		delete(registry, k)
-		return
-	}
-	registry[k] = regEntry{dec: dec}
-	if subtype != "" {
-		subtyped[typ]++
-	}
+	update(func(r *registry) {
+		k := regKey{typ, subtype}
+		if _, had := r.entries[k]; had && subtype != "" {
+			r.subtyped[typ]--
+		}
+		if e.dec == nil {
+			delete(r.entries, k)
+			return
+		}
+		r.entries[k] = e
+		if subtype != "" {
+			r.subtyped[typ]++
+		}
+	})
 }
 
 func lookup(typ, subtype string) Decoder {
-	mu.RLock()
-	defer mu.RUnlock()
+	r := reg.Load()
 	if subtype != "" {
-		if e, ok := registry[regKey{typ, subtype}]; ok {
+		if e, ok := r.entries[regKey{typ, subtype}]; ok {
 			return e.dec
 		}
 	}
-	return registry[regKey{typ, ""}].dec
+	return r.entries[regKey{typ, ""}].dec
 }
 
 // Parse decodes one line (without its newline). It returns ErrNotJSON for a line that is not a JSON
@@ -102,16 +183,20 @@ func Parse(line []byte) (shared.Message, error) {
 	if t := bytes.TrimLeft(line, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, ErrNotJSON
 	}
-	// GetBytes copies only the values it returns, not the line (ParseBytes would copy the line).
-	// On a line that is not valid JSON it returns something or nothing, without failing; such a
-	// line gets no further than ValidBytes below.
-	typ := gjson.GetBytes(line, "type").String()
+	// On a line that is not valid JSON typeOf returns something or nothing, without failing; such
+	// a line gets no further than the fast decoders or ValidBytes below.
+	typ, hot := typeOf(line)
 	// The subtype is looked for (through the whole line, when it has none, as assistant and user
 	// lines) only when it matters: a decoder registered for a subtype of typ, none for typ itself,
 	// and the errors.
-	mu.RLock()
-	e, bySubtype := registry[regKey{typ, ""}], subtyped[typ] > 0
-	mu.RUnlock()
+	r := reg.Load()
+	var te typeEntry
+	if hot >= 0 {
+		te = r.hot[hot]
+	} else {
+		te = typeEntry{r.entries[regKey{typ, ""}], r.subtyped[typ] > 0}
+	}
+	e, bySubtype := te.e, te.bySubtype
 	if e.fast != nil && !bySubtype {
 		// It validates the line as it decodes it (fastmsg.go).
 		if m, ok := e.fast(line); ok {
@@ -157,22 +242,12 @@ func peekSubtype(line []byte, typ string) string {
 }
 
 func init() {
-	Register("system", "", decodeSystem)
-	Register("assistant", "", decodeAssistant)
-	Register("user", "", decodeUser)
-	Register("result", "", decodeResult)
-	Register("stream_event", "", decodeStreamEvent)
-	for typ, fast := range map[string]func([]byte) (shared.Message, bool){
-		"system":       asMessage(fastSystem),
-		"assistant":    asMessage(fastAssistant),
-		"user":         asMessage(fastUser),
-		"result":       asMessage(fastResult),
-		"stream_event": asMessage(fastStreamEvent),
-	} {
-		registry[regKey{typ, ""}] = regEntry{dec: registry[regKey{typ, ""}].dec, fast: fast}
-	}
-	Register("control_request", "", decodeControlRequest)
-	registry[regKey{"control_request", ""}] = regEntry{dec: decodeControlRequest, fast: fastControlRequest}
+	register("system", "", regEntry{dec: decodeSystem, fast: asMessage(fastSystem)})
+	register("assistant", "", regEntry{dec: decodeAssistant, fast: asMessage(fastAssistant)})
+	register("user", "", regEntry{dec: decodeUser, fast: asMessage(fastUser)})
+	register("result", "", regEntry{dec: decodeResult, fast: asMessage(fastResult)})
+	register("stream_event", "", regEntry{dec: decodeStreamEvent, fast: asMessage(fastStreamEvent)})
+	register("control_request", "", regEntry{dec: decodeControlRequest, fast: fastControlRequest})
 	Register("control_response", "", decodeControlResponse)
 	Register("control_cancel_request", "", decodeControlCancel)
 	Register("hook_event", "", decodeHookEvent)

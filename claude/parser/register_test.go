@@ -2,7 +2,6 @@ package parser
 
 import (
 	"errors"
-	"maps"
 	"testing"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -20,12 +19,10 @@ func (m *customMessage) Type() string { return m.kind }
 // not run in parallel.
 func saveRegistry(t *testing.T) {
 	t.Helper()
-	mu.RLock()
-	saved, savedSubtyped := maps.Clone(registry), maps.Clone(subtyped)
-	mu.RUnlock()
+	saved := reg.Load()
 	t.Cleanup(func() {
 		mu.Lock()
-		registry, subtyped = saved, savedSubtyped
+		reg.Store(saved)
 		mu.Unlock()
 	})
 }
