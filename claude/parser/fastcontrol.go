@@ -71,20 +71,16 @@ func fastControlRequest(line []byte) (shared.Message, bool) {
 	if !ok || !s.end() || typ != "control_request" || id == "" || subtype != "hook_callback" || !u.seen {
 		return nil, false
 	}
-	in, ok := u.input(line)
+	m, cb, ok := u.request(line)
 	if !ok {
 		return nil, false
 	}
-	r := &struct {
-		m  shared.ControlRequest
-		cb shared.HookCallback
-	}{}
-	r.m = shared.ControlRequest{RequestID: id, Subtype: "hook_callback", Request: json.RawMessage(line[reqStart:reqEnd:reqEnd]), Raw: line, HookCallback: &r.cb}
-	r.cb = shared.HookCallback{CallbackID: callbackID, ToolUseID: toolUseID, Input: in}
-	if tc := shared.ToolCall(in); tc.ToolUseID == "" {
+	*m = shared.ControlRequest{RequestID: id, Subtype: "hook_callback", Request: json.RawMessage(line[reqStart:reqEnd:reqEnd]), Raw: line, HookCallback: cb}
+	cb.CallbackID, cb.ToolUseID = callbackID, toolUseID
+	if tc := shared.ToolCall(cb.Input); tc.ToolUseID == "" {
 		tc.ToolUseID = toolUseID
 	}
-	return &r.m, true
+	return m, true
 }
 
 // toolInputScan is a PreToolUse or PostToolUse input as the scanner reads it, before its event
@@ -168,11 +164,12 @@ func (u *toolInputScan) decode(s *scan, ls string) bool {
 	return ok
 }
 
-// input makes the hook input of the event read, as decodeValidHookInput would; ok is false for
+// request allocates the control request, its hook callback and the hook input of the event read
+// (made as decodeValidHookInput would) in one piece, the callback's Input set; ok is false for
 // another event or where the general decoder must decide.
-func (u *toolInputScan) input(line []byte) (in shared.HookInput, ok bool) {
+func (u *toolInputScan) request(line []byte) (m *shared.ControlRequest, cb *shared.HookCallback, ok bool) {
 	if u.tc.ToolName == "" {
-		return nil, false
+		return nil, nil, false
 	}
 	var b *shared.BaseHookInput
 	var tc *shared.ToolCallFields
@@ -180,10 +177,13 @@ func (u *toolInputScan) input(line []byte) (in shared.HookInput, ok bool) {
 	switch ev := shared.HookEvent(u.event); ev {
 	case shared.HookEventPreToolUse:
 		v := new(struct {
+			m      shared.ControlRequest
+			cb     shared.HookCallback
 			in     shared.PreToolUseHookInput
 			effort shared.Effort
 		})
-		in, b, tc, effort = &v.in, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.effort
+		m, cb, b, tc, effort = &v.m, &v.cb, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.effort
+		cb.Input = &v.in
 		*b, *tc = u.base, u.tc
 		// Keys a PreToolUse input has no field for.
 		for _, x := range [...]struct {
@@ -199,15 +199,18 @@ func (u *toolInputScan) input(line []byte) (in shared.HookInput, ok bool) {
 		}
 	case shared.HookEventPostToolUse:
 		v := new(struct {
+			m      shared.ControlRequest
+			cb     shared.HookCallback
 			in     shared.PostToolUseHookInput
 			effort shared.Effort
 		})
-		in, b, tc, effort = &v.in, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.effort
+		m, cb, b, tc, effort = &v.m, &v.cb, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.effort
+		cb.Input = &v.in
 		*b, *tc = u.base, u.tc
 		if u.respEnd > 0 {
 			resp := line[u.respStart:u.respEnd:u.respEnd]
 			if string(resp) == "null" {
-				return nil, false // encoding/json's way with a null json.RawMessage is its own
+				return nil, nil, false // encoding/json's way with a null json.RawMessage is its own
 			}
 			v.in.ToolResponse = json.RawMessage(resp)
 		}
@@ -215,17 +218,17 @@ func (u *toolInputScan) input(line []byte) (in shared.HookInput, ok bool) {
 			lit := line[u.durStart:u.durEnd]
 			if string(lit) != "null" {
 				if c := lit[0]; c != '-' && (c < '0' || c > '9') {
-					return nil, false
+					return nil, nil, false
 				}
 				n, err := strconv.ParseInt(string(lit), 10, 64)
 				if err != nil {
-					return nil, false
+					return nil, nil, false
 				}
 				v.in.DurationMS = n
 			}
 		}
 	default:
-		return nil, false
+		return nil, nil, false
 	}
 	if u.hasEffort {
 		*effort = u.effort
@@ -233,7 +236,7 @@ func (u *toolInputScan) input(line []byte) (in shared.HookInput, ok bool) {
 	}
 	b.HookEventName = shared.HookEvent(u.event)
 	b.Raw = json.RawMessage(line[u.start:u.end:u.end])
-	return in, true
+	return m, cb, true
 }
 
 // plainStr stores the string at the cursor in dst when it is printable ASCII without escapes (the
