@@ -202,3 +202,22 @@ func FuzzTypeOf(f *testing.F) {
 		}
 	})
 }
+
+// TestFieldTable: a table finds each of its names in lower case, by its index, and nothing else.
+func TestFieldTable(t *testing.T) {
+	names := []string{"type", "request_id", "Request", "tool_input", "tool_name", "a", "permissionMode"}
+	ft := newFieldTable(names...)
+	if diff := cmp.Diff(names, ft.names); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+	for i, n := range names {
+		if got, ok := ft.lookup([]byte(strings.ToLower(n))); !ok || got != i {
+			t.Errorf("lookup(%q) = %d, %v; want %d, true", strings.ToLower(n), got, ok, i)
+		}
+	}
+	for _, n := range []string{"", "Type", "typ", "types", "tool_inpuT", "b", "permissionmodes", strings.Repeat("x", maxFieldName)} {
+		if got, ok := ft.lookup([]byte(n)); ok {
+			t.Errorf("lookup(%q) = %d, true; want a miss", n, got)
+		}
+	}
+}
