@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -56,12 +57,70 @@ func TestOnRoundTripReportsAnsweredRequests(t *testing.T) {
 	var ids []rt
 	for _, r := range got {
 		ids = append(ids, rt{r.RequestID, r.Subtype, r.Event})
-		if r.Read.IsZero() || r.Written.Before(r.Read) {
-			t.Errorf("%s: read %v, written %v", r.RequestID, r.Read, r.Written)
+		if r.Read.IsZero() || r.Decoded.Before(r.Read) || r.Answered.Before(r.Decoded) || r.Written.Before(r.Answered) {
+			t.Errorf("%s: read %v, decoded %v, answered %v, written %v: want them non-zero and in this order", r.RequestID, r.Read, r.Decoded, r.Answered, r.Written)
 		}
 	}
 	want := []rt{{"h1", "hook_callback", shared.HookEventPreToolUse}, {"p1", "can_use_tool", ""}, {"m1", "mcp_message", ""}}
 	if diff := cmp.Diff(want, ids); diff != "" {
 		t.Errorf("round trips (-want +got):\n%s", diff)
+	}
+}
+
+// OnRoundTrip's Decoded and Answered bracket the dispatch: a hook handler and a permission
+// callback run between the two.
+func TestOnRoundTripTimesBracketTheCallbacks(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	ran := map[string]time.Time{}
+	var got []RoundTrip
+	onRT := func(rt RoundTrip) {
+		mu.Lock()
+		got = append(got, rt)
+		mu.Unlock()
+	}
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {
+		on("ok", func(context.Context) (shared.HookOutput, error) {
+			mu.Lock()
+			ran["h1"] = time.Now()
+			mu.Unlock()
+			return nil, nil
+		}),
+	}})
+	perm := func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
+		mu.Lock()
+		ran["p1"] = time.Now()
+		mu.Unlock()
+		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+	}
+	tr := startFake(t, Config{Hooks: x, CanUseTool: perm, OnRoundTrip: onRT}, script(
+		"out "+hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "ok")),
+		"read",
+		"out "+canUseToolLine("p1", "Bash", "ls"),
+		"read",
+		"out "+systemLine,
+		"wait-eof",
+	))
+	for range 2 {
+		nextRaw(t, tr, "echo")
+	}
+	if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
+		t.Fatal("want the system message")
+	}
+	tr.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 {
+		t.Fatalf("%d round trips, want 2", len(got))
+	}
+	for _, r := range got {
+		at, ok := ran[r.RequestID]
+		if !ok {
+			t.Errorf("%s: its callback did not run", r.RequestID)
+			continue
+		}
+		if at.Before(r.Decoded) || r.Answered.Before(at) {
+			t.Errorf("%s: callback ran at %v, outside decoded %v .. answered %v", r.RequestID, at, r.Decoded, r.Answered)
+		}
 	}
 }

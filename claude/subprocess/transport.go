@@ -89,8 +89,8 @@ type Config struct {
 	// "cli", the types of the SDK's own hook events. Default: false (they stay *shared.SystemMessage).
 	HookEvents bool
 	// OnRoundTrip, if set, is called once for each CLI request the transport answers (a hook, a
-	// permission prompt, a refused subtype) with when its line was read and when the answer was
-	// written: the SDK's own share of a round trip. It runs on the goroutine that wrote the answer,
+	// permission prompt, a refused subtype) with when its line was read, decoded and answered, and
+	// when the answer was written: the SDK's own share of a round trip, in three parts. It runs on the goroutine that wrote the answer,
 	// after the write; it must be fast and must not call the transport. A request answered by
 	// nobody (cancelled by the CLI, or the session closed) is not reported. Default: nil, and then
 	// the transport reads no clock for it.
@@ -109,9 +109,18 @@ type RoundTrip struct {
 	Event shared.HookEvent
 	// Read is when the request's line had been read from the CLI's stdout, before decoding it.
 	Read time.Time
+	// Decoded is when the line had been decoded into a typed message.
+	Decoded time.Time
+	// Answered is when the answer had been decided (the hook chain ended, the permission callback
+	// returned), before it was encoded and written: from Decoded to Answered is the dispatch,
+	// the handlers included.
+	Answered time.Time
 	// Written is when the write of the answer to the CLI's stdin returned.
 	Written time.Time
 }
+
+// roundTripTimes are a request's times for Config.OnRoundTrip (zero without it).
+type roundTripTimes struct{ read, decoded, answered time.Time }
 
 // Stats counts what the reader skipped.
 type Stats struct {
@@ -640,8 +649,8 @@ func (t *Transport) waitDone(d time.Duration) bool {
 type lineReader struct {
 	br     *bufio.Reader
 	lineNo int
-	// readAt is when the current line was read; set only with Config.OnRoundTrip.
-	readAt time.Time
+	// times: when the current line was read and decoded; set only with Config.OnRoundTrip.
+	times roundTripTimes
 }
 
 // readStdout is the reader loop. It never blocks on the consumer (the inbox is unbounded) nor for
@@ -652,7 +661,7 @@ func (t *Transport) readStdout(lr *lineReader) {
 		var head []byte
 		line, size, err := readLineHead(lr.br, t.cfg.MaxLineSize, &head)
 		if t.cfg.OnRoundTrip != nil {
-			lr.readAt = time.Now()
+			lr.times = roundTripTimes{read: time.Now()}
 		}
 		if size > 0 || err == nil {
 			lr.lineNo++
@@ -829,6 +838,9 @@ func (t *Transport) handleLine(lr *lineReader, line []byte) (stillReader bool) {
 		return true
 	}
 	msg, err := parser.Parse(line)
+	if t.cfg.OnRoundTrip != nil {
+		lr.times.decoded = time.Now()
+	}
 	if err != nil {
 		if errors.Is(err, parser.ErrNotJSON) {
 			t.stats.noise.Add(1)
@@ -986,7 +998,7 @@ type hookRequest struct {
 	t     *Transport
 	id    string // the flight's key
 	in    shared.HookInput
-	read  time.Time // when its line was read (Config.OnRoundTrip)
+	times roundTripTimes // Config.OnRoundTrip
 	// hookEvent: the spec framing (answered by a hook_response with requestID and toolUseID);
 	// else a control request (answered by a control_response for id).
 	hookEvent bool
@@ -995,8 +1007,8 @@ type hookRequest struct {
 }
 
 // startHookRequest registers a hook request with flight key id; nil for a duplicate id.
-func (t *Transport) startHookRequest(id string, in shared.HookInput, read time.Time) *hookRequest {
-	r := &hookRequest{t: t, id: id, in: in, read: read}
+func (t *Transport) startHookRequest(id string, in shared.HookInput, times roundTripTimes) *hookRequest {
+	r := &hookRequest{t: t, id: id, in: in, times: times}
 	r.f.inline = true // run by inline, which tells it of the handoff
 	if !t.registerFlight(id, &r.f) {
 		return nil
@@ -1028,13 +1040,16 @@ func (r *hookRequest) chainDone(res ChainResult) {
 		return
 	}
 	e := r.in.Base().HookEventName
+	if t.cfg.OnRoundTrip != nil {
+		r.times.answered = time.Now()
+	}
 	if r.hookEvent {
 		t.writeHookResponse(r.requestID, r.toolUseID, e, res.Output)
-		t.traceRoundTrip(r.id, "hook_event", e, r.read)
+		t.traceRoundTrip(r.id, "hook_event", e, r.times)
 		return
 	}
 	t.answerHook(r.id, e, res.Output)
-	t.traceRoundTrip(r.id, "hook_callback", e, r.read)
+	t.traceRoundTrip(r.id, "hook_callback", e, r.times)
 }
 
 func (t *Transport) endFlight(id string) {
@@ -1064,10 +1079,10 @@ func (t *Transport) cancelFlights() {
 // handleControlRequest answers a CLI request. A hook or permission request runs inline on the
 // reader (see inline); it reports whether the calling goroutine is still the reader.
 func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlRequest) (stillReader bool) {
-	read := lr.readAt // lr may change hands while the request runs
+	times := lr.times // lr may change hands while the request runs
 	switch m.Subtype {
 	case "hook_callback":
-		r := t.startHookRequest(m.RequestID, m.HookCallback.Input, read)
+		r := t.startHookRequest(m.RequestID, m.HookCallback.Input, times)
 		if r == nil {
 			t.logger.Warn("subprocess: duplicate request id skipped", "request_id", m.RequestID)
 			return true
@@ -1092,20 +1107,24 @@ func (t *Transport) handleControlRequest(lr *lineReader, m *shared.ControlReques
 			if ctx.Err() != nil {
 				return
 			}
+			if t.cfg.OnRoundTrip != nil {
+				times.answered = time.Now()
+			}
 			t.answerSuccess(m.RequestID, r)
-			t.traceRoundTrip(m.RequestID, m.Subtype, "", read)
+			t.traceRoundTrip(m.RequestID, m.Subtype, "", times)
 		})
 	default:
+		times.answered = times.decoded // the refusal needs no decision
 		t.answerError(m.RequestID, "unsupported control request subtype: "+m.Subtype)
-		t.traceRoundTrip(m.RequestID, m.Subtype, "", read)
+		t.traceRoundTrip(m.RequestID, m.Subtype, "", times)
 		return true
 	}
 }
 
 // traceRoundTrip reports an answered CLI request to Config.OnRoundTrip.
-func (t *Transport) traceRoundTrip(id, subtype string, e shared.HookEvent, read time.Time) {
+func (t *Transport) traceRoundTrip(id, subtype string, e shared.HookEvent, times roundTripTimes) {
 	if f := t.cfg.OnRoundTrip; f != nil {
-		f(RoundTrip{RequestID: id, Subtype: subtype, Event: e, Read: read, Written: time.Now()})
+		f(RoundTrip{RequestID: id, Subtype: subtype, Event: e, Read: times.read, Decoded: times.decoded, Answered: times.answered, Written: time.Now()})
 	}
 }
 
@@ -1152,12 +1171,12 @@ type hookResponseLine struct {
 }
 
 func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) (stillReader bool) {
-	read := lr.readAt // lr may change hands while the request runs
+	times := lr.times // lr may change hands while the request runs
 	id := m.RequestID
 	if id == "" {
 		id = "hook_event:" + m.ToolUseID
 	}
-	r := t.startHookRequest(id, m.Input, read)
+	r := t.startHookRequest(id, m.Input, times)
 	if r == nil {
 		// Without a request id, two events for one tool use cannot be told apart: run it with a
 		// unique key instead of dropping it.
@@ -1166,7 +1185,7 @@ func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) 
 			return true
 		}
 		id = fmt.Sprintf("hook_event:%s#%d", m.ToolUseID, t.nextID.Add(1))
-		r = t.startHookRequest(id, m.Input, read)
+		r = t.startHookRequest(id, m.Input, times)
 	}
 	r.hookEvent, r.requestID, r.toolUseID = true, m.RequestID, m.ToolUseID
 	// One hook event (spec framing), run like a hook request.

@@ -163,9 +163,10 @@ func WithObserver(obs Observer) Option {
 }
 
 // WithRoundTripTrace calls fn for each request of the CLI that the SDK answered (hooks, permission
-// prompts), with when the SDK read the request's line and when its answer was written: the SDK's
-// own share of a round trip (see subprocess.Config.OnRoundTrip). fn runs on the goroutine that
-// wrote the answer, on the agent's path: it must be fast. Default: none.
+// prompts), with when the SDK read the request's line, decoded it and decided the answer, and when
+// the answer was written: the SDK's own share of a round trip, and how it splits into decoding,
+// dispatch (the handlers included) and answering (see subprocess.RoundTrip). fn runs on the
+// goroutine that wrote the answer, on the agent's path: it must be fast. Default: none.
 func WithRoundTripTrace(fn func(subprocess.RoundTrip)) Option {
 	return optionFunc(func(o *options) { o.onRoundTrip = fn })
 }

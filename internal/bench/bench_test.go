@@ -56,14 +56,23 @@ func TestSmoke(t *testing.T) {
 			if r.Report.WallNS <= 0 || r.Report.StartNS <= 0 || r.Report.ToolResults != tc.n {
 				t.Errorf("%s %s: %+v", r.Shape, r.Config, r.Report)
 			}
+			// The Go SDK reports each round trip in three parts, which add up to it.
+			if got, want := len(r.Report.PartsNS), len(r.Report.RoundTripNS); r.Config.Driver == "sdk" && got != want {
+				t.Errorf("%s %s: %d round trips in parts, want %d", r.Shape, r.Config, got, want)
+			}
+			for i, p := range r.Report.PartsNS {
+				if p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0]+p[1]+p[2] != r.Report.RoundTripNS[i] {
+					t.Errorf("%s %s: parts %v of a round trip of %d ns", r.Shape, r.Config, p, r.Report.RoundTripNS[i])
+				}
+			}
 		}
 		var table bytes.Buffer
 		res.WriteTable(&table)
-		if !strings.Contains(table.String(), "sdk/observe") {
+		if !strings.Contains(table.String(), "sdk/observe") || !strings.Contains(table.String(), "dispatch") {
 			t.Errorf("table:\n%s", table.String())
 		}
 		b, err := json.Marshal(res.compact())
-		if err != nil || bytes.Contains(b, []byte(`"rt_ns"`)) {
+		if err != nil || bytes.Contains(b, []byte(`"rt_ns"`)) || bytes.Contains(b, []byte(`"rt_parts_ns"`)) {
 			t.Errorf("compact JSON (%v): %.300s", err, b)
 		}
 	}

@@ -60,6 +60,9 @@ type Report struct {
 	CPUNS int64 `json:"cpu_ns"`
 	// RoundTripNS: for each hook request, from its line read to its answer written.
 	RoundTripNS []int64 `json:"rt_ns,omitempty"`
+	// PartsNS: for each hook request (Go SDK only), its round trip's parts: decode (line read ->
+	// decoded), dispatch (-> answer decided, the handlers included) and answer (-> written).
+	PartsNS [][3]int64 `json:"rt_parts_ns,omitempty"`
 	// ToolResults counts the tool results the driver saw on the stream.
 	ToolResults int `json:"tool_results"`
 	// Observed counts the ToolFinished observations (observe only).
@@ -123,14 +126,17 @@ func startProfile() (stop func()) {
 
 // rtLog keeps round-trip times; the trace runs on the goroutines that answer hooks.
 type rtLog struct {
-	mu sync.Mutex
-	ns []int64
+	mu    sync.Mutex
+	ns    []int64
+	parts [][3]int64
 }
 
 func (l *rtLog) add(rt subprocess.RoundTrip) {
 	d := int64(rt.Written.Sub(rt.Read))
+	p := [3]int64{int64(rt.Decoded.Sub(rt.Read)), int64(rt.Answered.Sub(rt.Decoded)), int64(rt.Written.Sub(rt.Answered))}
 	l.mu.Lock()
 	l.ns = append(l.ns, d)
+	l.parts = append(l.parts, p)
 	l.mu.Unlock()
 }
 
@@ -143,7 +149,7 @@ func denyAll(context.Context, shared.HookInput) (shared.HookOutput, error) {
 // runSDK runs the workload through the Go SDK (claude/v2).
 func runSDK(spec Spec) (Report, error) {
 	var rep Report
-	rts := &rtLog{ns: make([]int64, 0, 2*spec.Calls)}
+	rts := &rtLog{ns: make([]int64, 0, 2*spec.Calls), parts: make([][3]int64, 0, 2*spec.Calls)}
 	opts := []v2.Option{
 		v2.WithCLIPath(spec.CLI), v2.WithCwd(spec.Dir), v2.WithAllowedTools("Bash"),
 		v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithRoundTripTrace(rts.add),
@@ -207,7 +213,7 @@ func runSDK(spec Spec) (Report, error) {
 		return rep, err
 	}
 	rts.mu.Lock()
-	rep.RoundTripNS = rts.ns
+	rep.RoundTripNS, rep.PartsNS = rts.ns, rts.parts
 	rts.mu.Unlock()
 	if met != nil {
 		rep.Observed = met.finished()

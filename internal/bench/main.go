@@ -182,6 +182,9 @@ type Row struct {
 	RTP50US float64 `json:"rt_p50_us"`
 	RTP99US float64 `json:"rt_p99_us"`
 	RTs     int     `json:"rts"`
+	// PartsP50US: the p50 of each part of the round trip (decode, dispatch, answer; see
+	// Report.PartsNS), where the driver reports them.
+	PartsP50US *[3]float64 `json:"rt_parts_p50_us,omitempty"`
 	// CPUPerCallMS is the driver's median CPU time per tool call; AddedCPUPerCallMS is that minus
 	// the same driver's nohooks.
 	CPUPerCallMS      float64 `json:"cpu_per_call_ms"`
@@ -358,6 +361,7 @@ func (res *Result) summarise(o Options) {
 			row := Row{Shape: shape, Config: c}
 			var wall, start, startCPU, cpu []float64
 			var rts []int64
+			var parts [3][]int64
 			for _, r := range res.Raw {
 				if r.Shape != shape || r.Config != c {
 					continue
@@ -368,12 +372,20 @@ func (res *Result) summarise(o Options) {
 				startCPU = append(startCPU, ms(r.Report.StartCPUNS))
 				cpu = append(cpu, ms(r.Report.CPUNS))
 				rts = append(rts, r.Report.RoundTripNS...)
+				for _, p := range r.Report.PartsNS {
+					for k := range p {
+						parts[k] = append(parts[k], p[k])
+					}
+				}
 			}
 			nc := max(float64(calls(shape, o.N)), 1)
 			row.WallMS, row.StartMS, row.StartCPUMS = median(wall), median(start), median(startCPU)
 			row.CPUPerCallMS = median(cpu) / nc
 			row.RTs = len(rts)
 			row.RTP50US, row.RTP99US = percentile(rts, 0.50)/1e3, percentile(rts, 0.99)/1e3
+			if len(parts[0]) > 0 {
+				row.PartsP50US = &[3]float64{percentile(parts[0], 0.50) / 1e3, percentile(parts[1], 0.50) / 1e3, percentile(parts[2], 0.50) / 1e3}
+			}
 			res.Rows = append(res.Rows, row)
 			if c.Hooks == hooksNone {
 				base[shape+"/"+c.Driver] = row
@@ -399,7 +411,7 @@ func (res *Result) compact() *Result {
 	c := *res
 	c.Raw = slices.Clone(res.Raw)
 	for i := range c.Raw {
-		c.Raw[i].Report.RoundTripNS = nil
+		c.Raw[i].Report.RoundTripNS, c.Raw[i].Report.PartsNS = nil, nil
 	}
 	return &c
 }
@@ -417,6 +429,18 @@ func (res *Result) WriteTable(w io.Writer) {
 	for _, r := range res.Rows {
 		fmt.Fprintf(w, "%-5s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f\n",
 			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS)
+	}
+	header := false
+	for _, r := range res.Rows {
+		if r.PartsP50US == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "\nthe Go SDK's round trip in parts (p50 µs each; see subprocess.RoundTrip)\n%-5s %-13s %9s %9s %9s\n",
+				"shape", "config", "decode", "dispatch", "answer")
+			header = true
+		}
+		fmt.Fprintf(w, "%-5s %-13s %9.1f %9.1f %9.1f\n", r.Shape, r.Config, r.PartsP50US[0], r.PartsP50US[1], r.PartsP50US[2])
 	}
 }
 
