@@ -171,20 +171,23 @@ func (u *toolInputScan) request(line []byte) (m *shared.ControlRequest, cb *shar
 	if u.tc.ToolName == "" {
 		return nil, nil, false
 	}
-	var b *shared.BaseHookInput
-	var tc *shared.ToolCallFields
 	var effort *shared.Effort
-	switch ev := shared.HookEvent(u.event); ev {
+	var post *shared.PostToolUseHookInput
+	switch shared.HookEvent(u.event) {
 	case shared.HookEventPreToolUse:
-		v := new(struct {
-			m      shared.ControlRequest
-			cb     shared.HookCallback
-			in     shared.PreToolUseHookInput
-			effort shared.Effort
-		})
-		m, cb, b, tc, effort = &v.m, &v.cb, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.effort
-		cb.Input = &v.in
-		*b, *tc = u.base, u.tc
+		m, cb, _, effort = newRequest[shared.PreToolUseHookInput]()
+	case shared.HookEventPostToolUse:
+		m, cb, post, effort = newRequest[shared.PostToolUseHookInput]()
+	default:
+		return nil, nil, false
+	}
+	b, tc := cb.Input.Base(), shared.ToolCall(cb.Input)
+	*b, *tc = u.base, u.tc
+	if post != nil {
+		if !u.postFields(line, post) {
+			return nil, nil, false
+		}
+	} else {
 		// Keys a PreToolUse input has no field for.
 		for _, x := range [...]struct {
 			key        string
@@ -197,38 +200,6 @@ func (u *toolInputScan) request(line []byte) (m *shared.ControlRequest, cb *shar
 				b.Extra[x.key] = json.RawMessage(line[x.start:x.end:x.end])
 			}
 		}
-	case shared.HookEventPostToolUse:
-		v := new(struct {
-			m      shared.ControlRequest
-			cb     shared.HookCallback
-			in     shared.PostToolUseHookInput
-			effort shared.Effort
-		})
-		m, cb, b, tc, effort = &v.m, &v.cb, &v.in.BaseHookInput, &v.in.ToolCallFields, &v.effort
-		cb.Input = &v.in
-		*b, *tc = u.base, u.tc
-		if u.respEnd > 0 {
-			resp := line[u.respStart:u.respEnd:u.respEnd]
-			if string(resp) == "null" {
-				return nil, nil, false // encoding/json's way with a null json.RawMessage is its own
-			}
-			v.in.ToolResponse = json.RawMessage(resp)
-		}
-		if u.durEnd > 0 {
-			lit := line[u.durStart:u.durEnd]
-			if string(lit) != "null" {
-				if c := lit[0]; c != '-' && (c < '0' || c > '9') {
-					return nil, nil, false
-				}
-				n, err := strconv.ParseInt(string(lit), 10, 64)
-				if err != nil {
-					return nil, nil, false
-				}
-				v.in.DurationMS = n
-			}
-		}
-	default:
-		return nil, nil, false
 	}
 	if u.hasEffort {
 		*effort = u.effort
@@ -237,6 +208,52 @@ func (u *toolInputScan) request(line []byte) (m *shared.ControlRequest, cb *shar
 	b.HookEventName = shared.HookEvent(u.event)
 	b.Raw = json.RawMessage(line[u.start:u.end:u.end])
 	return m, cb, true
+}
+
+// postFields sets PostToolUse's own fields, tool_response and duration_ms, as encoding/json
+// would; false where it must decide.
+func (u *toolInputScan) postFields(line []byte, in *shared.PostToolUseHookInput) bool {
+	if u.respEnd > 0 {
+		resp := line[u.respStart:u.respEnd:u.respEnd]
+		if string(resp) == "null" {
+			return false // encoding/json's way with a null json.RawMessage is its own
+		}
+		in.ToolResponse = json.RawMessage(resp)
+	}
+	if u.durEnd > 0 {
+		lit := line[u.durStart:u.durEnd]
+		if string(lit) == "null" {
+			return true
+		}
+		if c := lit[0]; c != '-' && (c < '0' || c > '9') {
+			return false
+		}
+		n, err := strconv.ParseInt(string(lit), 10, 64)
+		if err != nil {
+			return false
+		}
+		in.DurationMS = n
+	}
+	return true
+}
+
+// withRequest is a control request, its hook callback and its hook input of type T (with the
+// input's effort), allocated together.
+type withRequest[T any] struct {
+	m      shared.ControlRequest
+	cb     shared.HookCallback
+	in     T
+	effort shared.Effort
+}
+
+// newRequest allocates a withRequest[T], the callback's Input set to its input.
+func newRequest[T any, P interface {
+	*T
+	shared.HookInput
+}]() (*shared.ControlRequest, *shared.HookCallback, P, *shared.Effort) {
+	v := new(withRequest[T])
+	v.cb.Input = P(&v.in)
+	return &v.m, &v.cb, P(&v.in), &v.effort
 }
 
 // plainStr stores the string at the cursor in dst when it is printable ASCII without escapes (the
@@ -304,16 +321,8 @@ func (s *scan) members(ls string, f func(key string) bool) bool {
 	}
 	s.i++
 	for first := true; ; first = false {
-		s.ws()
-		switch c := s.peek(); {
-		case c == '}':
-			s.i++
-			return true
-		case !first && c == ',':
-			s.i++
-			s.ws()
-		case !first:
-			return s.fail()
+		if !s.next('}', first) {
+			return !s.failed
 		}
 		key, ok := s.strIn(ls)
 		if !ok {

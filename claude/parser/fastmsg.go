@@ -319,16 +319,8 @@ func (s *scan) objectWith(t *fieldTable, f func(i int) bool, other func(key []by
 	s.i++
 	var seen uint64 // tables have fewer than 64 fields
 	for first := true; ; first = false {
-		s.ws()
-		switch c := s.peek(); {
-		case c == '}':
-			s.i++
-			return true
-		case !first && c == ',':
-			s.i++
-			s.ws()
-		case !first:
-			return s.fail()
+		if !s.next('}', first) {
+			return !s.failed
 		}
 		if s.peek() != '"' {
 			return s.fail()
@@ -400,21 +392,31 @@ func (s *scan) array(f func() bool) bool {
 	}
 	s.i++
 	for first := true; ; first = false {
-		s.ws()
-		switch c := s.peek(); {
-		case c == ']':
-			s.i++
-			return true
-		case !first && c == ',':
-			s.i++
-			s.ws()
-		case !first:
-			return s.fail()
+		if !s.next(']', first) {
+			return !s.failed
 		}
 		if !f() || s.failed {
 			return s.fail()
 		}
 	}
+}
+
+// next steps over what comes before an element of the object or array the cursor is in (end is
+// its '}' or ']'): nothing before the first, a comma before the others. It reports false at the
+// end, which it consumes, and when it fails (a missing comma).
+func (s *scan) next(end byte, first bool) bool {
+	s.ws()
+	switch c := s.peek(); {
+	case c == end:
+		s.i++
+		return false
+	case !first && c == ',':
+		s.i++
+		s.ws()
+	case !first:
+		return s.fail()
+	}
+	return true
 }
 
 // null consumes a null at the cursor, if there is one.

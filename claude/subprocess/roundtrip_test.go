@@ -15,13 +15,7 @@ import (
 // reported.
 func TestOnRoundTripReportsAnsweredRequests(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var got []RoundTrip
-	onRT := func(rt RoundTrip) {
-		mu.Lock()
-		got = append(got, rt)
-		mu.Unlock()
-	}
+	var rec rtRecorder
 	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {
 		on("ok", func(context.Context) (shared.HookOutput, error) { return shared.Allow(), nil }),
 		on("slow", func(ctx context.Context) (shared.HookOutput, error) {
@@ -29,7 +23,7 @@ func TestOnRoundTripReportsAnsweredRequests(t *testing.T) {
 			return nil, ctx.Err()
 		}),
 	}})
-	tr := startFake(t, Config{Hooks: x, OnRoundTrip: onRT}, script(
+	tr := startFake(t, Config{Hooks: x, OnRoundTrip: rec.add}, script(
 		"out "+hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "ok")),
 		"read",
 		"out "+canUseToolLine("p1", "Bash", "ls"),
@@ -41,15 +35,7 @@ func TestOnRoundTripReportsAnsweredRequests(t *testing.T) {
 		"out "+systemLine,
 		"wait-eof",
 	))
-	for range 3 {
-		nextRaw(t, tr, "echo")
-	}
-	if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
-		t.Fatal("want the system message")
-	}
-	tr.Close()
-	mu.Lock()
-	defer mu.Unlock()
+	got := rec.after(t, tr, 3)
 	type rt struct {
 		ID, Subtype string
 		Event       shared.HookEvent
@@ -71,14 +57,9 @@ func TestOnRoundTripReportsAnsweredRequests(t *testing.T) {
 // callback run between the two.
 func TestOnRoundTripTimesBracketTheCallbacks(t *testing.T) {
 	t.Parallel()
+	var rec rtRecorder
 	var mu sync.Mutex
 	ran := map[string]time.Time{}
-	var got []RoundTrip
-	onRT := func(rt RoundTrip) {
-		mu.Lock()
-		got = append(got, rt)
-		mu.Unlock()
-	}
 	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {
 		on("ok", func(context.Context) (shared.HookOutput, error) {
 			mu.Lock()
@@ -93,7 +74,7 @@ func TestOnRoundTripTimesBracketTheCallbacks(t *testing.T) {
 		mu.Unlock()
 		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
 	}
-	tr := startFake(t, Config{Hooks: x, CanUseTool: perm, OnRoundTrip: onRT}, script(
+	tr := startFake(t, Config{Hooks: x, CanUseTool: perm, OnRoundTrip: rec.add}, script(
 		"out "+hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "ok")),
 		"read",
 		"out "+canUseToolLine("p1", "Bash", "ls"),
@@ -101,13 +82,7 @@ func TestOnRoundTripTimesBracketTheCallbacks(t *testing.T) {
 		"out "+systemLine,
 		"wait-eof",
 	))
-	for range 2 {
-		nextRaw(t, tr, "echo")
-	}
-	if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
-		t.Fatal("want the system message")
-	}
-	tr.Close()
+	got := rec.after(t, tr, 2)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 2 {
@@ -123,4 +98,32 @@ func TestOnRoundTripTimesBracketTheCallbacks(t *testing.T) {
 			t.Errorf("%s: callback ran at %v, outside decoded %v .. answered %v", r.RequestID, at, r.Decoded, r.Answered)
 		}
 	}
+}
+
+// rtRecorder keeps what Config.OnRoundTrip reports.
+type rtRecorder struct {
+	mu  sync.Mutex
+	got []RoundTrip
+}
+
+func (r *rtRecorder) add(rt RoundTrip) {
+	r.mu.Lock()
+	r.got = append(r.got, rt)
+	r.mu.Unlock()
+}
+
+// after reads the fake's echoes of the transport's answers (n of them) and its final system
+// message, closes the transport and returns the round trips reported.
+func (r *rtRecorder) after(t *testing.T, tr *Transport, echoes int) []RoundTrip {
+	t.Helper()
+	for range echoes {
+		nextRaw(t, tr, "echo")
+	}
+	if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
+		t.Fatal("want the system message")
+	}
+	tr.Close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]RoundTrip(nil), r.got...)
 }
