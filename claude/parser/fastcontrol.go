@@ -16,7 +16,7 @@ import (
 // (gjson), looked up the event name (gjson) and walked the input (gjson, fastinput.go): five
 // passes through as many pieces of code, about 45 µs cold against the real CLI for a 600-byte
 // line. fastControlRequest does it all in one pass of the scanner the stream's messages use
-// (fastmsg.go), and decodes exactly as decodeControlRequest does wherever it takes the line;
+// (scan.go), and decodes exactly as decodeControlRequest does wherever it takes the line;
 // anything else (other subtypes and events, escapes or non-ASCII in a base field, a null or a
 // value of an unexpected type, a repeated or case-folded key, deep nesting) it leaves to
 // decodeControlRequest, after Parse has validated the line. FuzzFastControlRequest checks both.
