@@ -14,8 +14,8 @@ import (
 // much code and data a decode touches, not how many bytes it reads. Parse used to find the type
 // (gjson), validate the line (gjson), then decodeControlRequest walked the line and the request
 // (gjson), looked up the event name (gjson) and walked the input (gjson, fastinput.go): five
-// passes through as many pieces of code, about 45 µs cold against the real CLI for a 600-byte
-// line. fastControlRequest does it all in one pass of the scanner the stream's messages use
+// passes through as many pieces of code, 40 µs p50 cold against the real CLI for a 600-byte
+// line (docs/PERFORMANCE.md, "step by step"). fastControlRequest does it all in one pass of the scanner the stream's messages use
 // (scan.go), and decodes exactly as decodeControlRequest does wherever it takes the line;
 // anything else (other subtypes and events, escapes or non-ASCII in a base field, a null or a
 // value of an unexpected type, a repeated or case-folded key, deep nesting) it leaves to
