@@ -154,13 +154,16 @@ func isNilPointer(spec HookSpecificOutput) bool {
 }
 
 // CheckWireOutput reports whether o can be sent for event e: the error WireOutput(e, o) would
-// return, or nil. The
-// common answers (a *SyncHookOutput whose decision needs no rewriting, with no specific output or
-// one of the plain ones) are checked without building the wire struct, whose only failures for
-// them are these checks; anything else goes through WireOutput itself.
+// return, or nil. "No opinion" (nil, a nil *SyncHookOutput), the most common answer, is valid for
+// every event; the other common answers (a *SyncHookOutput whose decision needs no rewriting, with
+// no specific output or one of the plain ones) are checked without building the wire struct, whose
+// only failures for them are these checks; anything else goes through WireOutput itself.
 func CheckWireOutput(e HookEvent, o HookOutput) error {
 	s, ok := o.(*SyncHookOutput)
-	if !ok || s == nil {
+	if o == nil || ok && s == nil {
+		return nil // WireOutput's {} (without building it)
+	}
+	if !ok {
 		_, err := WireOutput(e, o)
 		return err
 	}
