@@ -1,9 +1,11 @@
 // Package parser turns one line of the CLI's stdout into a typed message. It is pure: no I/O, no
 // goroutines, safe for concurrent use, and fuzzed.
 //
-// Lines are peeked with gjson (type and subtype) and then decoded by the decoder registered for that
-// type. A type nobody registered comes through as a *shared.RawMessage, not an error, so that a newer
-// CLI does not break old code.
+// Lines are peeked for their type (and, where it matters, their subtype) and then decoded by the
+// decoder registered for that type. The CLI's usual lines (stream messages, PreToolUse and
+// PostToolUse hook requests) are validated and decoded in one pass (scan.go); the others are
+// validated with gjson first. A type nobody registered comes through as a *shared.RawMessage, not an
+// error, so that a newer CLI does not break old code.
 package parser
 
 import (
