@@ -94,8 +94,9 @@ func TestRealCLI_ObserverSeesEveryToolCallWithoutRoundTrips(t *testing.T) {
 	var got []string
 	for _, rt := range rts.all() {
 		got = append(got, rt.Subtype+" "+string(rt.Event))
-		if rt.Written.Before(rt.Read) {
-			t.Errorf("round trip %s: written before read", rt.RequestID)
+		if rt.Read.IsZero() || rt.Decoded.Before(rt.Read) || rt.Answered.Before(rt.Decoded) || rt.Written.Before(rt.Answered) {
+			t.Errorf("round trip %s: read %v, decoded %v, answered %v, written %v: want them non-zero and in this order",
+				rt.RequestID, rt.Read, rt.Decoded, rt.Answered, rt.Written)
 		}
 	}
 	if diff := cmp.Diff([]string{"hook_callback PreToolUse"}, got); diff != "" {
