@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -53,6 +54,23 @@ func ExampleWithCanUseTool() {
 		return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "not on the safelist"}, nil
 	}
 	s, err := v2.CreateSession(context.Background(), v2.WithCanUseTool(decide))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+}
+
+// Where the time of each hook round trip goes: the SDK's decoding, the handlers, the answer.
+// (It needs the claude CLI, so it is compiled but not run by go test.)
+func ExampleWithRoundTripTrace() {
+	trace := func(rt subprocess.RoundTrip) {
+		log.Printf("%s %s: decode %v, handlers %v, answer %v", rt.Subtype, rt.Event,
+			rt.Decoded.Sub(rt.Read), rt.Answered.Sub(rt.Decoded), rt.Written.Sub(rt.Answered))
+	}
+	s, err := v2.CreateSession(context.Background(), v2.WithRoundTripTrace(trace),
+		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			return nil, nil // no opinion
+		}}}}))
 	if err != nil {
 		log.Fatal(err)
 	}
