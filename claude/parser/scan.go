@@ -157,12 +157,10 @@ func (s *scan) value() bool {
 		return true
 	case c == '{':
 		s.i++
-		s.ws()
-		if s.peek() == '}' {
-			s.i++
-			return true
-		}
-		for {
+		for first := true; ; first = false {
+			if !s.next('}', first) {
+				return !s.failed
+			}
 			if s.peek() != '"' {
 				return false
 			}
@@ -179,38 +177,14 @@ func (s *scan) value() bool {
 			if !s.value() {
 				return false
 			}
-			s.ws()
-			switch s.peek() {
-			case ',':
-				s.i++
-				s.ws()
-			case '}':
-				s.i++
-				return true
-			default:
-				return false
-			}
 		}
 	case c == '[':
 		s.i++
-		s.ws()
-		if s.peek() == ']' {
-			s.i++
-			return true
-		}
-		for {
-			if !s.value() {
-				return false
+		for first := true; ; first = false {
+			if !s.next(']', first) {
+				return !s.failed
 			}
-			s.ws()
-			switch s.peek() {
-			case ',':
-				s.i++
-				s.ws()
-			case ']':
-				s.i++
-				return true
-			default:
+			if !s.value() {
 				return false
 			}
 		}
