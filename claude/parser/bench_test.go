@@ -49,6 +49,17 @@ func benchLines(b *testing.B) map[string][]byte {
 		}
 	}
 	lines["hook_callback_PostToolUse_10MB"] = bigPostToolUse(b, 10<<20)
+	// The PreToolUse callback compact, as the CLI writes it (the fixture is spaced), and the other
+	// kinds of control traffic and the spec framing's hook_event.
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, lines["hook_callback_PreToolUse"]); err != nil {
+		b.Fatal(err)
+	}
+	lines["cli_hook_callback_PreToolUse"] = compact.Bytes()
+	lines["can_use_tool"] = []byte(`{"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls -la","description":"list"},"permission_suggestions":[],"tool_use_id":"toolu_02"}}`)
+	lines["control_response"] = []byte(`{"type":"control_response","response":{"subtype":"success","request_id":"req_1","response":{"commands":[],"models":[]}}}`)
+	lines["control_cancel_request"] = []byte(`{"type":"control_cancel_request","request_id":"r3"}`)
+	lines["hook_event"] = []byte(`{"type":"hook_event","hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"Write","tool_input":{"file_path":"/p/a.txt","content":"hi"},"tool_use_id":"t1","request_id":"r1"}`)
 	return lines
 }
 
@@ -84,6 +95,7 @@ func BenchmarkParse(b *testing.B) {
 	for _, name := range []string{
 		"hook_callback_PreToolUse", "assistant", "result", "system_init", "stream_event", "hook_callback_PostToolUse_10MB",
 		"cli_assistant_tool_use", "cli_user_tool_result", "cli_result", "cli_system_init",
+		"cli_hook_callback_PreToolUse", "can_use_tool", "control_response", "control_cancel_request", "hook_event",
 	} {
 		line := lines[name]
 		if line == nil {
@@ -94,8 +106,11 @@ func BenchmarkParse(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if r, ok := m.(*shared.ControlRequest); ok && r.HookCallback == nil {
-				b.Fatal("no hook callback")
+			if r, ok := m.(*shared.ControlRequest); ok && r.HookCallback == nil && r.CanUseTool == nil {
+				b.Fatal("a control request decoded without its payload")
+			}
+			if _, raw := m.(*shared.RawMessage); raw {
+				b.Fatalf("%s came through as a RawMessage", name)
 			}
 			b.SetBytes(int64(len(line)))
 			b.ReportAllocs()
