@@ -16,7 +16,7 @@ type flight struct {
 	done   chan struct{} // made on first use; closed when err is set
 	err    error
 	chain  *chainRun // the chain watching it (chainWatcher)
-	afters []*hookAfter
+	afters afterFuncs
 	// inline: the request runs on the stdout reader, whose handoff timer fires after
 	// handoffDelay (Transport.inline). Until then a handler's watchdog is not armed: the handoff
 	// arms it (handedOff), so that a quick handler costs no timer of its own.
@@ -143,28 +143,5 @@ func (f *flight) Value(any) any { return nil }
 // AfterFunc lets the context package cancel contexts derived from f (and run context.AfterFunc)
 // without a goroutine each; it has the semantics of context.AfterFunc.
 func (f *flight) AfterFunc(fn func()) (stop func() bool) {
-	a := &hookAfter{f: fn}
-	f.mu.Lock()
-	if f.err != nil {
-		f.mu.Unlock()
-		go fn()
-		return func() bool { return false }
-	}
-	f.afters = append(f.afters, a)
-	f.mu.Unlock()
-	return func() bool {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		if a.stopped || f.err != nil {
-			return false
-		}
-		a.stopped = true
-		for i, b := range f.afters {
-			if b == a {
-				f.afters = append(f.afters[:i], f.afters[i+1:]...)
-				break
-			}
-		}
-		return true
-	}
+	return f.afters.register(&f.mu, &f.err, fn)
 }

@@ -26,13 +26,47 @@ type hookCtx struct {
 	done   chan struct{} // made on first use; closed when err is set
 	err    error
 	cause  error
-	afters []*hookAfter
+	afters afterFuncs
 }
 
 // hookAfter is one AfterFunc registration.
 type hookAfter struct {
 	f       func()
 	stopped bool
+}
+
+// afterFuncs are the AfterFunc registrations of a ctx of this package (hookCtx, flight), guarded
+// by the ctx's mutex; its end takes them and starts each on a goroutine of its own.
+type afterFuncs []*hookAfter
+
+// register is the ctx's AfterFunc, with the semantics of context.AfterFunc: fn runs on a
+// goroutine of its own once the ctx has ended (*err set, under mu), at once if it has; stop
+// unregisters it and reports whether it did so before fn started.
+func (l *afterFuncs) register(mu *sync.Mutex, err *error, fn func()) (stop func() bool) {
+	a := &hookAfter{f: fn}
+	mu.Lock()
+	if *err != nil {
+		mu.Unlock()
+		go fn()
+		return func() bool { return false }
+	}
+	*l = append(*l, a)
+	mu.Unlock()
+	return func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if a.stopped || *err != nil {
+			return false
+		}
+		a.stopped = true
+		for i, b := range *l {
+			if b == a {
+				*l = append((*l)[:i], (*l)[i+1:]...)
+				break
+			}
+		}
+		return true
+	}
 }
 
 // cancelCtxKeyProbe records the key with which context.Cause looks for its cancelCtx, so that a
@@ -184,28 +218,5 @@ func (h *hookCtx) Value(key any) any {
 // AfterFunc lets the context package cancel contexts derived from h when h ends, without a
 // goroutine each; it has the semantics of context.AfterFunc.
 func (h *hookCtx) AfterFunc(f func()) (stop func() bool) {
-	a := &hookAfter{f: f}
-	h.mu.Lock()
-	if h.err != nil {
-		h.mu.Unlock()
-		go f()
-		return func() bool { return false }
-	}
-	h.afters = append(h.afters, a)
-	h.mu.Unlock()
-	return func() bool {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		if a.stopped || h.err != nil {
-			return false
-		}
-		a.stopped = true
-		for i, b := range h.afters {
-			if b == a {
-				h.afters = append(h.afters[:i], h.afters[i+1:]...)
-				break
-			}
-		}
-		return true
-	}
+	return h.afters.register(&h.mu, &h.err, f)
 }
