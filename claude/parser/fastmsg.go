@@ -122,7 +122,7 @@ func (s *scan) blocks(dst *[]shared.ContentBlock) bool {
 	return ok
 }
 
-// fastUser decodes a user line as decodeUser's encoding/json path does, Blocks included.
+// fastUser decodes a user line as generalUser (encoding/json) does, Blocks included.
 func fastUser(line []byte) (*shared.UserMessage, bool) {
 	var s scan
 	s.init(line)

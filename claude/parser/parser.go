@@ -244,11 +244,11 @@ func peekSubtype(line []byte, typ string) string {
 }
 
 func init() {
-	register("system", "", regEntry{dec: decodeSystem, fast: asMessage(fastSystem)})
-	register("assistant", "", regEntry{dec: decodeAssistant, fast: asMessage(fastAssistant)})
-	register("user", "", regEntry{dec: decodeUser, fast: asMessage(fastUser)})
-	register("result", "", regEntry{dec: decodeResult, fast: asMessage(fastResult)})
-	register("stream_event", "", regEntry{dec: decodeStreamEvent, fast: asMessage(fastStreamEvent)})
+	register("system", "", streamEntry(fastSystem, generalSystem))
+	register("assistant", "", streamEntry(fastAssistant, generalAssistant))
+	register("user", "", streamEntry(fastUser, generalUser))
+	register("result", "", streamEntry(fastResult, generalResult))
+	register("stream_event", "", streamEntry(fastStreamEvent, generalStreamEvent))
 	register("control_request", "", regEntry{dec: decodeControlRequest, fast: fastControlRequest})
 	Register("control_response", "", decodeControlResponse)
 	Register("control_cancel_request", "", decodeControlCancel)
@@ -256,24 +256,24 @@ func init() {
 	Register("hook_response", "", decodeHookResponse)
 }
 
-// decodeSystem, decodeAssistant, decodeUser, decodeResult and decodeStreamEvent take the fast path
-// (fastmsg.go) and fall back to encoding/json where it cannot be sure to decode alike. Parse calls
-// the fast decoder itself first (regEntry.fast), before validating the line; these run when it
-// refused the line, or when a decoder is registered for a subtype of the type.
-
-// asMessage adapts a fast decoder to regEntry.fast.
-func asMessage[T shared.Message](fast func([]byte) (T, bool)) func([]byte) (shared.Message, bool) {
-	return func(line []byte) (shared.Message, bool) {
-		m, ok := fast(line)
-		return m, ok
+// streamEntry is the registration of a stream message type. Its fast decoder (fastmsg.go) is what
+// Parse calls first, before validating the line; its Decoder takes the same fast path and falls
+// back to encoding/json (general) where it cannot be sure to decode alike, and runs when the fast
+// decoder refused the line, or when a decoder is registered for a subtype of the type.
+func streamEntry[T shared.Message](fast func([]byte) (T, bool), general func([]byte) (T, error)) regEntry {
+	return regEntry{
+		fast: func(line []byte) (shared.Message, bool) {
+			m, ok := fast(line)
+			return m, ok
+		},
+		dec: func(line []byte) (shared.Message, error) {
+			if m, ok := fast(line); ok {
+				return m, nil
+			}
+			m, err := general(line)
+			return m, err
+		},
 	}
-}
-
-func decodeSystem(line []byte) (shared.Message, error) {
-	if m, ok := fastSystem(line); ok {
-		return m, nil
-	}
-	return generalSystem(line)
 }
 
 func generalSystem(line []byte) (*shared.SystemMessage, error) {
@@ -281,23 +281,9 @@ func generalSystem(line []byte) (*shared.SystemMessage, error) {
 	return m, json.Unmarshal(line, m)
 }
 
-func decodeAssistant(line []byte) (shared.Message, error) {
-	if m, ok := fastAssistant(line); ok {
-		return m, nil
-	}
-	return generalAssistant(line)
-}
-
 func generalAssistant(line []byte) (*shared.AssistantMessage, error) {
 	m := &shared.AssistantMessage{Raw: line}
 	return m, json.Unmarshal(line, m)
-}
-
-func decodeUser(line []byte) (shared.Message, error) {
-	if m, ok := fastUser(line); ok {
-		return m, nil
-	}
-	return generalUser(line)
 }
 
 func generalUser(line []byte) (*shared.UserMessage, error) {
@@ -313,23 +299,9 @@ func generalUser(line []byte) (*shared.UserMessage, error) {
 	return m, nil
 }
 
-func decodeResult(line []byte) (shared.Message, error) {
-	if m, ok := fastResult(line); ok {
-		return m, nil
-	}
-	return generalResult(line)
-}
-
 func generalResult(line []byte) (*shared.ResultMessage, error) {
 	m := &shared.ResultMessage{Raw: line}
 	return m, json.Unmarshal(line, m)
-}
-
-func decodeStreamEvent(line []byte) (shared.Message, error) {
-	if m, ok := fastStreamEvent(line); ok {
-		return m, nil
-	}
-	return generalStreamEvent(line)
 }
 
 func generalStreamEvent(line []byte) (*shared.StreamEvent, error) {
