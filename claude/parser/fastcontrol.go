@@ -32,6 +32,11 @@ var (
 // fastControlRequest decodes a control_request line with a hook_callback of a PreToolUse or
 // PostToolUse event (see above); ok is false when decodeControlRequest must decide.
 func fastControlRequest(line []byte) (shared.Message, bool) {
+	// Other requests (can_use_tool, whose input may be megabytes) are neither copied nor scanned.
+	// (Only a filter, which the CLI's order of keys makes quick: the scan decides.)
+	if !bytes.Contains(line, []byte(`"hook_callback"`)) {
+		return nil, false
+	}
 	var s scan
 	s.init(line)
 	if s.failed {
@@ -55,7 +60,8 @@ func fastControlRequest(line []byte) (shared.Message, bool) {
 			ok := s.object(controlRequestFields, func(i int) bool {
 				switch i {
 				case 0:
-					return s.plainStr(ls, &subtype)
+					// Another subtype ends the scan here.
+					return s.plainStr(ls, &subtype) && subtype == "hook_callback"
 				case 1:
 					return s.plainStr(ls, &callbackID)
 				case 2:
