@@ -133,7 +133,9 @@ func WithAdditionalDirs(dirs ...string) Option {
 	return optionFunc(func(o *options) { o.additionalDirs = append(o.additionalDirs, dirs...) })
 }
 
-// WithResume resumes the session with this id (--resume). Default: a new session. The CLI reuses
+// WithResume resumes the session with this id (--resume), a UUID: anything else (the CLI also
+// takes a session's name) makes CreateSession fail with a *SessionIDError. Default: a new session.
+// The CLI reuses
 // the system prompt recorded at the conversation's first request; when the resumed session has
 // WithSystemPrompt, WithAppendSystemPrompt or SessionStart additionalContext, the SDK passes
 // --system-prompt-snapshot off so that they take effect.
@@ -150,8 +152,9 @@ func WithContinue() Option { return optionFunc(func(o *options) { o.continueSess
 // WithForkSession, with WithResume or WithContinue, gives the resumed session a new id.
 func WithForkSession() Option { return optionFunc(func(o *options) { o.forkSession = true }) }
 
-// WithSessionID sets the id of a new session (--session-id; a UUID). Default: the SDK makes one,
-// so that the id is known from the start.
+// WithSessionID sets the id of a new session (--session-id), a UUID: anything else makes
+// CreateSession fail with a *SessionIDError. Default: the SDK makes one, so that the id is known
+// from the start.
 func WithSessionID(id string) Option { return optionFunc(func(o *options) { o.sessionID = id }) }
 
 // WithSettings passes a settings file path or a JSON string (--settings). Default: none.
@@ -171,7 +174,9 @@ func WithIncludeHookEvents() Option {
 	return optionFunc(func(o *options) { o.includeHookEvents = true })
 }
 
-// WithExtraArgs appends raw CLI arguments, after the SDK's own. Default: none.
+// WithExtraArgs appends raw CLI arguments, after the SDK's own, as given: unlike the values of the
+// other options (each passed as "--flag=value", so that the CLI cannot read one as a flag), these
+// are read by the CLI as flags. Never pass untrusted text here. Default: none.
 func WithExtraArgs(args ...string) Option {
 	return optionFunc(func(o *options) { o.extraArgs = append(o.extraArgs, args...) })
 }

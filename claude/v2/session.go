@@ -55,6 +55,43 @@ var (
 	ErrBusy = errors.New("v2: another Receive is in progress")
 )
 
+// SessionIDError is returned by CreateSession when WithResume or WithSessionID is given something
+// that is not a session id: the CLI names sessions by UUID (8-4-4-4-12 hexadecimal digits, either
+// case), and the SDK passes nothing else where the CLI expects one, so that no value can be read as
+// something other than an id (CLI 2.1.330's --resume also takes a session's name or a search term).
+type SessionIDError struct {
+	// Option is the option that carried the value: "WithResume" or "WithSessionID".
+	Option string
+	// ID is the value given.
+	ID string
+}
+
+// Error describes the rejected value.
+func (e *SessionIDError) Error() string {
+	return fmt.Sprintf("v2: %s(%q): not a session id (a UUID)", e.Option, e.ID)
+}
+
+// isUUID reports whether s is a UUID as the CLI checks session ids: 8-4-4-4-12 hexadecimal digits
+// of either case.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range []byte(s) {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt).
 type ResultError struct {
 	Result *shared.ResultMessage
@@ -232,7 +269,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if o.hookEvents {
 		s.startEmitting(t)
 	}
-	if s.id == "" {
+	if s.SessionID() == "" {
 		// --continue: the CLI has chosen the session; it answers get_status before initialize.
 		if id, err := s.sessionIDFromCLI(ctx); err == nil && id != "" {
 			s.idMu.Lock()
@@ -658,6 +695,12 @@ func (o *options) validate() error {
 	if o.sessionID != "" && (o.resume != "" || o.continueSession) && !o.forkSession {
 		return errors.New("v2: WithSessionID needs a new session (or WithForkSession)")
 	}
+	if o.resume != "" && !isUUID(o.resume) {
+		return &SessionIDError{Option: "WithResume", ID: o.resume}
+	}
+	if o.sessionID != "" && !isUUID(o.sessionID) {
+		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
+	}
 	if o.maxTurns < 0 {
 		return errors.New("v2: negative max turns")
 	}
@@ -667,41 +710,45 @@ func (o *options) validate() error {
 	return nil
 }
 
-// args maps the options to CLI flags.
+// args maps the options to CLI flags. Every value goes in the same argument as its flag
+// ("--model=x"), which the CLI's parser (commander.js, and the CLI's own pre-scan of its arguments)
+// reads as that flag's value whatever it holds: a value such as "--dangerously-skip-permissions"
+// can never be read as a flag of its own. WithExtraArgs are passed as given, last.
 func (o *options) args() []string {
-	a := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}
+	a := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
+	flag := func(name, value string) { a = append(a, name+"="+value) }
 	if o.model != "" {
-		a = append(a, "--model", o.model)
+		flag("--model", o.model)
 	}
 	if o.systemPrompt != nil {
-		a = append(a, "--system-prompt", *o.systemPrompt)
+		flag("--system-prompt", *o.systemPrompt)
 	}
 	if o.appendSystemPrompt != "" {
-		a = append(a, "--append-system-prompt", o.appendSystemPrompt)
+		flag("--append-system-prompt", o.appendSystemPrompt)
 	}
 	if (o.resume != "" || o.continueSession) && (o.systemPrompt != nil || o.appendSystemPrompt != "") {
 		// CLI 2.1.330 records a conversation's system prompt at its first request and reuses it on
 		// resume, ignoring a new --system-prompt or --append-system-prompt; "off" renders it from
 		// this launch's flags, so that they (and SessionStart's additionalContext) take effect.
-		a = append(a, "--system-prompt-snapshot", "off")
+		flag("--system-prompt-snapshot", "off")
 	}
 	if len(o.allowedTools) > 0 {
-		a = append(a, "--allowedTools", strings.Join(o.allowedTools, ","))
+		flag("--allowedTools", strings.Join(o.allowedTools, ","))
 	}
 	if len(o.disallowedTools) > 0 {
-		a = append(a, "--disallowedTools", strings.Join(o.disallowedTools, ","))
+		flag("--disallowedTools", strings.Join(o.disallowedTools, ","))
 	}
 	if o.permissionMode != "" {
-		a = append(a, "--permission-mode", o.permissionMode)
+		flag("--permission-mode", o.permissionMode)
 	}
 	if o.maxTurns > 0 {
-		a = append(a, "--max-turns", strconv.Itoa(o.maxTurns))
+		flag("--max-turns", strconv.Itoa(o.maxTurns))
 	}
 	for _, d := range o.additionalDirs {
-		a = append(a, "--add-dir", d)
+		flag("--add-dir", d)
 	}
 	if o.resume != "" {
-		a = append(a, "--resume", o.resume)
+		flag("--resume", o.resume)
 	}
 	if o.continueSession {
 		a = append(a, "--continue")
@@ -710,10 +757,10 @@ func (o *options) args() []string {
 		a = append(a, "--fork-session")
 	}
 	if o.sessionID != "" {
-		a = append(a, "--session-id", o.sessionID)
+		flag("--session-id", o.sessionID)
 	}
 	if o.settings != "" {
-		a = append(a, "--settings", o.settings)
+		flag("--settings", o.settings)
 	}
 	if o.includePartial {
 		a = append(a, "--include-partial-messages")
@@ -722,7 +769,7 @@ func (o *options) args() []string {
 		a = append(a, "--include-hook-events")
 	}
 	if o.canUseTool != nil {
-		a = append(a, "--permission-prompt-tool", "stdio")
+		flag("--permission-prompt-tool", "stdio")
 	}
 	return append(a, o.extraArgs...)
 }
