@@ -521,28 +521,33 @@ func (s *Session) receive(ctx context.Context, ownTurn bool) iter.Seq2[shared.Me
 			return
 		}
 		defer s.recvBusy.Unlock()
-		for {
-			msg, err := s.t.Next(ctx)
-			if err != nil {
-				var pe *subprocess.ProtocolError
-				if errors.As(err, &pe) {
-					if !yield(nil, err) {
-						return
-					}
-					continue
+		s.receiveLocked(ctx, ownTurn, yield)
+	}
+}
+
+// receiveLocked is receive's loop; the caller holds recvBusy.
+func (s *Session) receiveLocked(ctx context.Context, ownTurn bool, yield func(shared.Message, error) bool) {
+	for {
+		msg, err := s.t.Next(ctx)
+		if err != nil {
+			var pe *subprocess.ProtocolError
+			if errors.As(err, &pe) {
+				if !yield(nil, err) {
+					return
 				}
-				if errors.Is(err, io.EOF) {
-					err = ErrUnexpectedExit
-				}
-				yield(nil, err)
-				return
+				continue
 			}
-			if !yield(msg, nil) {
-				return
+			if errors.Is(err, io.EOF) {
+				err = ErrUnexpectedExit
 			}
-			if r, ok := msg.(*shared.ResultMessage); ok && !(ownTurn && StartedByCLI(r)) {
-				return
-			}
+			yield(nil, err)
+			return
+		}
+		if !yield(msg, nil) {
+			return
+		}
+		if r, ok := msg.(*shared.ResultMessage); ok && !(ownTurn && StartedByCLI(r)) {
+			return
 		}
 	}
 }
@@ -567,18 +572,21 @@ func StartedByCLI(r *shared.ResultMessage) bool {
 
 // Query sends prompt and yields the messages up to and including the result of the prompt's turn.
 // The results of turns the CLI starts by itself meanwhile (StartedByCLI) are yielded too, and the
-// iteration goes on past them. Leaving the loop early leaves the rest for the next Receive.
+// iteration goes on past them. Leaving the loop early leaves the rest for the next Receive. While
+// another Receive (or Query, Run) iterates, Query yields ErrBusy and sends nothing; on any error
+// before the prompt is written (ErrBusy, a done ctx) nothing is sent, so a retry sends it once.
 func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
+		if !s.recvBusy.TryLock() {
+			yield(nil, ErrBusy)
+			return
+		}
+		defer s.recvBusy.Unlock()
 		if err := s.Send(ctx, prompt); err != nil {
 			yield(nil, err)
 			return
 		}
-		for m, err := range s.receive(ctx, true) {
-			if !yield(m, err) {
-				return
-			}
-		}
+		s.receiveLocked(ctx, true, yield)
 	}
 }
 
