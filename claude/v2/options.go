@@ -48,6 +48,7 @@ type options struct {
 	closeGrace          time.Duration
 	requestTimeout      time.Duration
 	strictHooks         bool
+	allowUnenforced     bool
 	synthesizeLifecycle bool
 	// Observers and the round-trip trace (observe.go).
 	observers   []Observer
@@ -209,10 +210,23 @@ func WithHookTimeout(d time.Duration) Option {
 	return optionFunc(func(o *options) { o.hookTimeout = d })
 }
 
-// WithStrictHooks makes CreateSession fail, instead of logging a warning, when hooks cannot be
-// enforced: the CLI does not accept the hook registration, or hooks were switched off by the
-// AGENT_SDK_HOOKS_ENABLED=false rollback switch. Default: off.
+// WithStrictHooks makes CreateSession fail with ErrHooksNotEnforced whenever Go hooks cannot be
+// put in force: the CLI refuses or does not apply the hook registration, whatever the events
+// (without it, only hooks that guard an action fail the session, and the others get a warning), or
+// hooks were switched off by the AGENT_SDK_HOOKS_ENABLED=false rollback switch. Default: off.
+// It excludes WithAllowUnenforcedHooks.
 func WithStrictHooks() Option { return optionFunc(func(o *options) { o.strictHooks = true }) }
+
+// WithAllowUnenforcedHooks lets a session start without its Go hooks: when the CLI refuses the hook
+// registration or does not report it applied (hooks_applied), CreateSession succeeds anyway, with
+// a warning in Info().Warnings and the log, and no Go hook runs, including those that guard an
+// action (PreToolUse, PermissionRequest, UserPromptSubmit, ...): tools then run unguarded. Use it
+// only where the hooks are advisory. Default: off: CreateSession fails with ErrHooksNotEnforced
+// when a hook of an event that guards an action (shared.HookEvent.GuardsAction) is not applied,
+// and warns for the others. It excludes WithStrictHooks.
+func WithAllowUnenforcedHooks() Option {
+	return optionFunc(func(o *options) { o.allowUnenforced = true })
+}
 
 // WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error or
 // a panic of fn denies. Default: none (the CLI denies what would need a prompt).

@@ -1,7 +1,10 @@
 package v2_test
 
 import (
+	"context"
+	"errors"
 	"iter"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -61,5 +64,64 @@ func TestReplay_BusyQuerySendsNothing(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"first", "third"}, r.userPrompts(t)); diff != "" {
 		t.Errorf("prompts sent (-want +got):\n%s", diff)
+	}
+}
+
+// Hooks the CLI does not put in force fail the session closed (issue 12 item 16): a refused
+// initialize, or one answered without hooks_applied, is ErrHooksNotEnforced from CreateSession when
+// a registered hook guards an action; WithAllowUnenforcedHooks starts without them (with a
+// warning), hooks that guard nothing only warn, and WithStrictHooks fails for those too.
+func TestReplay_UnappliedHooksFailClosed(t *testing.T) {
+	t.Parallel()
+	const (
+		refused = `send {"type":"control_response","response":{"subtype":"error","request_id":"$first","error":"Unsupported control request subtype: initialize"}}` + "\n"
+		silent  = `send {"type":"control_response","response":{"subtype":"success","request_id":"$first","response":{"claude_code_version":"2.1.330"}}}` + "\n"
+		applied = `send {"type":"control_response","response":{"subtype":"success","request_id":"$first","response":{"claude_code_version":"2.1.330","hooks_applied":true,"hook_on_failure_supported":true}}}` + "\n"
+	)
+	nop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+	guard := v2.WithHook(shared.HookEventPreToolUse, "Bash", nop)
+	observer := v2.WithHook(shared.HookEventPostToolUse, "", nop)
+	cases := []struct {
+		name    string
+		answer  string
+		opts    []v2.Option
+		fails   bool
+		warning string
+	}{
+		{"refused, guarding hook", refused, []v2.Option{guard}, true, ""},
+		{"not applied, guarding hook", silent, []v2.Option{guard}, true, ""},
+		{"refused, guarding hook among others", refused, []v2.Option{observer, v2.WithHook(shared.HookEventPermissionRequest, "", nop)}, true, ""},
+		{"refused, allowed unenforced", refused, []v2.Option{guard, v2.WithAllowUnenforcedHooks()}, false, "refused the hook registration"},
+		{"not applied, allowed unenforced", silent, []v2.Option{guard, v2.WithAllowUnenforcedHooks()}, false, "hooks_applied"},
+		{"refused, observer only", refused, []v2.Option{observer}, false, "refused the hook registration"},
+		{"not applied, observer only", silent, []v2.Option{observer}, false, "hooks_applied"},
+		{"refused, observer only, strict", refused, []v2.Option{observer, v2.WithStrictHooks()}, true, ""},
+		{"applied", applied, []v2.Option{guard, v2.WithStrictHooks()}, false, ""},
+		{"no hooks, not applied", silent, nil, false, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newReplay(t, `expect {"type":"control_request","request_id":"$capture:first","request":{"subtype":"initialize"}}`+"\n"+tc.answer+"eof\n")
+			ctx := testCtx(t)
+			s, err := v2.CreateSession(ctx, append(append([]v2.Option{}, r.opts...), tc.opts...)...)
+			if tc.fails {
+				if !errors.Is(err, v2.ErrHooksNotEnforced) {
+					t.Fatalf("CreateSession = %v, want ErrHooksNotEnforced", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("CreateSession: %v", err)
+			}
+			defer s.Close()
+			warned := strings.Join(s.Info().Warnings, "\n")
+			if tc.warning == "" && strings.Contains(warned, "Go hooks will not run") || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q, want one containing %q", warned, tc.warning)
+			}
+		})
+	}
+	if _, err := v2.ArgsFor(v2.WithStrictHooks(), v2.WithAllowUnenforcedHooks()); err == nil {
+		t.Error("WithStrictHooks and WithAllowUnenforcedHooks together were accepted")
 	}
 }

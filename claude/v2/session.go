@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,8 +35,8 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
-// MinCLIVersion is the oldest CLI version this SDK is tested with. Older CLIs get a warning (an
-// error with WithStrictHooks when they cannot take the hook registration).
+// MinCLIVersion is the oldest CLI version this SDK is tested with. Older CLIs get a warning (and
+// ErrHooksNotEnforced when they cannot take the hook registration, see WithAllowUnenforcedHooks).
 const MinCLIVersion = "2.1.0"
 
 // HooksEnabledEnv is the rollback switch of the design spec: AGENT_SDK_HOOKS_ENABLED=false turns
@@ -47,7 +48,9 @@ const HooksEnabledEnv = "AGENT_SDK_HOOKS_ENABLED"
 var (
 	// ErrClosed: the session was closed. It is subprocess.ErrClosed.
 	ErrClosed = subprocess.ErrClosed
-	// ErrHooksNotEnforced: WithStrictHooks was set and hooks could not be put in force.
+	// ErrHooksNotEnforced: hooks could not be put in force (the CLI refused or did not apply the
+	// registration) and the session may not run without them: a hook guards an action, or
+	// WithStrictHooks was set. See WithAllowUnenforcedHooks.
 	ErrHooksNotEnforced = errors.New("v2: hooks cannot be enforced")
 	// ErrUnexpectedExit: the CLI ended its output before the turn's result.
 	ErrUnexpectedExit = errors.New("v2: CLI exited before the turn ended")
@@ -150,7 +153,9 @@ type Session struct {
 }
 
 // CreateSession validates the options, starts the CLI, registers the hooks with it (initialize)
-// and returns when the CLI has accepted them. ctx bounds the whole session: cancelling it closes
+// and returns when the CLI has accepted them. It fails with ErrHooksNotEnforced when the CLI
+// refuses or does not apply the registration of a hook that guards an action (see
+// WithAllowUnenforcedHooks, WithStrictHooks). ctx bounds the whole session: cancelling it closes
 // the session.
 func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	o := defaultOptions()
@@ -423,12 +428,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	if err != nil {
 		var ce *subprocess.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
-			msg := "the CLI refused the hook registration: " + ce.Message
-			if s.o.strictHooks {
-				return fmt.Errorf("%w: %s", ErrHooksNotEnforced, msg)
-			}
-			s.warn(msg + "; Go hooks will not run")
-			return nil
+			return s.hooksNotApplied(reg, "the CLI refused the hook registration: "+ce.Message)
 		}
 		return fmt.Errorf("v2: initialize: %w", err)
 	}
@@ -443,10 +443,9 @@ func (s *Session) initialize(ctx context.Context) error {
 		s.warn(fmt.Sprintf("CLI %s is older than %s, the oldest this SDK supports", a.ClaudeCodeVersion, MinCLIVersion))
 	}
 	if len(reg) > 0 && !a.HooksApplied {
-		if s.o.strictHooks {
-			return fmt.Errorf("%w: the CLI did not apply the hook registration", ErrHooksNotEnforced)
+		if err := s.hooksNotApplied(reg, "the CLI did not report the hook registration applied (hooks_applied)"); err != nil {
+			return err
 		}
-		s.warn("the CLI did not report hooks_applied; Go hooks may not run")
 	}
 	if len(reg) > 0 && !a.HookOnFailureSupported {
 		s.warn("the CLI does not support onFailure:block; a failed answer may let a tool run")
@@ -455,6 +454,27 @@ func (s *Session) initialize(ctx context.Context) error {
 	if s.sent == nil {
 		s.sent = map[string][]initHookMatcher{}
 	}
+	return nil
+}
+
+// hooksNotApplied decides what a hook registration the CLI did not apply means: an
+// ErrHooksNotEnforced when a registered event guards an action (or with WithStrictHooks), unless
+// WithAllowUnenforcedHooks; else a warning, and the session goes on without its Go hooks.
+func (s *Session) hooksNotApplied(reg map[string][]initHookMatcher, why string) error {
+	var guards []string
+	for e := range reg {
+		if shared.HookEvent(e).GuardsAction() {
+			guards = append(guards, e)
+		}
+	}
+	slices.Sort(guards)
+	switch {
+	case s.o.strictHooks:
+		return fmt.Errorf("%w: %s (strict hooks are on)", ErrHooksNotEnforced, why)
+	case len(guards) > 0 && !s.o.allowUnenforced:
+		return fmt.Errorf("%w: %s, and hooks of %s guard actions (WithAllowUnenforcedHooks starts without them)", ErrHooksNotEnforced, why, strings.Join(guards, ", "))
+	}
+	s.warn(why + "; Go hooks will not run")
 	return nil
 }
 
@@ -693,6 +713,9 @@ func (o *options) validate() error {
 		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto:
 	default:
 		return fmt.Errorf("v2: unknown permission mode %q", o.permissionMode)
+	}
+	if o.strictHooks && o.allowUnenforced {
+		return errors.New("v2: WithStrictHooks and WithAllowUnenforcedHooks exclude each other")
 	}
 	if o.resume != "" && o.continueSession {
 		return errors.New("v2: WithResume and WithContinue exclude each other")
