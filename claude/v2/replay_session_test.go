@@ -5,11 +5,13 @@ import (
 	"errors"
 	"iter"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -123,5 +125,60 @@ func TestReplay_UnappliedHooksFailClosed(t *testing.T) {
 	}
 	if _, err := v2.ArgsFor(v2.WithStrictHooks(), v2.WithAllowUnenforcedHooks()); err == nil {
 		t.Error("WithStrictHooks and WithAllowUnenforcedHooks together were accepted")
+	}
+}
+
+// Interrupt from inside a hook, with the hook's ctx, returns what became of the interrupt (issue 12
+// item 4): the CLI cancels the hook's request (ending its ctx) before it answers the interrupt, as
+// CLI 2.1.330 does, and Interrupt still reports the CLI's answer, not context.Canceled.
+// TestRealCLI_ControlRequests has the same with the real CLI.
+func TestReplay_InterruptFromAHook(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		answer string
+		ok     bool
+	}{
+		{"delivered", `send {"type":"control_response","response":{"subtype":"success","request_id":"$intr"}}`, true},
+		{"refused", `send {"type":"control_response","response":{"subtype":"error","request_id":"$intr","error":"no turn"}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newReplay(t, replayInit+expectUser("go")+hookCallback("h1", shared.HookEventPreToolUse, bashCall("ls", ""))+
+				`expect {"type":"control_request","request_id":"$capture:intr","request":{"subtype":"interrupt"}}`+"\n"+
+				`send {"type":"control_cancel_request","request_id":"h1"}`+"\n"+
+				sendResult("interrupted")+expectUser("next")+tc.answer+"\n"+sendResult("two")+"eof\n")
+			var sp atomic.Pointer[v2.Session]
+			errs := make(chan error, 1)
+			s := r.session(t, v2.WithHook(shared.HookEventPreToolUse, "Bash",
+				shared.OnPreToolUse(func(ctx context.Context, _ *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+					errs <- sp.Load().Interrupt(ctx)
+					<-ctx.Done()
+					return shared.Allow(), nil
+				})))
+			sp.Store(s)
+			// The CLI answers the interrupt only after the hook's cancel and the turn's end (the
+			// fake waits for the next prompt): the hook's ctx is over long before.
+			run(t, s, "go")
+			if res := run(t, s, "next"); res.Result != "two" {
+				t.Fatalf("result %+v", res)
+			}
+			var err error
+			select {
+			case err = <-errs:
+			case <-testCtx(t).Done():
+				t.Fatal("the hook's Interrupt never returned")
+			}
+			var ce *subprocess.ControlError
+			if tc.ok && err != nil || !tc.ok && !errors.As(err, &ce) {
+				t.Errorf("Interrupt from the hook = %v, want the CLI's answer (ok: %v)", err, tc.ok)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if byID, _ := r.answers(t); byID["h1"] != nil {
+				t.Errorf("the cancelled hook request was answered: %v", byID["h1"])
+			}
+		})
 	}
 }

@@ -643,7 +643,18 @@ func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage
 }
 
 // Interrupt stops the current turn. The turn ends with an error result; the session stays usable.
+// Called from inside a hook with the hook's ctx (or one derived from it), Interrupt waits for the
+// CLI's answer whatever becomes of that ctx, at most WithRequestTimeout or until the session ends:
+// the CLI cancels the hook requests in flight as part of the interrupt, which ends the hook's ctx
+// before the CLI answers, and the caller is told what happened to the interrupt, not to its hook.
+// A ctx already done sends nothing.
 func (s *Session) Interrupt(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.x.InChain(ctx) {
+		ctx = context.WithoutCancel(ctx)
+	}
 	_, err := s.t.Request(ctx, "interrupt", map[string]string{"subtype": "interrupt"})
 	return err
 }
