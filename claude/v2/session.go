@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,6 +134,9 @@ type Session struct {
 
 	idMu sync.Mutex
 	id   string
+	// init is what the CLI's latest system/init said (guarded by idMu), for the inputs the SDK
+	// makes itself (fillSynthetic).
+	init initFacts
 
 	// regMu guards t while CreateSession sets it, and sent: the hooks the CLI was last told about
 	// (scoped.go).
@@ -317,7 +321,7 @@ func (s *Session) runSessionStart(ctx context.Context, resumed bool) string {
 		source = "resume"
 	}
 	in := &shared.SessionStartHookInput{Source: source}
-	s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionStart)
+	in.Model = s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionStart)
 	res := s.x.Run(ctx, in, "sdk-session-start")
 	return additionalContext(shared.HookEventSessionStart, res.Output)
 }
@@ -349,13 +353,31 @@ func (s *Session) sessionIDFromCLI(ctx context.Context) (string, error) {
 	return "", errors.New("v2: get_status has no Session ID")
 }
 
-// fillSynthetic fills the base of an input the SDK produces itself, labelled sdk_synthesized.
-func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) {
-	b.SessionID = s.SessionID()
+// fillSynthetic fills the base of an input the SDK produces itself, labelled sdk_synthesized, as
+// the CLI fills its own: transcript_path, permission_mode and the model (returned, for the events
+// whose input has it) from the CLI's latest system/init; before the CLI has sent one (the
+// SessionStart that runs before the CLI starts, a SessionEnd without a turn), from the options the
+// CLI is started with and the CLI's transcript location (transcriptPathFor).
+func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) (model string) {
+	s.idMu.Lock()
+	id, f := s.id, s.init
+	s.idMu.Unlock()
+	if f == (initFacts{}) {
+		f = initFacts{model: s.o.model, permissionMode: s.o.permissionMode}
+		if f.permissionMode == "" {
+			f.permissionMode = PermissionModeDefault
+		}
+	}
+	if f.transcriptPath == "" {
+		f.transcriptPath = s.transcriptPathFor(id)
+	}
+	b.SessionID = id
+	b.TranscriptPath = f.transcriptPath
 	b.Cwd = s.cwd
 	b.HookEventName = e
-	b.PermissionMode = s.o.permissionMode
+	b.PermissionMode = f.permissionMode
 	b.Extra = map[string]json.RawMessage{"sdk_synthesized": json.RawMessage("true")}
+	return f.model
 }
 
 func additionalContext(e shared.HookEvent, out shared.HookOutput) string {
@@ -484,7 +506,7 @@ func (s *Session) warn(msg string) {
 }
 
 // observe runs on the transport's reader goroutine for every message: it feeds the observers and
-// keeps the session id.
+// keeps the session id and what the CLI's system/init says.
 func (s *Session) observe(m shared.Message) {
 	s.obs.feed(m)
 	var id string
@@ -492,6 +514,10 @@ func (s *Session) observe(m shared.Message) {
 	case *shared.SystemMessage:
 		if v.Subtype == "init" {
 			id = v.SessionID
+			f := initFactsOf(v)
+			s.idMu.Lock()
+			s.init = f
+			s.idMu.Unlock()
 		}
 	case *shared.ResultMessage:
 		id = v.SessionID
@@ -501,6 +527,81 @@ func (s *Session) observe(m shared.Message) {
 		s.id = id
 		s.idMu.Unlock()
 	}
+}
+
+// initFacts is what a system/init message says about the session, as the CLI's own hook inputs
+// carry it.
+type initFacts struct {
+	model, permissionMode, transcriptPath string
+}
+
+// initFactsOf reads a system/init message. The transcript lies beside the project's auto-memory
+// directory (memory_paths.auto, "<config>/projects/<project>/memory/"), named after the session:
+// "<config>/projects/<project>/<session id>.jsonl", the CLI's transcript_path.
+func initFactsOf(m *shared.SystemMessage) initFacts {
+	f := initFacts{model: m.Model, permissionMode: m.PermissionMode}
+	var paths struct {
+		MemoryPaths struct {
+			Auto string `json:"auto"`
+		} `json:"memory_paths"`
+	}
+	if json.Unmarshal(m.Raw, &paths) == nil && paths.MemoryPaths.Auto != "" && m.SessionID != "" {
+		dir := filepath.Dir(filepath.Clean(paths.MemoryPaths.Auto))
+		f.transcriptPath = filepath.Join(dir, m.SessionID+".jsonl")
+	}
+	return f
+}
+
+// projectDirMax is the longest project directory name CLI 2.1.330 uses as is; longer ones get a
+// hash the SDK does not compute.
+const projectDirMax = 200
+
+// transcriptPathFor returns where CLI 2.1.330 keeps the transcript of session id in the session's
+// project, before the CLI has said so (system/init): "<config>/projects/<project>/<id>.jsonl",
+// <config> being $CLAUDE_CONFIG_DIR or $HOME/.claude in the CLI's environment and <project> the
+// real path of the working directory with every UTF-16 unit but an ASCII letter or digit replaced
+// by "-". "" when it cannot be known (no HOME, a name over projectDirMax characters).
+func (s *Session) transcriptPathFor(id string) string {
+	env := s.o.baseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	lookup := func(key string) string {
+		v := ""
+		for _, kv := range append(append([]string{}, env...), s.o.env...) {
+			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+				v = val
+			}
+		}
+		return v
+	}
+	config := lookup("CLAUDE_CONFIG_DIR")
+	if config == "" {
+		home := lookup("HOME")
+		if home == "" {
+			return ""
+		}
+		config = filepath.Join(home, ".claude")
+	}
+	cwd := s.cwd
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	var b strings.Builder
+	for _, r := range cwd {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("--") // a surrogate pair in JavaScript
+		default:
+			b.WriteByte('-')
+		}
+	}
+	if b.Len() > projectDirMax || id == "" {
+		return ""
+	}
+	return filepath.Join(config, "projects", b.String(), id+".jsonl")
 }
 
 // SessionID returns the session's id: the one the SDK chose, or the latest the CLI reported.
