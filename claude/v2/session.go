@@ -4,7 +4,7 @@
 //	s, err := v2.CreateSession(ctx,
 //		v2.WithCwd(project),
 //		v2.WithHooks(shared.Hooks{
-//			shared.HookEventPreToolUse: {{Matcher: "Write|Edit", Handler: shared.OnPreToolUse(check)}},
+//			shared.HookEventPreToolUse: {{Matcher: shared.FileWriteToolsMatcher, Handler: shared.OnPreToolUse(check)}},
 //		}),
 //	)
 //	if err != nil { ... }
