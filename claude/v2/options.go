@@ -88,7 +88,9 @@ func WithBaseEnv(env []string) Option {
 // WithModel sets the model (--model). Default: the CLI's default.
 func WithModel(model string) Option { return optionFunc(func(o *options) { o.model = model }) }
 
-// WithSystemPrompt replaces the system prompt (--system-prompt). Default: the CLI's own.
+// WithSystemPrompt replaces the system prompt (--system-prompt); "" gives an empty one. Default: the
+// CLI's own (some 7 KB with CLI 2.1.330). The TypeScript Agent SDK's default differs: it sends an
+// empty system prompt unless told otherwise, so WithSystemPrompt("") makes the same request.
 func WithSystemPrompt(prompt string) Option {
 	return optionFunc(func(o *options) { o.systemPrompt = &prompt })
 }
