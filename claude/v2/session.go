@@ -136,7 +136,7 @@ type Session struct {
 	id   string
 	// init is what the CLI's latest system/init said (guarded by idMu), for the inputs the SDK
 	// makes itself (fillSynthetic).
-	init initFacts
+	cliInit initFacts
 
 	// regMu guards t while CreateSession sets it, and sent: the hooks the CLI was last told about
 	// (scoped.go).
@@ -360,7 +360,7 @@ func (s *Session) sessionIDFromCLI(ctx context.Context) (string, error) {
 // CLI is started with and the CLI's transcript location (transcriptPathFor).
 func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) (model string) {
 	s.idMu.Lock()
-	id, f := s.id, s.init
+	id, f := s.id, s.cliInit
 	s.idMu.Unlock()
 	if f == (initFacts{}) {
 		f = initFacts{model: s.o.model, permissionMode: s.o.permissionMode}
@@ -516,7 +516,7 @@ func (s *Session) observe(m shared.Message) {
 			id = v.SessionID
 			f := initFactsOf(v)
 			s.idMu.Lock()
-			s.init = f
+			s.cliInit = f
 			s.idMu.Unlock()
 		}
 	case *shared.ResultMessage:
