@@ -172,12 +172,28 @@ func textOf(m fakeapi.Message) string {
 // archived.
 func TestRealCLI_SynthesizedInputsCarryTheCLIsFields(t *testing.T) {
 	t.Parallel()
+	// The CLI keeps transcripts under $CLAUDE_CONFIG_DIR when set, else $HOME/.claude.
+	for _, tc := range []struct {
+		name string
+		env  func(t *testing.T) []string
+	}{
+		{"HOME", func(*testing.T) []string { return nil }},
+		{"CLAUDE_CONFIG_DIR", func(t *testing.T) []string { return []string{"CLAUDE_CONFIG_DIR=" + t.TempDir()} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			synthesizedInputs(t, v2.WithEnv(tc.env(t)...))
+		})
+	}
+}
+
+func synthesizedInputs(t *testing.T, extra v2.Option) {
 	env := newRealEnv(t, func(string) []fakeapi.Reply { return []fakeapi.Reply{fakeapi.TextReply("one")} })
 	var start recorder[*shared.SessionStartHookInput]
 	var end recorder[*shared.SessionEndHookInput]
 	var ups recorder[*shared.UserPromptSubmitHookInput]
 	transcriptAtEnd := make(chan error, 1)
-	s := env.session(t, v2.WithModel("claude-sonnet-4-5"), v2.WithPermissionMode(v2.PermissionModeAcceptEdits),
+	s := env.session(t, extra, v2.WithModel("claude-sonnet-4-5"), v2.WithPermissionMode(v2.PermissionModeAcceptEdits),
 		v2.WithHooks(shared.Hooks{
 			shared.HookEventSessionStart: {{Handler: start.handler(nil)}},
 			shared.HookEventSessionEnd: {{Handler: end.handler(func(in *shared.SessionEndHookInput) shared.HookOutput {
