@@ -2,9 +2,11 @@ package v2_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
@@ -161,4 +163,74 @@ func textOf(m fakeapi.Message) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// The SessionStart and SessionEnd inputs the SDK makes itself carry transcript_path,
+// permission_mode and (SessionStart) the model as the CLI's own inputs do (issue 12 item 5): the
+// same transcript path as the CLI's UserPromptSubmit input, computed before the CLI runs for
+// SessionStart and read from system/init for SessionEnd, where the transcript exists and can be
+// archived.
+func TestRealCLI_SynthesizedInputsCarryTheCLIsFields(t *testing.T) {
+	t.Parallel()
+	// The CLI keeps transcripts under $CLAUDE_CONFIG_DIR when set, else $HOME/.claude.
+	for _, tc := range []struct {
+		name string
+		env  func(t *testing.T) []string
+	}{
+		{"HOME", func(*testing.T) []string { return nil }},
+		{"CLAUDE_CONFIG_DIR", func(t *testing.T) []string { return []string{"CLAUDE_CONFIG_DIR=" + t.TempDir()} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			synthesizedInputs(t, v2.WithEnv(tc.env(t)...))
+		})
+	}
+}
+
+func synthesizedInputs(t *testing.T, extra v2.Option) {
+	env := newRealEnv(t, func(string) []fakeapi.Reply { return []fakeapi.Reply{fakeapi.TextReply("one")} })
+	var start recorder[*shared.SessionStartHookInput]
+	var end recorder[*shared.SessionEndHookInput]
+	var ups recorder[*shared.UserPromptSubmitHookInput]
+	transcriptAtEnd := make(chan error, 1)
+	s := env.session(t, extra, v2.WithModel("claude-sonnet-4-5"), v2.WithPermissionMode(v2.PermissionModeAcceptEdits),
+		v2.WithHooks(shared.Hooks{
+			shared.HookEventSessionStart: {{Handler: start.handler(nil)}},
+			shared.HookEventSessionEnd: {{Handler: end.handler(func(in *shared.SessionEndHookInput) shared.HookOutput {
+				_, err := os.Stat(in.TranscriptPath)
+				transcriptAtEnd <- err
+				return nil
+			})}},
+			shared.HookEventUserPromptSubmit: {{Handler: ups.handler(nil)}},
+		}))
+	msgs, _ := query(t, s, "hi")
+	var initModel string
+	for _, m := range msgs {
+		if sm, ok := m.(*shared.SystemMessage); ok && sm.Subtype == "init" {
+			initModel = sm.Model
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	u, st, en := ups.all(), start.all(), end.all()
+	if len(u) != 1 || len(st) != 1 || len(en) != 1 {
+		t.Fatalf("UserPromptSubmit %d, SessionStart %d, SessionEnd %d inputs", len(u), len(st), len(en))
+	}
+	cli := u[0].BaseHookInput
+	if cli.TranscriptPath == "" || cli.PermissionMode != v2.PermissionModeAcceptEdits || initModel != "claude-sonnet-4-5" {
+		t.Fatalf("the CLI's own input: transcript %q, mode %q; system/init model %q", cli.TranscriptPath, cli.PermissionMode, initModel)
+	}
+	type fields struct{ Transcript, Mode, Model string }
+	want := fields{cli.TranscriptPath, cli.PermissionMode, initModel}
+	if diff := cmp.Diff(want, fields{st[0].TranscriptPath, st[0].PermissionMode, st[0].Model}); diff != "" {
+		t.Errorf("SessionStart (-the CLI's +SDK's):\n%s", diff)
+	}
+	want.Model = ""
+	if diff := cmp.Diff(want, fields{en[0].TranscriptPath, en[0].PermissionMode, ""}); diff != "" {
+		t.Errorf("SessionEnd (-the CLI's +SDK's):\n%s", diff)
+	}
+	if err := <-transcriptAtEnd; err != nil {
+		t.Errorf("the transcript at SessionEnd: %v", err)
+	}
 }

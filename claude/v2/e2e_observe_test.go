@@ -319,3 +319,46 @@ func TestRealCLI_ObserverVersusBlockingHooks(t *testing.T) {
 		}
 	}
 }
+
+// ToolStarted.Input is what its doc says (issue 12 item 6): the input as the CLI parsed it, with
+// the defaults it filled in (Edit's replace_all, which the model did not send), and before a
+// PreToolUse rewrite (the tool runs with the rewritten input; ToolStarted keeps the CLI's).
+func TestRealCLI_ToolStartedInputIsTheCLIs(t *testing.T) {
+	t.Parallel()
+	env := newRealEnv(t, func(p string) []fakeapi.Reply {
+		if err := os.WriteFile(filepath.Join(p, "f.txt"), []byte("alpha\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		return []fakeapi.Reply{
+			fakeapi.ToolReply("toolu_r", "Read", map[string]any{"file_path": filepath.Join(p, "f.txt")}),
+			fakeapi.ToolReply("toolu_e", "Edit", map[string]any{"file_path": filepath.Join(p, "f.txt"), "old_string": "alpha", "new_string": "beta"}),
+			fakeapi.TextReply("done"),
+		}
+	})
+	var obs obsRecorder
+	s := env.session(t, v2.WithAllowedTools("Read", "Edit"), v2.WithObserver(&obs),
+		v2.WithHook(shared.HookEventPreToolUse, "Edit", shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+			in2 := in.ToolInput.Clone()
+			in2["new_string"] = "gamma"
+			return shared.AllowWithInput(in2), nil
+		})))
+	run(t, s, "edit")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var input map[string]any
+	for _, o := range obs.all() {
+		if st, ok := o.(*v2.ToolStarted); ok && st.ToolUseID == "toolu_e" {
+			if err := json.Unmarshal(st.Input, &input); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := map[string]any{"file_path": env.path("f.txt"), "old_string": "alpha", "new_string": "beta", "replace_all": false}
+	if diff := cmp.Diff(want, input); diff != "" {
+		t.Errorf("ToolStarted.Input of the Edit (-want +got):\n%s", diff)
+	}
+	if b, _ := os.ReadFile(env.path("f.txt")); string(b) != "gamma\n" {
+		t.Errorf("the file holds %q: the rewritten input did not run", b)
+	}
+}

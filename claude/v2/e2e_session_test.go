@@ -136,6 +136,39 @@ func TestRealCLI_ControlRequests(t *testing.T) {
 			t.Errorf("after the interrupt: %+v", r)
 		}
 	})
+	// With the hook's own ctx, which the CLI cancels as part of the interrupt before it answers
+	// it: Interrupt still reports the answer (issue 12 item 4), not context.Canceled.
+	t.Run("interrupt from a hook with its ctx", func(t *testing.T) {
+		t.Parallel()
+		env := newRealEnv(t, func(p string) []fakeapi.Reply {
+			return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("never")}
+		})
+		var sp atomic.Pointer[v2.Session]
+		errs := make(chan error, 1)
+		s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHook(shared.HookEventPreToolUse, "Bash",
+			shared.OnPreToolUse(func(ctx context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+				errs <- sp.Load().Interrupt(ctx)
+				<-ctx.Done()
+				return shared.Allow(), nil
+			})))
+		sp.Store(s)
+		res, err := s.Run(testCtx(t), "touch a")
+		var re *v2.ResultError
+		if !errors.As(err, &re) || res.TerminalReason != "aborted_tools" {
+			t.Fatalf("Run = %+v, %v; want a *ResultError with terminal_reason aborted_tools", res, err)
+		}
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Errorf("Interrupt from the hook with its ctx: %v", err)
+			}
+		case <-testCtx(t).Done():
+			t.Fatal("the hook's Interrupt never returned")
+		}
+		if env.exists("a.txt") {
+			t.Error("the interrupted tool ran")
+		}
+	})
 }
 
 // Info reports the pinned CLI and the accepted hook registration.

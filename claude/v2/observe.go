@@ -74,7 +74,11 @@ type ToolStarted struct {
 	SessionID string
 	ToolUseID string
 	ToolName  string
-	// Input is the tool's input as the model wrote it (a PreToolUse hook may still rewrite it).
+	// Input is the tool_use input of the CLI's assistant message: the model's input as the CLI
+	// parsed it, not the bytes the model sent. The CLI has filled in defaults the model left out
+	// (CLI 2.1.330 reports Edit's "replace_all":false) and may order keys its own way. It is the
+	// input before PreToolUse hooks and permission answers, which may still rewrite it: what the
+	// tool really got is in the PreToolUse/PostToolUse hook inputs.
 	Input json.RawMessage
 	// ParentToolUseID is the id of the Task call whose subagent made this call; "" for the main
 	// agent.

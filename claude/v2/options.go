@@ -48,6 +48,7 @@ type options struct {
 	closeGrace          time.Duration
 	requestTimeout      time.Duration
 	strictHooks         bool
+	allowUnenforced     bool
 	synthesizeLifecycle bool
 	// Observers and the round-trip trace (observe.go).
 	observers   []Observer
@@ -87,7 +88,9 @@ func WithBaseEnv(env []string) Option {
 // WithModel sets the model (--model). Default: the CLI's default.
 func WithModel(model string) Option { return optionFunc(func(o *options) { o.model = model }) }
 
-// WithSystemPrompt replaces the system prompt (--system-prompt). Default: the CLI's own.
+// WithSystemPrompt replaces the system prompt (--system-prompt); "" gives an empty one. Default: the
+// CLI's own (some 7 KB with CLI 2.1.330). The TypeScript Agent SDK's default differs: it sends an
+// empty system prompt unless told otherwise, so WithSystemPrompt("") makes the same request.
 func WithSystemPrompt(prompt string) Option {
 	return optionFunc(func(o *options) { o.systemPrompt = &prompt })
 }
@@ -133,7 +136,9 @@ func WithAdditionalDirs(dirs ...string) Option {
 	return optionFunc(func(o *options) { o.additionalDirs = append(o.additionalDirs, dirs...) })
 }
 
-// WithResume resumes the session with this id (--resume). Default: a new session. The CLI reuses
+// WithResume resumes the session with this id (--resume), a UUID: anything else (the CLI also
+// takes a session's name) makes CreateSession fail with a *SessionIDError. Default: a new session.
+// The CLI reuses
 // the system prompt recorded at the conversation's first request; when the resumed session has
 // WithSystemPrompt, WithAppendSystemPrompt or SessionStart additionalContext, the SDK passes
 // --system-prompt-snapshot off so that they take effect.
@@ -150,8 +155,9 @@ func WithContinue() Option { return optionFunc(func(o *options) { o.continueSess
 // WithForkSession, with WithResume or WithContinue, gives the resumed session a new id.
 func WithForkSession() Option { return optionFunc(func(o *options) { o.forkSession = true }) }
 
-// WithSessionID sets the id of a new session (--session-id; a UUID). Default: the SDK makes one,
-// so that the id is known from the start.
+// WithSessionID sets the id of a new session (--session-id), a UUID: anything else makes
+// CreateSession fail with a *SessionIDError. Default: the SDK makes one, so that the id is known
+// from the start.
 func WithSessionID(id string) Option { return optionFunc(func(o *options) { o.sessionID = id }) }
 
 // WithSettings passes a settings file path or a JSON string (--settings). Default: none.
@@ -171,7 +177,9 @@ func WithIncludeHookEvents() Option {
 	return optionFunc(func(o *options) { o.includeHookEvents = true })
 }
 
-// WithExtraArgs appends raw CLI arguments, after the SDK's own. Default: none.
+// WithExtraArgs appends raw CLI arguments, after the SDK's own, as given: unlike the values of the
+// other options (each passed as "--flag=value", so that the CLI cannot read one as a flag), these
+// are read by the CLI as flags. Never pass untrusted text here. Default: none.
 func WithExtraArgs(args ...string) Option {
 	return optionFunc(func(o *options) { o.extraArgs = append(o.extraArgs, args...) })
 }
@@ -204,10 +212,23 @@ func WithHookTimeout(d time.Duration) Option {
 	return optionFunc(func(o *options) { o.hookTimeout = d })
 }
 
-// WithStrictHooks makes CreateSession fail, instead of logging a warning, when hooks cannot be
-// enforced: the CLI does not accept the hook registration, or hooks were switched off by the
-// AGENT_SDK_HOOKS_ENABLED=false rollback switch. Default: off.
+// WithStrictHooks makes CreateSession fail with ErrHooksNotEnforced whenever Go hooks cannot be
+// put in force: the CLI refuses or does not apply the hook registration, whatever the events
+// (without it, only hooks that guard an action fail the session, and the others get a warning), or
+// hooks were switched off by the AGENT_SDK_HOOKS_ENABLED=false rollback switch. Default: off.
+// It excludes WithAllowUnenforcedHooks.
 func WithStrictHooks() Option { return optionFunc(func(o *options) { o.strictHooks = true }) }
+
+// WithAllowUnenforcedHooks lets a session start without its Go hooks: when the CLI refuses the hook
+// registration or does not report it applied (hooks_applied), CreateSession succeeds anyway, with
+// a warning in Info().Warnings and the log, and no Go hook runs, including those that guard an
+// action (PreToolUse, PermissionRequest, UserPromptSubmit, ...): tools then run unguarded. Use it
+// only where the hooks are advisory. Default: off: CreateSession fails with ErrHooksNotEnforced
+// when a hook of an event that guards an action (shared.HookEvent.GuardsAction) is not applied,
+// and warns for the others. It excludes WithStrictHooks.
+func WithAllowUnenforcedHooks() Option {
+	return optionFunc(func(o *options) { o.allowUnenforced = true })
+}
 
 // WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error or
 // a panic of fn denies. Default: none (the CLI denies what would need a prompt).

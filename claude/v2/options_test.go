@@ -13,36 +13,41 @@ import (
 )
 
 func TestArgs(t *testing.T) {
-	base := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}
+	base := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
 	canUse := v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })
 	const id = "11111111-2222-4333-8444-555555555555"
+	const bypass = "--dangerously-skip-permissions"
 	cases := []struct {
 		name string
 		opts []v2.Option
 		want []string
 	}{
 		{"defaults", nil, nil},
-		{"model", []v2.Option{v2.WithModel("claude-sonnet-4-5")}, []string{"--model", "claude-sonnet-4-5"}},
-		{"system prompt", []v2.Option{v2.WithSystemPrompt("be brief")}, []string{"--system-prompt", "be brief"}},
-		{"empty system prompt", []v2.Option{v2.WithSystemPrompt("")}, []string{"--system-prompt", ""}},
-		{"append system prompt", []v2.Option{v2.WithAppendSystemPrompt("more")}, []string{"--append-system-prompt", "more"}},
-		{"allowed tools", []v2.Option{v2.WithAllowedTools("Bash", "Read"), v2.WithAllowedTools("Bash(git *)")}, []string{"--allowedTools", "Bash,Read,Bash(git *)"}},
-		{"disallowed tools", []v2.Option{v2.WithDisallowedTools("Write")}, []string{"--disallowedTools", "Write"}},
-		{"permission mode", []v2.Option{v2.WithPermissionMode(v2.PermissionModeDontAsk)}, []string{"--permission-mode", "dontAsk"}},
-		{"max turns", []v2.Option{v2.WithMaxTurns(3)}, []string{"--max-turns", "3"}},
+		{"model", []v2.Option{v2.WithModel("claude-sonnet-4-5")}, []string{"--model=claude-sonnet-4-5"}},
+		{"model that looks like a flag", []v2.Option{v2.WithModel(bypass)}, []string{"--model=" + bypass}},
+		{"system prompt", []v2.Option{v2.WithSystemPrompt("be brief")}, []string{"--system-prompt=be brief"}},
+		{"system prompt that looks like a flag", []v2.Option{v2.WithSystemPrompt(bypass)}, []string{"--system-prompt=" + bypass}},
+		{"empty system prompt", []v2.Option{v2.WithSystemPrompt("")}, []string{"--system-prompt="}},
+		{"append system prompt", []v2.Option{v2.WithAppendSystemPrompt("-p more")}, []string{"--append-system-prompt=-p more"}},
+		{"allowed tools", []v2.Option{v2.WithAllowedTools("Bash", "Read"), v2.WithAllowedTools("Bash(git *)")}, []string{"--allowedTools=Bash,Read,Bash(git *)"}},
+		{"allowed tools that look like a flag", []v2.Option{v2.WithAllowedTools(bypass)}, []string{"--allowedTools=" + bypass}},
+		{"disallowed tools", []v2.Option{v2.WithDisallowedTools("--x", "Write")}, []string{"--disallowedTools=--x,Write"}},
+		{"permission mode", []v2.Option{v2.WithPermissionMode(v2.PermissionModeDontAsk)}, []string{"--permission-mode=dontAsk"}},
+		{"max turns", []v2.Option{v2.WithMaxTurns(3)}, []string{"--max-turns=3"}},
 		{"max turns zero", []v2.Option{v2.WithMaxTurns(0)}, nil},
-		{"add dirs", []v2.Option{v2.WithAdditionalDirs("/a", "/b")}, []string{"--add-dir", "/a", "--add-dir", "/b"}},
-		{"resume", []v2.Option{v2.WithResume(id)}, []string{"--resume", id}},
+		{"add dirs", []v2.Option{v2.WithAdditionalDirs("/a", bypass, "/c=d")}, []string{"--add-dir=/a", "--add-dir=" + bypass, "--add-dir=/c=d"}},
+		{"resume", []v2.Option{v2.WithResume(id)}, []string{"--resume=" + id}},
 		{"resume with a system prompt", []v2.Option{v2.WithResume(id), v2.WithAppendSystemPrompt("x")},
-			[]string{"--append-system-prompt", "x", "--system-prompt-snapshot", "off", "--resume", id}},
+			[]string{"--append-system-prompt=x", "--system-prompt-snapshot=off", "--resume=" + id}},
 		{"continue", []v2.Option{v2.WithContinue()}, []string{"--continue"}},
-		{"fork", []v2.Option{v2.WithContinue(), v2.WithForkSession(), v2.WithSessionID(id)}, []string{"--continue", "--fork-session", "--session-id", id}},
-		{"session id", []v2.Option{v2.WithSessionID(id)}, []string{"--session-id", id}},
-		{"settings", []v2.Option{v2.WithSettings(`{"env":{"A":"b"}}`)}, []string{"--settings", `{"env":{"A":"b"}}`}},
+		{"fork", []v2.Option{v2.WithContinue(), v2.WithForkSession(), v2.WithSessionID(id)}, []string{"--continue", "--fork-session", "--session-id=" + id}},
+		{"session id", []v2.Option{v2.WithSessionID(id)}, []string{"--session-id=" + id}},
+		{"settings", []v2.Option{v2.WithSettings(`{"env":{"A":"b"}}`)}, []string{`--settings={"env":{"A":"b"}}`}},
+		{"settings that look like a flag", []v2.Option{v2.WithSettings(bypass)}, []string{"--settings=" + bypass}},
 		{"partial messages", []v2.Option{v2.WithIncludePartialMessages()}, []string{"--include-partial-messages"}},
 		{"hook events", []v2.Option{v2.WithIncludeHookEvents()}, []string{"--include-hook-events"}},
-		{"can use tool", []v2.Option{canUse}, []string{"--permission-prompt-tool", "stdio"}},
-		{"extra args last", []v2.Option{v2.WithExtraArgs("--effort", "low"), v2.WithModel("m")}, []string{"--model", "m", "--effort", "low"}},
+		{"can use tool", []v2.Option{canUse}, []string{"--permission-prompt-tool=stdio"}},
+		{"extra args last, as given", []v2.Option{v2.WithExtraArgs("--effort", "low"), v2.WithModel("m")}, []string{"--model=m", "--effort", "low"}},
 		{"env is not an arg", []v2.Option{v2.WithEnv("A=b"), v2.WithCwd("/tmp")}, nil},
 	}
 	for _, tc := range cases {
@@ -59,6 +64,7 @@ func TestArgs(t *testing.T) {
 }
 
 func TestOptionsValidation(t *testing.T) {
+	const okID = "11111111-2222-4333-8444-555555555555"
 	nop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
 	cases := []struct {
 		name string
@@ -66,8 +72,8 @@ func TestOptionsValidation(t *testing.T) {
 		want string
 	}{
 		{"permission mode", []v2.Option{v2.WithPermissionMode("yolo")}, `unknown permission mode "yolo"`},
-		{"resume and continue", []v2.Option{v2.WithResume("x"), v2.WithContinue()}, "exclude each other"},
-		{"session id on resume", []v2.Option{v2.WithResume("x"), v2.WithSessionID("y")}, "WithSessionID needs a new session"},
+		{"resume and continue", []v2.Option{v2.WithResume(okID), v2.WithContinue()}, "exclude each other"},
+		{"session id on resume", []v2.Option{v2.WithResume(okID), v2.WithSessionID(okID)}, "WithSessionID needs a new session"},
 		{"fork alone", []v2.Option{v2.WithForkSession()}, "WithForkSession needs WithResume or WithContinue"},
 		{"max turns", []v2.Option{v2.WithMaxTurns(-1)}, "negative max turns"},
 		{"hook timeout", []v2.Option{v2.WithHookTimeout(0)}, "hook timeout must be positive"},
@@ -89,6 +95,49 @@ func TestOptionsValidation(t *testing.T) {
 	var re *shared.RegistrationError
 	if _, err := v2.ArgsFor(v2.WithHook(shared.HookEventPreToolUse, "Bash(", nop)); !errors.As(err, &re) {
 		t.Errorf("bad matcher error %T, want *shared.RegistrationError", err)
+	}
+}
+
+// WithResume and WithSessionID take a UUID and nothing else: a value that the CLI could read as a
+// flag, a session name or a search term is a *v2.SessionIDError from CreateSession, before any
+// CLI starts.
+func TestSessionIDValidation(t *testing.T) {
+	cases := []struct {
+		name   string
+		opt    v2.Option
+		option string
+		ok     bool
+	}{
+		{"resume uuid", v2.WithResume("11111111-2222-4333-8444-555555555555"), "WithResume", true},
+		{"resume upper-case uuid", v2.WithResume("ABCDEF01-2222-4333-8444-555555555555"), "WithResume", true},
+		{"resume flag", v2.WithResume("--dangerously-skip-permissions"), "WithResume", false},
+		{"resume short flag", v2.WithResume("-p"), "WithResume", false},
+		{"resume name", v2.WithResume("my session"), "WithResume", false},
+		{"resume uuid with a tail", v2.WithResume("11111111-2222-4333-8444-555555555555 --x"), "WithResume", false},
+		{"resume no dashes", v2.WithResume("11111111222243338444555555555555"), "WithResume", false},
+		{"resume non-hex", v2.WithResume("1111111g-2222-4333-8444-555555555555"), "WithResume", false},
+		{"session id uuid", v2.WithSessionID("11111111-2222-4333-8444-555555555555"), "WithSessionID", true},
+		{"session id flag", v2.WithSessionID("--dangerously-skip-permissions"), "WithSessionID", false},
+		{"session id short", v2.WithSessionID("1234"), "WithSessionID", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := v2.ArgsFor(tc.opt)
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("ArgsFor: %v", err)
+				}
+				return
+			}
+			var se *v2.SessionIDError
+			if !errors.As(err, &se) || se.Option != tc.option {
+				t.Fatalf("ArgsFor: %v, want a *v2.SessionIDError for %s", err, tc.option)
+			}
+			_, err = v2.CreateSession(context.Background(), tc.opt, v2.WithCLIPath("/nonexistent/claude"))
+			if !errors.As(err, &se) {
+				t.Errorf("CreateSession: %v, want a *v2.SessionIDError", err)
+			}
+		})
 	}
 }
 

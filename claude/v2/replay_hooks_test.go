@@ -179,11 +179,11 @@ func TestReplay_SettingsHooksMergedIntoATempFile(t *testing.T) {
 					shared.HookEventPreToolUse: {{Matcher: "Write", Prompt: "Is $ARGUMENTS safe?"}},
 				}))
 			args := r.args(t)
-			i := slices.Index(args, "--settings")
-			if i < 0 || i+1 >= len(args) {
+			i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "--settings=") })
+			if i < 0 {
 				t.Fatalf("no --settings in %q", args)
 			}
-			path := args[i+1]
+			path := strings.TrimPrefix(args[i], "--settings=")
 			if path == userFile || strings.HasPrefix(path, "{") {
 				t.Fatalf("--settings %q, want a file of the SDK's own", path)
 			}
@@ -588,11 +588,11 @@ func TestReplay_SettingsFileRemovedWhenCreateSessionFails(t *testing.T) {
 		t.Fatal("CreateSession succeeded with a CLI that exits at once")
 	}
 	args := r.args(t)
-	i := slices.Index(args, "--settings")
-	if i < 0 || i+1 >= len(args) {
+	i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "--settings=") })
+	if i < 0 {
 		t.Fatalf("no --settings in %q", args)
 	}
-	if _, err := os.Stat(args[i+1]); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(strings.TrimPrefix(args[i], "--settings=")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("settings file after the failed CreateSession: %v", err)
 	}
 }

@@ -4,7 +4,7 @@
 //	s, err := v2.CreateSession(ctx,
 //		v2.WithCwd(project),
 //		v2.WithHooks(shared.Hooks{
-//			shared.HookEventPreToolUse: {{Matcher: "Write|Edit", Handler: shared.OnPreToolUse(check)}},
+//			shared.HookEventPreToolUse: {{Matcher: shared.FileWriteToolsMatcher, Handler: shared.OnPreToolUse(check)}},
 //		}),
 //	)
 //	if err != nil { ... }
@@ -25,6 +25,8 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,8 +36,8 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
-// MinCLIVersion is the oldest CLI version this SDK is tested with. Older CLIs get a warning (an
-// error with WithStrictHooks when they cannot take the hook registration).
+// MinCLIVersion is the oldest CLI version this SDK is tested with. Older CLIs get a warning (and
+// ErrHooksNotEnforced when they cannot take the hook registration, see WithAllowUnenforcedHooks).
 const MinCLIVersion = "2.1.0"
 
 // HooksEnabledEnv is the rollback switch of the design spec: AGENT_SDK_HOOKS_ENABLED=false turns
@@ -47,13 +49,52 @@ const HooksEnabledEnv = "AGENT_SDK_HOOKS_ENABLED"
 var (
 	// ErrClosed: the session was closed. It is subprocess.ErrClosed.
 	ErrClosed = subprocess.ErrClosed
-	// ErrHooksNotEnforced: WithStrictHooks was set and hooks could not be put in force.
+	// ErrHooksNotEnforced: hooks could not be put in force (the CLI refused or did not apply the
+	// registration) and the session may not run without them: a hook guards an action, or
+	// WithStrictHooks was set. See WithAllowUnenforcedHooks.
 	ErrHooksNotEnforced = errors.New("v2: hooks cannot be enforced")
 	// ErrUnexpectedExit: the CLI ended its output before the turn's result.
 	ErrUnexpectedExit = errors.New("v2: CLI exited before the turn ended")
 	// ErrBusy: another Receive is already iterating.
 	ErrBusy = errors.New("v2: another Receive is in progress")
 )
+
+// SessionIDError is returned by CreateSession when WithResume or WithSessionID is given something
+// that is not a session id: the CLI names sessions by UUID (8-4-4-4-12 hexadecimal digits, either
+// case), and the SDK passes nothing else where the CLI expects one, so that no value can be read as
+// something other than an id (CLI 2.1.330's --resume also takes a session's name or a search term).
+type SessionIDError struct {
+	// Option is the option that carried the value: "WithResume" or "WithSessionID".
+	Option string
+	// ID is the value given.
+	ID string
+}
+
+// Error describes the rejected value.
+func (e *SessionIDError) Error() string {
+	return fmt.Sprintf("v2: %s(%q): not a session id (a UUID)", e.Option, e.ID)
+}
+
+// isUUID reports whether s is a UUID as the CLI checks session ids: 8-4-4-4-12 hexadecimal digits
+// of either case.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range []byte(s) {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt).
 type ResultError struct {
@@ -93,6 +134,9 @@ type Session struct {
 
 	idMu sync.Mutex
 	id   string
+	// init is what the CLI's latest system/init said (guarded by idMu), for the inputs the SDK
+	// makes itself (fillSynthetic).
+	cliInit initFacts
 
 	// regMu guards t while CreateSession sets it, and sent: the hooks the CLI was last told about
 	// (scoped.go).
@@ -113,7 +157,9 @@ type Session struct {
 }
 
 // CreateSession validates the options, starts the CLI, registers the hooks with it (initialize)
-// and returns when the CLI has accepted them. ctx bounds the whole session: cancelling it closes
+// and returns when the CLI has accepted them. It fails with ErrHooksNotEnforced when the CLI
+// refuses or does not apply the registration of a hook that guards an action (see
+// WithAllowUnenforcedHooks, WithStrictHooks). ctx bounds the whole session: cancelling it closes
 // the session.
 func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	o := defaultOptions()
@@ -232,7 +278,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if o.hookEvents {
 		s.startEmitting(t)
 	}
-	if s.id == "" {
+	if s.SessionID() == "" {
 		// --continue: the CLI has chosen the session; it answers get_status before initialize.
 		if id, err := s.sessionIDFromCLI(ctx); err == nil && id != "" {
 			s.idMu.Lock()
@@ -275,7 +321,7 @@ func (s *Session) runSessionStart(ctx context.Context, resumed bool) string {
 		source = "resume"
 	}
 	in := &shared.SessionStartHookInput{Source: source}
-	s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionStart)
+	in.Model = s.fillSynthetic(&in.BaseHookInput, shared.HookEventSessionStart)
 	res := s.x.Run(ctx, in, "sdk-session-start")
 	return additionalContext(shared.HookEventSessionStart, res.Output)
 }
@@ -307,13 +353,31 @@ func (s *Session) sessionIDFromCLI(ctx context.Context) (string, error) {
 	return "", errors.New("v2: get_status has no Session ID")
 }
 
-// fillSynthetic fills the base of an input the SDK produces itself, labelled sdk_synthesized.
-func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) {
-	b.SessionID = s.SessionID()
+// fillSynthetic fills the base of an input the SDK produces itself, labelled sdk_synthesized, as
+// the CLI fills its own: transcript_path, permission_mode and the model (returned, for the events
+// whose input has it) from the CLI's latest system/init; before the CLI has sent one (the
+// SessionStart that runs before the CLI starts, a SessionEnd without a turn), from the options the
+// CLI is started with and the CLI's transcript location (transcriptPathFor).
+func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) (model string) {
+	s.idMu.Lock()
+	id, f := s.id, s.cliInit
+	s.idMu.Unlock()
+	if f == (initFacts{}) {
+		f = initFacts{model: s.o.model, permissionMode: s.o.permissionMode}
+		if f.permissionMode == "" {
+			f.permissionMode = PermissionModeDefault
+		}
+	}
+	if f.transcriptPath == "" {
+		f.transcriptPath = s.transcriptPathFor(id)
+	}
+	b.SessionID = id
+	b.TranscriptPath = f.transcriptPath
 	b.Cwd = s.cwd
 	b.HookEventName = e
-	b.PermissionMode = s.o.permissionMode
+	b.PermissionMode = f.permissionMode
 	b.Extra = map[string]json.RawMessage{"sdk_synthesized": json.RawMessage("true")}
+	return f.model
 }
 
 func additionalContext(e shared.HookEvent, out shared.HookOutput) string {
@@ -386,12 +450,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	if err != nil {
 		var ce *subprocess.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
-			msg := "the CLI refused the hook registration: " + ce.Message
-			if s.o.strictHooks {
-				return fmt.Errorf("%w: %s", ErrHooksNotEnforced, msg)
-			}
-			s.warn(msg + "; Go hooks will not run")
-			return nil
+			return s.hooksNotApplied(reg, "the CLI refused the hook registration: "+ce.Message)
 		}
 		return fmt.Errorf("v2: initialize: %w", err)
 	}
@@ -406,10 +465,9 @@ func (s *Session) initialize(ctx context.Context) error {
 		s.warn(fmt.Sprintf("CLI %s is older than %s, the oldest this SDK supports", a.ClaudeCodeVersion, MinCLIVersion))
 	}
 	if len(reg) > 0 && !a.HooksApplied {
-		if s.o.strictHooks {
-			return fmt.Errorf("%w: the CLI did not apply the hook registration", ErrHooksNotEnforced)
+		if err := s.hooksNotApplied(reg, "the CLI did not report the hook registration applied (hooks_applied)"); err != nil {
+			return err
 		}
-		s.warn("the CLI did not report hooks_applied; Go hooks may not run")
 	}
 	if len(reg) > 0 && !a.HookOnFailureSupported {
 		s.warn("the CLI does not support onFailure:block; a failed answer may let a tool run")
@@ -421,13 +479,34 @@ func (s *Session) initialize(ctx context.Context) error {
 	return nil
 }
 
+// hooksNotApplied decides what a hook registration the CLI did not apply means: an
+// ErrHooksNotEnforced when a registered event guards an action (or with WithStrictHooks), unless
+// WithAllowUnenforcedHooks; else a warning, and the session goes on without its Go hooks.
+func (s *Session) hooksNotApplied(reg map[string][]initHookMatcher, why string) error {
+	var guards []string
+	for e := range reg {
+		if shared.HookEvent(e).GuardsAction() {
+			guards = append(guards, e)
+		}
+	}
+	slices.Sort(guards)
+	switch {
+	case s.o.strictHooks:
+		return fmt.Errorf("%w: %s (strict hooks are on)", ErrHooksNotEnforced, why)
+	case len(guards) > 0 && !s.o.allowUnenforced:
+		return fmt.Errorf("%w: %s, and hooks of %s guard actions (WithAllowUnenforcedHooks starts without them)", ErrHooksNotEnforced, why, strings.Join(guards, ", "))
+	}
+	s.warn(why + "; Go hooks will not run")
+	return nil
+}
+
 func (s *Session) warn(msg string) {
 	s.info.Warnings = append(s.info.Warnings, msg)
 	s.logger.Warn("v2: " + msg)
 }
 
 // observe runs on the transport's reader goroutine for every message: it feeds the observers and
-// keeps the session id.
+// keeps the session id and what the CLI's system/init says.
 func (s *Session) observe(m shared.Message) {
 	s.obs.feed(m)
 	var id string
@@ -435,6 +514,10 @@ func (s *Session) observe(m shared.Message) {
 	case *shared.SystemMessage:
 		if v.Subtype == "init" {
 			id = v.SessionID
+			f := initFactsOf(v)
+			s.idMu.Lock()
+			s.cliInit = f
+			s.idMu.Unlock()
 		}
 	case *shared.ResultMessage:
 		id = v.SessionID
@@ -444,6 +527,81 @@ func (s *Session) observe(m shared.Message) {
 		s.id = id
 		s.idMu.Unlock()
 	}
+}
+
+// initFacts is what a system/init message says about the session, as the CLI's own hook inputs
+// carry it.
+type initFacts struct {
+	model, permissionMode, transcriptPath string
+}
+
+// initFactsOf reads a system/init message. The transcript lies beside the project's auto-memory
+// directory (memory_paths.auto, "<config>/projects/<project>/memory/"), named after the session:
+// "<config>/projects/<project>/<session id>.jsonl", the CLI's transcript_path.
+func initFactsOf(m *shared.SystemMessage) initFacts {
+	f := initFacts{model: m.Model, permissionMode: m.PermissionMode}
+	var paths struct {
+		MemoryPaths struct {
+			Auto string `json:"auto"`
+		} `json:"memory_paths"`
+	}
+	if json.Unmarshal(m.Raw, &paths) == nil && paths.MemoryPaths.Auto != "" && m.SessionID != "" {
+		dir := filepath.Dir(filepath.Clean(paths.MemoryPaths.Auto))
+		f.transcriptPath = filepath.Join(dir, m.SessionID+".jsonl")
+	}
+	return f
+}
+
+// projectDirMax is the longest project directory name CLI 2.1.330 uses as is; longer ones get a
+// hash the SDK does not compute.
+const projectDirMax = 200
+
+// transcriptPathFor returns where CLI 2.1.330 keeps the transcript of session id in the session's
+// project, before the CLI has said so (system/init): "<config>/projects/<project>/<id>.jsonl",
+// <config> being $CLAUDE_CONFIG_DIR or $HOME/.claude in the CLI's environment and <project> the
+// real path of the working directory with every UTF-16 unit but an ASCII letter or digit replaced
+// by "-". "" when it cannot be known (no HOME, a name over projectDirMax characters).
+func (s *Session) transcriptPathFor(id string) string {
+	env := s.o.baseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	lookup := func(key string) string {
+		v := ""
+		for _, kv := range append(append([]string{}, env...), s.o.env...) {
+			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+				v = val
+			}
+		}
+		return v
+	}
+	config := lookup("CLAUDE_CONFIG_DIR")
+	if config == "" {
+		home := lookup("HOME")
+		if home == "" {
+			return ""
+		}
+		config = filepath.Join(home, ".claude")
+	}
+	cwd := s.cwd
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	var b strings.Builder
+	for _, r := range cwd {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("--") // a surrogate pair in JavaScript
+		default:
+			b.WriteByte('-')
+		}
+	}
+	if b.Len() > projectDirMax || id == "" {
+		return ""
+	}
+	return filepath.Join(config, "projects", b.String(), id+".jsonl")
 }
 
 // SessionID returns the session's id: the one the SDK chose, or the latest the CLI reported.
@@ -484,28 +642,33 @@ func (s *Session) receive(ctx context.Context, ownTurn bool) iter.Seq2[shared.Me
 			return
 		}
 		defer s.recvBusy.Unlock()
-		for {
-			msg, err := s.t.Next(ctx)
-			if err != nil {
-				var pe *subprocess.ProtocolError
-				if errors.As(err, &pe) {
-					if !yield(nil, err) {
-						return
-					}
-					continue
+		s.receiveLocked(ctx, ownTurn, yield)
+	}
+}
+
+// receiveLocked is receive's loop; the caller holds recvBusy.
+func (s *Session) receiveLocked(ctx context.Context, ownTurn bool, yield func(shared.Message, error) bool) {
+	for {
+		msg, err := s.t.Next(ctx)
+		if err != nil {
+			var pe *subprocess.ProtocolError
+			if errors.As(err, &pe) {
+				if !yield(nil, err) {
+					return
 				}
-				if errors.Is(err, io.EOF) {
-					err = ErrUnexpectedExit
-				}
-				yield(nil, err)
-				return
+				continue
 			}
-			if !yield(msg, nil) {
-				return
+			if errors.Is(err, io.EOF) {
+				err = ErrUnexpectedExit
 			}
-			if r, ok := msg.(*shared.ResultMessage); ok && !(ownTurn && StartedByCLI(r)) {
-				return
-			}
+			yield(nil, err)
+			return
+		}
+		if !yield(msg, nil) {
+			return
+		}
+		if r, ok := msg.(*shared.ResultMessage); ok && !(ownTurn && StartedByCLI(r)) {
+			return
 		}
 	}
 }
@@ -530,18 +693,21 @@ func StartedByCLI(r *shared.ResultMessage) bool {
 
 // Query sends prompt and yields the messages up to and including the result of the prompt's turn.
 // The results of turns the CLI starts by itself meanwhile (StartedByCLI) are yielded too, and the
-// iteration goes on past them. Leaving the loop early leaves the rest for the next Receive.
+// iteration goes on past them. Leaving the loop early leaves the rest for the next Receive. While
+// another Receive (or Query, Run) iterates, Query yields ErrBusy and sends nothing; on any error
+// before the prompt is written (ErrBusy, a done ctx) nothing is sent, so a retry sends it once.
 func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
+		if !s.recvBusy.TryLock() {
+			yield(nil, ErrBusy)
+			return
+		}
+		defer s.recvBusy.Unlock()
 		if err := s.Send(ctx, prompt); err != nil {
 			yield(nil, err)
 			return
 		}
-		for m, err := range s.receive(ctx, true) {
-			if !yield(m, err) {
-				return
-			}
-		}
+		s.receiveLocked(ctx, true, yield)
 	}
 }
 
@@ -578,7 +744,18 @@ func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage
 }
 
 // Interrupt stops the current turn. The turn ends with an error result; the session stays usable.
+// Called from inside a hook with the hook's ctx (or one derived from it), Interrupt waits for the
+// CLI's answer whatever becomes of that ctx, at most WithRequestTimeout or until the session ends:
+// the CLI cancels the hook requests in flight as part of the interrupt, which ends the hook's ctx
+// before the CLI answers, and the caller is told what happened to the interrupt, not to its hook.
+// A ctx already done sends nothing.
 func (s *Session) Interrupt(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.x.InChain(ctx) {
+		ctx = context.WithoutCancel(ctx)
+	}
 	_, err := s.t.Request(ctx, "interrupt", map[string]string{"subtype": "interrupt"})
 	return err
 }
@@ -649,6 +826,9 @@ func (o *options) validate() error {
 	default:
 		return fmt.Errorf("v2: unknown permission mode %q", o.permissionMode)
 	}
+	if o.strictHooks && o.allowUnenforced {
+		return errors.New("v2: WithStrictHooks and WithAllowUnenforcedHooks exclude each other")
+	}
 	if o.resume != "" && o.continueSession {
 		return errors.New("v2: WithResume and WithContinue exclude each other")
 	}
@@ -657,6 +837,12 @@ func (o *options) validate() error {
 	}
 	if o.sessionID != "" && (o.resume != "" || o.continueSession) && !o.forkSession {
 		return errors.New("v2: WithSessionID needs a new session (or WithForkSession)")
+	}
+	if o.resume != "" && !isUUID(o.resume) {
+		return &SessionIDError{Option: "WithResume", ID: o.resume}
+	}
+	if o.sessionID != "" && !isUUID(o.sessionID) {
+		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
 	}
 	if o.maxTurns < 0 {
 		return errors.New("v2: negative max turns")
@@ -667,41 +853,45 @@ func (o *options) validate() error {
 	return nil
 }
 
-// args maps the options to CLI flags.
+// args maps the options to CLI flags. Every value goes in the same argument as its flag
+// ("--model=x"), which the CLI's parser (commander.js, and the CLI's own pre-scan of its arguments)
+// reads as that flag's value whatever it holds: a value such as "--dangerously-skip-permissions"
+// can never be read as a flag of its own. WithExtraArgs are passed as given, last.
 func (o *options) args() []string {
-	a := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}
+	a := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
+	flag := func(name, value string) { a = append(a, name+"="+value) }
 	if o.model != "" {
-		a = append(a, "--model", o.model)
+		flag("--model", o.model)
 	}
 	if o.systemPrompt != nil {
-		a = append(a, "--system-prompt", *o.systemPrompt)
+		flag("--system-prompt", *o.systemPrompt)
 	}
 	if o.appendSystemPrompt != "" {
-		a = append(a, "--append-system-prompt", o.appendSystemPrompt)
+		flag("--append-system-prompt", o.appendSystemPrompt)
 	}
 	if (o.resume != "" || o.continueSession) && (o.systemPrompt != nil || o.appendSystemPrompt != "") {
 		// CLI 2.1.330 records a conversation's system prompt at its first request and reuses it on
 		// resume, ignoring a new --system-prompt or --append-system-prompt; "off" renders it from
 		// this launch's flags, so that they (and SessionStart's additionalContext) take effect.
-		a = append(a, "--system-prompt-snapshot", "off")
+		flag("--system-prompt-snapshot", "off")
 	}
 	if len(o.allowedTools) > 0 {
-		a = append(a, "--allowedTools", strings.Join(o.allowedTools, ","))
+		flag("--allowedTools", strings.Join(o.allowedTools, ","))
 	}
 	if len(o.disallowedTools) > 0 {
-		a = append(a, "--disallowedTools", strings.Join(o.disallowedTools, ","))
+		flag("--disallowedTools", strings.Join(o.disallowedTools, ","))
 	}
 	if o.permissionMode != "" {
-		a = append(a, "--permission-mode", o.permissionMode)
+		flag("--permission-mode", o.permissionMode)
 	}
 	if o.maxTurns > 0 {
-		a = append(a, "--max-turns", strconv.Itoa(o.maxTurns))
+		flag("--max-turns", strconv.Itoa(o.maxTurns))
 	}
 	for _, d := range o.additionalDirs {
-		a = append(a, "--add-dir", d)
+		flag("--add-dir", d)
 	}
 	if o.resume != "" {
-		a = append(a, "--resume", o.resume)
+		flag("--resume", o.resume)
 	}
 	if o.continueSession {
 		a = append(a, "--continue")
@@ -710,10 +900,10 @@ func (o *options) args() []string {
 		a = append(a, "--fork-session")
 	}
 	if o.sessionID != "" {
-		a = append(a, "--session-id", o.sessionID)
+		flag("--session-id", o.sessionID)
 	}
 	if o.settings != "" {
-		a = append(a, "--settings", o.settings)
+		flag("--settings", o.settings)
 	}
 	if o.includePartial {
 		a = append(a, "--include-partial-messages")
@@ -722,7 +912,7 @@ func (o *options) args() []string {
 		a = append(a, "--include-hook-events")
 	}
 	if o.canUseTool != nil {
-		a = append(a, "--permission-prompt-tool", "stdio")
+		flag("--permission-prompt-tool", "stdio")
 	}
 	return append(a, o.extraArgs...)
 }

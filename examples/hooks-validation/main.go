@@ -1,6 +1,8 @@
 // Command hooks-validation shows a PreToolUse hook that keeps an agent's writes inside its project
-// directory (user story US-1). Write, Edit, MultiEdit and NotebookEdit calls are checked by their
-// path, Bash calls by their output redirections (> and >>); the check itself is package pathguard.
+// directory (user story US-1). The file-writing tools (shared.FileWriteToolsMatcher: Write, Edit,
+// NotebookEdit, and MultiEdit of older CLIs) are checked by the path they write
+// (shared.WrittenPaths), Bash calls by their output redirections (> and >>); the check itself is
+// package pathguard.
 //
 //	go run ./examples/hooks-validation            # offline: the real CLI, a scripted fake model
 //	go run ./examples/hooks-validation -real-api  # the real model (needs ANTHROPIC_API_KEY)
@@ -41,9 +43,9 @@ func run() int {
 		s, err := v2.CreateSession(ctx, env.Options(
 			// Permission rules let edits through without a prompt; the hook runs before them and
 			// is what keeps them in the project.
-			v2.WithAllowedTools("Write", "Edit", "MultiEdit"),
+			v2.WithAllowedTools("Write", "Edit", "NotebookEdit"),
 			v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{
-				Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash",
+				Matcher: shared.FileWriteToolsMatcher + "|Bash",
 				Handler: shared.OnPreToolUse(guard(env.Dir)),
 			}}}),
 		)...)
@@ -73,13 +75,12 @@ func guard(root string) func(context.Context, *shared.PreToolUseHookInput) (shar
 	return func(ctx context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
 		var paths []string
 		var err error
-		switch in.ToolName {
-		case "Bash":
+		if in.ToolName == "Bash" {
 			paths, err = pathguard.BashWriteTargets(in.ToolInput.String("command"))
-		case "NotebookEdit":
-			paths = []string{in.ToolInput.String("notebook_path")}
-		default: // Write, Edit, MultiEdit
-			paths = []string{in.ToolInput.String("file_path")}
+		} else {
+			// Write, Edit, MultiEdit: file_path; NotebookEdit: notebook_path. An input that names
+			// no file is an error: denied.
+			paths, err = shared.WrittenPaths(in.ToolName, in.ToolInput)
 		}
 		for _, p := range paths {
 			if err != nil {

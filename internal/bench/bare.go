@@ -29,8 +29,8 @@ func runBare(spec Spec) (Report, error) {
 	default:
 		return rep, fmt.Errorf("the bare loop has no %q", spec.Hooks)
 	}
-	cmd := exec.Command(spec.CLI, "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
-		"--allowedTools", "Bash")
+	cmd := exec.Command(spec.CLI, "--output-format=stream-json", "--verbose", "--input-format=stream-json",
+		"--allowedTools=Bash", "--system-prompt="+benchSystemPrompt)
 	cmd.Dir = spec.Dir
 	cmd.Stderr = io.Discard
 	stdin, err := cmd.StdinPipe()

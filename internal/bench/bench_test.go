@@ -66,9 +66,26 @@ func TestSmoke(t *testing.T) {
 				}
 			}
 		}
+		// A fair comparison: every driver makes the CLI send the same request. The system prompt
+		// is the TypeScript SDK's default (empty: the CLI adds only its one-line billing header,
+		// ~140 bytes, where its own prompt is ~7 KB), and whole requests differ only by ids and
+		// temporary paths.
+		var minReq, maxReq int
+		for i, r := range res.Raw {
+			if r.Report.SystemBytes == 0 || r.Report.SystemBytes > 512 {
+				t.Errorf("%s %s: a system prompt of %d bytes, want the empty one of the TypeScript SDK's default", r.Shape, r.Config, r.Report.SystemBytes)
+			}
+			if i == 0 || r.Report.RequestBytes < minReq {
+				minReq = r.Report.RequestBytes
+			}
+			maxReq = max(maxReq, r.Report.RequestBytes)
+		}
+		if maxReq-minReq > 64 {
+			t.Errorf("%s: first requests of %d to %d bytes: the drivers do not send the same request", tc.shape, minReq, maxReq)
+		}
 		var table bytes.Buffer
 		res.WriteTable(&table)
-		if !strings.Contains(table.String(), "sdk/observe") || !strings.Contains(table.String(), "dispatch") {
+		if !strings.Contains(table.String(), "sdk/observe") || !strings.Contains(table.String(), "dispatch") || !strings.Contains(table.String(), "req B") {
 			t.Errorf("table:\n%s", table.String())
 		}
 		b, err := json.Marshal(res.compact())

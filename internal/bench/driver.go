@@ -35,6 +35,12 @@ const (
 	hooksObserve = "observe" // no hook; an audit observer and a metrics observer (Go SDK only)
 )
 
+// benchSystemPrompt is the system prompt every driver gives the CLI: the TypeScript SDK's default
+// (@anthropic-ai/claude-agent-sdk 0.3.x sends an empty systemPrompt unless told otherwise, where
+// the CLI alone uses its own, some 7 KB), so that every driver makes the CLI send the model the same
+// request (the orchestrator records its size: Report.RequestBytes).
+const benchSystemPrompt = ""
+
 // Spec is what a driver runs.
 type Spec struct {
 	CLI   string `json:"cli"`
@@ -68,6 +74,12 @@ type Report struct {
 	// Observed counts the ToolFinished observations (observe only).
 	Observed int    `json:"observed,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// The first model request of the run, as the fake API recorded it (set by the orchestrator,
+	// not the driver): every driver must send the same request for the comparison to be fair.
+	// RequestBytes is its body's size, SystemBytes its system prompt's, Tools the tools offered.
+	RequestBytes int `json:"request_bytes,omitempty"`
+	SystemBytes  int `json:"system_bytes,omitempty"`
+	Tools        int `json:"tools,omitempty"`
 }
 
 func driverMain(kind string) int {
@@ -152,6 +164,7 @@ func runSDK(spec Spec) (Report, error) {
 	rts := &rtLog{ns: make([]int64, 0, 2*spec.Calls), parts: make([][3]int64, 0, 2*spec.Calls)}
 	opts := []v2.Option{
 		v2.WithCLIPath(spec.CLI), v2.WithCwd(spec.Dir), v2.WithAllowedTools("Bash"),
+		v2.WithSystemPrompt(benchSystemPrompt),
 		v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithRoundTripTrace(rts.add),
 	}
 	var aud *auditObserver

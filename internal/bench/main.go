@@ -17,6 +17,11 @@
 // opinion"; "deny", PreToolUse denying every call (the tools never run); "observe" (sdk only), no
 // hook but an audit observer (a JSON line per call, appended to a file) and a metrics observer.
 //
+// Every driver makes the CLI send the model the same request: the TypeScript SDK's default, an
+// empty system prompt (see benchSystemPrompt), which the Go drivers pass explicitly. The "req B"
+// column is the size of each configuration's first model request, as the fake API received it;
+// the drivers differ only by ids, temporary paths and the CLI's entrypoint label.
+//
 // Each run is a fresh CLI process with a fresh HOME, driven by a driver process of its own (so its
 // CPU time is its own). Runs are interleaved (round r runs every configuration once, in an order
 // rotated by r) so that drift on a shared machine hits every configuration alike; the table shows
@@ -189,6 +194,9 @@ type Row struct {
 	// the same driver's nohooks.
 	CPUPerCallMS      float64 `json:"cpu_per_call_ms"`
 	AddedCPUPerCallMS float64 `json:"added_cpu_per_call_ms"`
+	// RequestBytes is the median size of the run's first model request (Report.RequestBytes): the
+	// same for every driver, or the comparison is not fair.
+	RequestBytes float64 `json:"request_bytes"`
 }
 
 // Run runs the benchmark.
@@ -210,8 +218,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					return nil, fmt.Errorf("%s %s round %d: %w", shape, c, r, err)
 				}
 				if o.Progress != nil {
-					fmt.Fprintf(o.Progress, "round %d %-4s %-13s wall %7.1f ms  start %6.1f ms  rts %4d  cpu %6.1f ms\n",
-						r, shape, c, ms(rep.WallNS), ms(rep.StartNS), len(rep.RoundTripNS), ms(rep.CPUNS))
+					fmt.Fprintf(o.Progress, "round %d %-4s %-13s wall %7.1f ms  start %6.1f ms  rts %4d  cpu %6.1f ms  request %d B (system %d B, %d tools)\n",
+						r, shape, c, ms(rep.WallNS), ms(rep.StartNS), len(rep.RoundTripNS), ms(rep.CPUNS), rep.RequestBytes, rep.SystemBytes, rep.Tools)
 				}
 				res.Raw = append(res.Raw, RunRec{Shape: shape, Config: c, Round: r, Report: rep})
 			}
@@ -320,6 +328,9 @@ func runOnce(ctx context.Context, exe string, o Options, shape string, c Config,
 	if rep.Error != "" {
 		return rep, fmt.Errorf("driver: %s (stderr: %s)", rep.Error, tail(stderr.String()))
 	}
+	if reqs := api.Requests(); len(reqs) > 0 {
+		rep.RequestBytes, rep.SystemBytes, rep.Tools = len(reqs[0].Body), len(reqs[0].System), len(reqs[0].Tools)
+	}
 	if c.Hooks == hooksObserve && rep.Observed != spec.Calls {
 		return rep, fmt.Errorf("the observer saw %d calls, want %d", rep.Observed, spec.Calls)
 	}
@@ -359,7 +370,7 @@ func (res *Result) summarise(o Options) {
 	for _, shape := range o.Shapes {
 		for _, c := range o.Configs {
 			row := Row{Shape: shape, Config: c}
-			var wall, start, startCPU, cpu []float64
+			var wall, start, startCPU, cpu, reqBytes []float64
 			var rts []int64
 			var parts [3][]int64
 			for _, r := range res.Raw {
@@ -371,6 +382,7 @@ func (res *Result) summarise(o Options) {
 				start = append(start, ms(r.Report.StartNS))
 				startCPU = append(startCPU, ms(r.Report.StartCPUNS))
 				cpu = append(cpu, ms(r.Report.CPUNS))
+				reqBytes = append(reqBytes, float64(r.Report.RequestBytes))
 				rts = append(rts, r.Report.RoundTripNS...)
 				for _, p := range r.Report.PartsNS {
 					for k := range p {
@@ -381,6 +393,7 @@ func (res *Result) summarise(o Options) {
 			nc := max(float64(calls(shape, o.N)), 1)
 			row.WallMS, row.StartMS, row.StartCPUMS = median(wall), median(start), median(startCPU)
 			row.CPUPerCallMS = median(cpu) / nc
+			row.RequestBytes = median(reqBytes)
 			row.RTs = len(rts)
 			row.RTP50US, row.RTP99US = percentile(rts, 0.50)/1e3, percentile(rts, 0.99)/1e3
 			if len(parts[0]) > 0 {
@@ -424,11 +437,11 @@ func (res *Result) WriteTable(w io.Writer) {
 	if m.TSSDK != "" {
 		fmt.Fprintf(w, "TypeScript SDK %s on node %s\n", m.TSSDK, m.Node)
 	}
-	fmt.Fprintf(w, "%-5s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s\n",
-		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call")
+	fmt.Fprintf(w, "%-5s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s %7s\n",
+		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call", "req B")
 	for _, r := range res.Rows {
-		fmt.Fprintf(w, "%-5s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f\n",
-			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS)
+		fmt.Fprintf(w, "%-5s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f %7.0f\n",
+			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS, r.RequestBytes)
 	}
 	header := false
 	for _, r := range res.Rows {

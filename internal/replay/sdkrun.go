@@ -47,6 +47,7 @@ func SDKRun() int {
 	overall := fs.Duration("deadline", 30*time.Second, "overall deadline")
 	maxLine := fs.Int("max-line", 0, "max line size")
 	strict := fs.Bool("strict", false, "strict hooks")
+	allowUnenforced := fs.Bool("allow-unenforced", false, "start without hooks the CLI does not apply (WithAllowUnenforcedHooks)")
 	cliName := fs.String("cli", "claude", "CLI command on PATH")
 	apiScript := fs.String("api", "", "run a fake Messages API with these replies: tool:NAME:JSON;text:TEXT;...")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -95,6 +96,9 @@ func SDKRun() int {
 	}
 	if *strict {
 		opts = append(opts, v2.WithStrictHooks())
+	}
+	if *allowUnenforced {
+		opts = append(opts, v2.WithAllowUnenforcedHooks())
 	}
 	if *canUse != "" {
 		opts = append(opts, v2.WithCanUseTool(canUseTool(*canUse, out)))

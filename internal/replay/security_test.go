@@ -210,8 +210,8 @@ func TestTempFiles(t *testing.T) {
 			var settings string
 			if as := strings.Split(string(a), "\n"); true {
 				for i := range as {
-					if as[i] == "--settings" && i+1 < len(as) {
-						settings = as[i+1]
+					if v, ok := strings.CutPrefix(as[i], "--settings="); ok {
+						settings = v
 					}
 				}
 			}

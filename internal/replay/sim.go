@@ -34,22 +34,23 @@ func Simulator() int {
 		session: "sim-" + simID(),
 	}
 	for i, a := range os.Args {
-		switch a {
+		// The SDK passes values as --flag=value; the separate form is read too.
+		name, value, joined := strings.Cut(a, "=")
+		if !joined && i+1 < len(os.Args) {
+			value = os.Args[i+1]
+		}
+		switch name {
 		case "--version", "-v":
 			fmt.Println("2.1.330 (Claude Code simulator)")
 			return 0
 		case "--session-id":
-			if i+1 < len(os.Args) {
-				sim.session = os.Args[i+1]
+			if value != "" {
+				sim.session = value
 			}
 		case "--model":
-			if i+1 < len(os.Args) {
-				sim.model = os.Args[i+1]
-			}
+			sim.model = value
 		case "--system-prompt", "--append-system-prompt":
-			if i+1 < len(os.Args) {
-				sim.system += os.Args[i+1] + "\n"
-			}
+			sim.system += value + "\n"
 		}
 	}
 	sim.cwd, _ = os.Getwd()
