@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // WireHookOutput is a hook answer exactly as the CLI reads it. Build it with WireOutput. Its
@@ -434,13 +435,15 @@ func CheckWireOutput(e HookEvent, o HookOutput) error {
 	return err
 }
 
-// MarshalWireOutput is WireOutput followed by json.Marshal (github.com/go-json-experiment/json).
+// MarshalWireOutput is WireOutput followed by json.Marshal (github.com/go-json-experiment/json),
+// with invalid UTF-8 in a string written as U+FFFD (jsontext.AllowInvalidUTF8), as encoding/json
+// did: a reason taken from a tool's bytes must not keep a denial from being sent.
 func MarshalWireOutput(e HookEvent, o HookOutput) ([]byte, error) {
 	w, err := WireOutput(e, o)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(w)
+	return json.Marshal(w, jsontext.AllowInvalidUTF8(true))
 }
 
 // wireSpecific writes spec, a normalised output of e (see NormalizeOutput), as the CLI reads it.

@@ -195,9 +195,10 @@ func runCommandHook(ctx context.Context, command string, opts CommandHookOptions
 			}
 			return o, nil
 		}
-		return &shared.SyncHookOutput{SystemMessage: out}, nil
+		return &shared.SyncHookOutput{SystemMessage: strings.ToValidUTF8(out, "\uFFFD")}, nil
 	case 2:
-		reason := strings.TrimSpace(stderr.String())
+		// A command's bytes may be anything; the answer must encode (JSON v2 refuses invalid UTF-8).
+		reason := strings.ToValidUTF8(strings.TrimSpace(stderr.String()), "\uFFFD")
 		if reason == "" {
 			reason = "blocked by command hook " + command
 		}

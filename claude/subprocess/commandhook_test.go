@@ -212,3 +212,23 @@ func TestCommandHookOutputIsCut(t *testing.T) {
 		t.Errorf("progress saw %d lines, want 1 (the over-long first line is dropped, the last kept)", lines)
 	}
 }
+
+// A command's stderr may hold any bytes: its exit-2 reason must still encode with JSON v2, which
+// refuses invalid UTF-8, or the denial would never reach the CLI.
+func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
+	got, err := CommandHook(`printf 'bad \377 bytes' >&2; exit 2`, CommandHookOptions{})(context.Background(), preToolUse("ls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := shared.WireOutput(shared.HookEventPreToolUse, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(w) // JSON v2's defaults: invalid UTF-8 is an error
+	if err != nil {
+		t.Fatalf("the denial cannot be encoded: %v", err)
+	}
+	if !strings.Contains(string(b), `"permissionDecision":"deny"`) || !strings.Contains(string(b), "bad \uFFFD bytes") {
+		t.Errorf("answer %s, want a deny with the reason", b)
+	}
+}
