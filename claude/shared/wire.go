@@ -425,10 +425,18 @@ func readRaw(e HookEvent, r *RawSpecificOutput) (HookSpecificOutput, error) {
 }
 
 // CheckWireOutput reports whether o can be sent for event e: the error WireOutput(e, o) would
-// return, or nil. "No opinion" (a nil o; a nil *SyncHookOutput on an event that does not guard an
+// return, or nil; an *AsyncWork (which the executor answers for) is valid on events that do not
+// guard an action. "No opinion" (a nil o; a nil *SyncHookOutput on an event that does not guard an
 // action), the most common answer, is checked without allocating.
 func CheckWireOutput(e HookEvent, o HookOutput) error {
 	if s, ok := o.(*SyncHookOutput); o == nil || ok && s == nil && !e.GuardsAction() {
+		return nil
+	}
+	if _, ok := o.(*AsyncWork); ok {
+		// The executor answers for it: valid where an async answer is.
+		if e.GuardsAction() {
+			return outErr(e, "an async answer cannot guard an action (a later decision could not stop it)")
+		}
 		return nil
 	}
 	_, err := WireOutput(e, o)
