@@ -1,6 +1,7 @@
 package shared_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -46,12 +47,26 @@ func TestCheckWireOutputAgreesWithWireOutput(t *testing.T) {
 	}
 }
 
-// "No opinion" is the answer of most handlers (audit, metrics, a policy that lets a call through):
+// "No opinion" (a typed nil is that only on events that do not guard an action) is the answer of most handlers (audit, metrics, a policy that lets a call through):
 // checking it builds nothing.
 func TestCheckWireOutputNoOpinionAllocatesNothing(t *testing.T) {
 	for _, o := range []shared.HookOutput{nil, (*shared.SyncHookOutput)(nil)} {
-		if n := testing.AllocsPerRun(100, func() { _ = shared.CheckWireOutput(shared.HookEventPreToolUse, o) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { _ = shared.CheckWireOutput(shared.HookEventPostToolUse, o) }); n != 0 {
 			t.Errorf("CheckWireOutput(%#v): %v allocations, want 0", o, n)
+		}
+	}
+}
+
+// What CheckWireOutput accepts depends on whether the event guards an action: a typed nil and an
+// async answer are refused there, accepted elsewhere.
+func TestCheckWireOutputGuardingEvents(t *testing.T) {
+	work := shared.Async(0, func(context.Context) (shared.HookOutput, error) { return nil, nil })
+	for _, o := range []shared.HookOutput{(*shared.SyncHookOutput)(nil), (*shared.AsyncHookOutput)(nil), work, shared.AsyncHookOutput{Async: true}} {
+		for _, e := range shared.AllHookEvents() {
+			err := shared.CheckWireOutput(e, o)
+			if (err != nil) != e.GuardsAction() {
+				t.Errorf("CheckWireOutput(%s, %#v) = %v; want an error exactly on guarding events", e, o, err)
+			}
 		}
 	}
 }

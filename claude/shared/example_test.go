@@ -29,17 +29,22 @@ func ExampleCompileMatcher() {
 }
 
 func ExampleMarshalWireOutput() {
-	b, err := shared.MarshalWireOutput(shared.HookEventPreToolUse, shared.Deny("no writes to /etc"))
-	if err != nil {
-		fmt.Println(err)
-		return
+	// One helper, written in each event's own form.
+	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPermissionRequest, shared.HookEventUserPromptSubmit} {
+		b, err := shared.MarshalWireOutput(e, shared.Deny("no"))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(string(b))
 	}
-	fmt.Println(string(b))
 
-	// The same denial cannot answer another event.
-	_, err = shared.MarshalWireOutput(shared.HookEventPostToolUse, shared.Deny("x"))
+	// A helper that means nothing for an event is an error (the SDK then denies).
+	_, err := shared.MarshalWireOutput(shared.HookEventUserPromptSubmit, shared.Ask("x"))
 	fmt.Println(err)
 	// Output:
-	// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no writes to /etc"}}
-	// shared: invalid hook output for PostToolUse: hookSpecificOutput *shared.PreToolUseOutput belongs to another event
+	// {"decision":"block","reason":"no","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
+	// {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}
+	// {"decision":"block","reason":"no"}
+	// shared: invalid hook output for UserPromptSubmit: decision "ask" is only meaningful for PreToolUse
 }

@@ -1,9 +1,10 @@
 package shared_test
 
 import (
-	"encoding/json"
 	"testing"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -60,7 +61,7 @@ func FuzzWireOutput(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			var got map[string]json.RawMessage
+			var got map[string]jsontext.Value
 			if err := json.Unmarshal(b, &got); err != nil {
 				t.Fatalf("MarshalWireOutput(%q) wrote invalid JSON %q: %v", e, b, err)
 			}
@@ -77,8 +78,8 @@ func FuzzWireOutput(f *testing.F) {
 			if head.HookEventName == nil {
 				t.Fatalf("hookSpecificOutput without hookEventName: %s", b)
 			}
-			// encoding/json replaces invalid UTF-8; compare with what e becomes once encoded.
-			want, _ := json.Marshal(string(e))
+			// Invalid UTF-8 is written as U+FFFD; compare with what e becomes once encoded.
+			want, _ := json.Marshal(string(e), jsontext.AllowInvalidUTF8(true))
 			var wantS string
 			_ = json.Unmarshal(want, &wantS)
 			if *head.HookEventName != wantS {

@@ -12,7 +12,10 @@ import (
 // handler must honour it. A handler may call the session's methods.
 //
 // It returns an output (nil means "no opinion") or an error. For events that guard an action
-// (HookEvent.GuardsAction), an error, a panic or a timeout makes the SDK deny: it fails closed.
+// (HookEvent.GuardsAction), an error, a panic, a timeout, or an output the SDK cannot send with its
+// meaning (another event's output, a helper that means nothing for the event, a typed nil such as
+// (*SyncHookOutput)(nil), an unreadable raw output; see NormalizeOutput) makes the SDK deny: it
+// fails closed.
 type HookHandler func(ctx context.Context, input HookInput) (HookOutput, error)
 
 // HookConfig registers one handler for one event.

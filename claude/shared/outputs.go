@@ -2,13 +2,20 @@ package shared
 
 import (
 	"bytes"
-	"encoding/json"
-	"reflect"
+	"fmt"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// HookOutput is what a hook handler returns: a SyncHookOutput (or a pointer to one), or an
-// AsyncHookOutput. A nil HookOutput means "no opinion": the CLI goes on as if no hook ran.
+// HookOutput is what a hook handler returns: a SyncHookOutput (or a pointer to one), an
+// AsyncHookOutput, or an *AsyncWork. A nil HookOutput means "no opinion": the CLI goes on as if no
+// hook ran.
+//
+// A typed nil (a nil *SyncHookOutput, *AsyncHookOutput or *AsyncWork held in a non-nil HookOutput,
+// or a nil pointer as HookSpecificOutput) is not "no opinion" on an event that guards an action
+// (HookEvent.GuardsAction): it is almost always a bug (a handler that returns a nil pointer it meant
+// to fill), so the SDK denies, saying why. On other events it counts as no opinion.
 type HookOutput interface {
 	isHookOutput()
 }
@@ -48,13 +55,12 @@ func (c *Continue) UnmarshalJSON(b []byte) error {
 	case "null":
 		*c = ContinueUnset
 	default:
-		// Type must be set: UnmarshalTypeError.Error calls Type.String.
-		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[Continue]()}
+		return fmt.Errorf("shared: continue must be true, false or null, not %s", jsonKind(b))
 	}
 	return nil
 }
 
-// jsonKind names the kind of the JSON value b, as encoding/json's errors do.
+// jsonKind names the kind of the JSON value b.
 func jsonKind(b []byte) string {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -110,19 +116,39 @@ func (d Decision) Normalize() (norm Decision, ok bool) {
 }
 
 // SyncHookOutput is a hook's synchronous answer. Every field is optional; the zero value means "no
-// opinion". For convenience see Allow, Deny, Ask, Block, Stop and AddContext.
+// opinion". For convenience see Allow, AllowWithInput, Deny, Ask, Block, Stop and AddContext.
+//
+// Decision, Reason and UpdatedInput are event-neutral: the SDK writes them in the answered event's
+// own form (see Decision and WireOutput). HookSpecificOutput holds the event's own fields; when
+// both say something, the stronger decision wins (deny > defer > ask > allow), and two
+// updatedInputs in one answer are an error. SyncHookOutput is not meant to be encoded with a JSON
+// codec directly: WireOutput gives the CLI's form.
 type SyncHookOutput struct {
-	// Continue set to ContinueNo stops the agent loop, with StopReason.
-	Continue   Continue `json:"continue,omitempty"`
+	// Continue set to ContinueNo stops the agent loop, with StopReason. On an event that guards an
+	// action it does not end the chain: the later guards still run and decide (for PreToolUse the
+	// CLI runs the tool anyway, then stops).
+	Continue   Continue `json:"continue,omitzero"`
 	StopReason string   `json:"stopReason,omitempty"`
 	// SuppressOutput hides the hook's output from the transcript.
-	SuppressOutput bool `json:"suppressOutput,omitempty"`
-	// Decision is the top-level verdict: allow/approve or deny/block (any dialect). For PreToolUse it
-	// is the same as a permission decision; for PostToolUse, Stop and SubagentStop a block sends
-	// Reason to the model (Stop: forces one more turn); for UserPromptSubmit a block drops the prompt.
+	SuppressOutput bool `json:"suppressOutput,omitzero"`
+	// Decision is the verdict, in any dialect (see Decision.Normalize), written in the answered
+	// event's own form:
+	//   - PreToolUse: hookSpecificOutput.permissionDecision allow / deny / ask / defer (a deny also
+	//     as the legacy decision:"block");
+	//   - PermissionRequest: hookSpecificOutput.decision.behavior allow / deny (Reason is the
+	//     deny's message);
+	//   - PreModelSwitch: hookSpecificOutput.permissionDecision allow / deny;
+	//   - every other event: decision:"approve" / "block" (UserPromptSubmit: a block drops the
+	//     prompt; PostToolUse: Reason goes to the model; Stop and SubagentStop: one more turn).
+	// ask and defer mean something for PreToolUse only; elsewhere they are an *OutputError (a denial
+	// on events that guard an action).
 	Decision Decision `json:"decision,omitempty"`
 	// Reason explains Decision; it reaches the model for a deny or block.
 	Reason string `json:"reason,omitempty"`
+	// UpdatedInput makes the tool run with this input: PreToolUse's updatedInput, or, with an allow,
+	// PermissionRequest's decision.updatedInput. For every other event, and for a PermissionRequest
+	// answer that does not allow, it is an *OutputError (a denial on events that guard an action).
+	UpdatedInput ToolInput `json:"-"`
 	// SystemMessage is shown to the user (a system/informational message), not to the model.
 	SystemMessage string `json:"systemMessage,omitempty"`
 	// HookSpecificOutput holds the event's own fields, e.g. a *PreToolUseOutput.
@@ -133,10 +159,13 @@ func (SyncHookOutput) isHookOutput() {}
 
 // AsyncHookOutput tells the CLI the hook goes on in the background and takes no decision now. The
 // CLI 2.1.330 reads it as "no decision" at once; see docs/HOOKS.md for what the SDK does with it.
+//
+// It is refused on events that guard an action (an *OutputError, so a denial): a decision that
+// comes later cannot stop the action.
 type AsyncHookOutput struct {
 	Async bool `json:"async"`
 	// AsyncTimeout in milliseconds; zero leaves the CLI's default.
-	AsyncTimeout int `json:"asyncTimeout,omitempty"`
+	AsyncTimeout int `json:"asyncTimeout,omitzero"`
 }
 
 func (AsyncHookOutput) isHookOutput() {}
@@ -167,9 +196,9 @@ func (*PreToolUseOutput) ForEvent(e HookEvent) bool { return e == HookEventPreTo
 type PostToolUseOutput struct {
 	AdditionalContext string `json:"additionalContext,omitempty"`
 	// UpdatedToolOutput replaces the tool's output; it must have the tool's own output shape.
-	UpdatedToolOutput any `json:"updatedToolOutput,omitempty"`
+	UpdatedToolOutput any `json:"updatedToolOutput,omitzero"`
 	// UpdatedMCPToolOutput replaces an MCP tool's output.
-	UpdatedMCPToolOutput any `json:"updatedMCPToolOutput,omitempty"`
+	UpdatedMCPToolOutput any `json:"updatedMCPToolOutput,omitzero"`
 }
 
 // ForEvent reports whether e is PostToolUse.
@@ -179,7 +208,7 @@ func (*PostToolUseOutput) ForEvent(e HookEvent) bool { return e == HookEventPost
 type UserPromptSubmitOutput struct {
 	AdditionalContext      string `json:"additionalContext,omitempty"`
 	SessionTitle           string `json:"sessionTitle,omitempty"`
-	SuppressOriginalPrompt bool   `json:"suppressOriginalPrompt,omitempty"`
+	SuppressOriginalPrompt bool   `json:"suppressOriginalPrompt,omitzero"`
 }
 
 // ForEvent reports whether e is UserPromptSubmit.
@@ -210,11 +239,11 @@ type PermissionResult struct {
 	// UpdatedInput (allow only) makes the tool run with this input.
 	UpdatedInput ToolInput `json:"updatedInput,omitempty"`
 	// UpdatedPermissions (allow only) are permission updates, as the CLI's suggestions spell them.
-	UpdatedPermissions []json.RawMessage `json:"updatedPermissions,omitempty"`
+	UpdatedPermissions []jsontext.Value `json:"updatedPermissions,omitempty"`
 	// Message (deny only) reaches the model.
 	Message string `json:"message,omitempty"`
 	// Interrupt (deny only) also ends the turn.
-	Interrupt bool `json:"interrupt,omitempty"`
+	Interrupt bool `json:"interrupt,omitzero"`
 }
 
 // PermissionRequestOutput is PermissionRequest's own output.
@@ -228,13 +257,14 @@ func (*PermissionRequestOutput) ForEvent(e HookEvent) bool { return e == HookEve
 // PermissionDeniedOutput is PermissionDenied's own output.
 type PermissionDeniedOutput struct {
 	// Retry tells the model it may retry the call.
-	Retry bool `json:"retry,omitempty"`
+	Retry bool `json:"retry,omitzero"`
 }
 
 // ForEvent reports whether e is PermissionDenied.
 func (*PermissionDeniedOutput) ForEvent(e HookEvent) bool { return e == HookEventPermissionDenied }
 
-// ModelSwitchOutput is PreModelSwitch's own output: a deny refuses the switch.
+// ModelSwitchOutput is PreModelSwitch's own output: a deny refuses the switch. Its decision is
+// allow or deny; ask and defer are an *OutputError (so a denial).
 type ModelSwitchOutput struct {
 	PermissionDecision       Decision `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string   `json:"permissionDecisionReason,omitempty"`
@@ -255,25 +285,34 @@ func (*MessageDisplayOutput) ForEvent(e HookEvent) bool { return e == HookEventM
 
 // ContextOutput adds context for the model, for any event that takes additionalContext without other
 // fields of its own: PostToolUseFailure, PostToolBatch, Stop, SubagentStart, SubagentStop, and also
-// PreToolUse, PostToolUse, UserPromptSubmit and SessionStart.
+// PreToolUse, PostToolUse, UserPromptSubmit, UserPromptExpansion and SessionStart.
 type ContextOutput struct {
 	AdditionalContext string `json:"additionalContext,omitempty"`
 }
 
-// ForEvent reports true for every event: whether the CLI uses the context is per event (docs/HOOKS.md).
-func (*ContextOutput) ForEvent(HookEvent) bool { return true }
+// ForEvent reports true for every event but PermissionRequest and PreModelSwitch, whose answers
+// have no additionalContext: there it would be dropped, so it is an *OutputError (a denial).
+// Whether the CLI uses the context is per event (docs/HOOKS.md).
+func (*ContextOutput) ForEvent(e HookEvent) bool {
+	return e != HookEventPermissionRequest && e != HookEventPreModelSwitch
+}
 
 // RawSpecificOutput is an escape hatch for event fields this SDK has no type for. Fields is written
-// as the hookSpecificOutput object (hookEventName is added).
+// as the hookSpecificOutput object (hookEventName is set to the answered event).
+//
+// On an event that guards an action (HookEvent.GuardsAction) the SDK does not pass Fields on
+// blindly: it reads them as the CLI would (exact key names, the CLI's own decision words: allow,
+// deny, ask, defer for PreToolUse; decision.behavior allow, deny for PermissionRequest; allow,
+// deny for PreModelSwitch) and merges them with their meaning (a raw deny is a deny that ends the
+// chain, a raw updatedInput a rewrite). A field or value it cannot read that way (an unknown key,
+// a wrong type, another word, a hookEventName of another event) is an *OutputError: the SDK
+// denies. On other events Fields is written as it is.
 type RawSpecificOutput struct {
 	Fields map[string]any
 }
 
-// ForEvent reports true for every event.
+// ForEvent reports true for every event (its fields are checked when it is written).
 func (*RawSpecificOutput) ForEvent(HookEvent) bool { return true }
-
-// MarshalJSON writes Fields.
-func (r *RawSpecificOutput) MarshalJSON() ([]byte, error) { return json.Marshal(r.Fields) }
 
 // AsSync returns the SyncHookOutput held by o, and whether o is one (by value or pointer, non-nil).
 func AsSync(o HookOutput) (*SyncHookOutput, bool) {
@@ -288,52 +327,56 @@ func AsSync(o HookOutput) (*SyncHookOutput, bool) {
 	return nil, false
 }
 
-// Allow returns a PreToolUse answer that allows the tool (skipping the permission check).
+// The helpers below are event-neutral: the SDK writes each in the answered event's own form (see
+// SyncHookOutput.Decision). A helper that means nothing for an event (Ask for PermissionRequest,
+// AllowWithInput for UserPromptSubmit, ...) is an *OutputError there: for an event that guards an
+// action the SDK then denies, and reports the error.
+
+// Allow returns an answer that lets the action go ahead: PreToolUse permissionDecision allow (the
+// tool runs without a permission check), PermissionRequest behavior allow, PreModelSwitch allow,
+// decision:"approve" elsewhere.
 func Allow() *SyncHookOutput {
-	return &SyncHookOutput{HookSpecificOutput: &PreToolUseOutput{PermissionDecision: DecisionAllow}}
+	return &SyncHookOutput{Decision: DecisionAllow}
 }
 
-// AllowWithInput returns a PreToolUse answer that allows the tool and rewrites its input.
+// AllowWithInput returns an answer that allows the tool and makes it run with input: for PreToolUse
+// (permissionDecision allow + updatedInput) and PermissionRequest (behavior allow + updatedInput).
+// For any other event it is an *OutputError.
 func AllowWithInput(input ToolInput) *SyncHookOutput {
-	return &SyncHookOutput{HookSpecificOutput: &PreToolUseOutput{PermissionDecision: DecisionAllow, UpdatedInput: input}}
+	return &SyncHookOutput{Decision: DecisionAllow, UpdatedInput: input}
 }
 
-// Deny returns a PreToolUse answer that stops the tool; reason reaches the model.
+// Deny returns an answer that refuses the action, in the event's own form: PreToolUse
+// permissionDecision deny (the tool does not run), PermissionRequest behavior deny (reason is the
+// message), PreModelSwitch deny, decision:"block" elsewhere. reason reaches the model. It ends the
+// chain. Deny and Block are the same answer.
 func Deny(reason string) *SyncHookOutput {
-	return &SyncHookOutput{HookSpecificOutput: &PreToolUseOutput{PermissionDecision: DecisionDeny, PermissionDecisionReason: reason}}
+	return &SyncHookOutput{Decision: DecisionDeny, Reason: reason}
 }
 
-// Ask returns a PreToolUse answer that forces a permission prompt.
+// Ask returns a PreToolUse answer that forces a permission prompt. For any other event it is an
+// *OutputError.
 func Ask(reason string) *SyncHookOutput {
-	return &SyncHookOutput{HookSpecificOutput: &PreToolUseOutput{PermissionDecision: DecisionAsk, PermissionDecisionReason: reason}}
+	return &SyncHookOutput{Decision: DecisionAsk, Reason: reason}
 }
 
-// Block returns a top-level block with a reason, meaningful for every event that can block (for
-// PreToolUse it denies the tool; for Stop it forces another turn; for UserPromptSubmit it drops the
-// prompt; for PostToolUse it sends the reason to the model).
+// Block returns an answer that blocks, with a reason: the same as Deny. For events that guard an
+// action it is the event's own denial (PreToolUse: the tool does not run; PermissionRequest:
+// behavior deny; PreModelSwitch: the switch is refused; UserPromptSubmit: the prompt is dropped);
+// for PostToolUse it sends the reason to the model; for Stop and SubagentStop it forces another
+// turn. It ends the chain.
 func Block(reason string) *SyncHookOutput {
 	return &SyncHookOutput{Decision: DecisionBlock, Reason: reason}
 }
 
-// Stop returns an answer that stops the agent loop (continue:false) with a reason.
+// Stop returns an answer that stops the agent loop (continue:false) with a reason. It decides
+// nothing about the action: for PreToolUse the tool still runs (then the loop stops).
 func Stop(reason string) *SyncHookOutput {
 	return &SyncHookOutput{Continue: ContinueNo, StopReason: reason}
 }
 
-// AddContext returns an answer that adds text to the model's next request.
+// AddContext returns an answer that adds text to the model's next request. PermissionRequest and
+// PreModelSwitch answers have no context: there it is an *OutputError.
 func AddContext(text string) *SyncHookOutput {
 	return &SyncHookOutput{HookSpecificOutput: &ContextOutput{AdditionalContext: text}}
-}
-
-// AllowPermission returns a PermissionRequest answer that grants the permission; a non-nil
-// updatedInput makes the tool run with it.
-func AllowPermission(updatedInput ToolInput) *SyncHookOutput {
-	return &SyncHookOutput{HookSpecificOutput: &PermissionRequestOutput{Decision: &PermissionResult{Behavior: PermissionAllow, UpdatedInput: updatedInput}}}
-}
-
-// DenyPermission returns a PermissionRequest answer that refuses the permission; message reaches
-// the model. (shared.Deny is PreToolUse's answer: returned from a PermissionRequest hook it does
-// not fit the event, and the SDK fails closed, denying anyway.)
-func DenyPermission(message string) *SyncHookOutput {
-	return &SyncHookOutput{HookSpecificOutput: &PermissionRequestOutput{Decision: &PermissionResult{Behavior: PermissionDeny, Message: message}}}
 }

@@ -1,7 +1,7 @@
 package shared_test
 
 import (
-	"encoding/json"
+	"github.com/go-json-experiment/json"
 	"strings"
 	"testing"
 

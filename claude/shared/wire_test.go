@@ -1,11 +1,12 @@
 package shared_test
 
 import (
-	"encoding/json"
+	stdjson "encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -36,7 +37,7 @@ func TestMarshalWireOutput(t *testing.T) {
 		{"zero sync", shared.HookEventPreToolUse, shared.SyncHookOutput{}, `{}`},
 		{"zero sync pointer", shared.HookEventPostToolUse, &shared.SyncHookOutput{}, `{}`},
 		{"Deny", shared.HookEventPreToolUse, shared.Deny("x"),
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}`},
+			`{"decision":"block","reason":"x","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}`},
 		{"Allow", shared.HookEventPreToolUse, shared.Allow(),
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`},
 		{"AllowWithInput", shared.HookEventPreToolUse, shared.AllowWithInput(shared.ToolInput{"command": "echo rewritten"}),
@@ -45,16 +46,26 @@ func TestMarshalWireOutput(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"please ask"}}`},
 		{"permission decision dialect", shared.HookEventPreToolUse,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: "Block", PermissionDecisionReason: "r"}},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+			`{"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
 		{"permission decision defer", shared.HookEventPreToolUse,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: shared.DecisionDefer}},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}`},
-		{"legacy allow", shared.HookEventPreToolUse, &shared.SyncHookOutput{Decision: shared.DecisionAllow},
-			`{"decision":"approve"}`},
-		{"legacy yes", shared.HookEventPreToolUse, &shared.SyncHookOutput{Decision: "YES"},
-			`{"decision":"approve"}`},
+		{"top-level allow is PreToolUse's permissionDecision", shared.HookEventPreToolUse, &shared.SyncHookOutput{Decision: shared.DecisionAllow},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`},
+		{"top-level yes", shared.HookEventPreToolUse, &shared.SyncHookOutput{Decision: "YES"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`},
 		{"legacy approve", shared.HookEventPreToolUse, &shared.SyncHookOutput{Decision: shared.DecisionApprove},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`},
+		{"approve for Stop", shared.HookEventStop, &shared.SyncHookOutput{Decision: shared.DecisionApprove},
 			`{"decision":"approve"}`},
+		{"the stronger of the two decisions of one answer", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{Decision: shared.DecisionAllow, HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: "r"}},
+			`{"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+		{"a top-level block of PermissionRequest is its deny", shared.HookEventPermissionRequest,
+			&shared.SyncHookOutput{Decision: shared.DecisionBlock, Reason: "r", HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionAllow}}},
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"r"}}}`},
+		{"a top-level block of PreModelSwitch is its deny", shared.HookEventPreModelSwitch, shared.Block("r"),
+			`{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
 		{"legacy deny", shared.HookEventPostToolUse, &shared.SyncHookOutput{Decision: shared.DecisionDeny, Reason: "post block reason"},
 			`{"decision":"block","reason":"post block reason"}`},
 		{"Block for Stop", shared.HookEventStop, shared.Block("keep going please"),
@@ -71,7 +82,7 @@ func TestMarshalWireOutput(t *testing.T) {
 			shared.SyncHookOutput{Continue: shared.ContinueYes, StopReason: "s", SuppressOutput: true, Decision: "block", Reason: "r", SystemMessage: "m"},
 			`{"continue":true,"stopReason":"s","suppressOutput":true,"decision":"block","reason":"r","systemMessage":"m"}`},
 		{"top-level ask moves into permissionDecision", shared.HookEventPreToolUse, &shared.SyncHookOutput{Decision: shared.DecisionAsk, Reason: "why"},
-			`{"reason":"why","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"why"}}`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"why"}}`},
 		{"top-level defer moves into permissionDecision", shared.HookEventPreToolUse, &shared.SyncHookOutput{Decision: "Defer"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}`},
 		{"top-level ask keeps the specific fields", shared.HookEventPreToolUse,
@@ -79,10 +90,22 @@ func TestMarshalWireOutput(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","additionalContext":"ctx","updatedInput":{"a":"b"}}}`},
 		{"top-level ask keeps a ContextOutput's context", shared.HookEventPreToolUse,
 			&shared.SyncHookOutput{Decision: shared.DecisionAsk, Reason: "r", HookSpecificOutput: &shared.ContextOutput{AdditionalContext: "ctx"}},
-			`{"reason":"r","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r","additionalContext":"ctx"}}`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r","additionalContext":"ctx"}}`},
 		{"top-level ask with a raw specific output", shared.HookEventPreToolUse,
-			&shared.SyncHookOutput{Decision: shared.DecisionAsk, HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"newField": 1}}},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","newField":1}}`},
+			&shared.SyncHookOutput{Decision: shared.DecisionAsk, HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"additionalContext": "c"}}},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","additionalContext":"c"}}`},
+		{"raw deny of PreToolUse", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "deny", "hookEventName": "PreToolUse"}}},
+			`{"decision":"block","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`},
+		{"raw rewrite of PreToolUse", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"updatedInput": map[string]any{"command": "echo safe"}}}},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe"}}}`},
+		{"raw deny of PermissionRequest", shared.HookEventPermissionRequest,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"decision": map[string]any{"behavior": "deny", "message": "m"}}}},
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"m"}}}`},
+		{"raw deny of PreModelSwitch", shared.HookEventPreModelSwitch,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "deny"}}},
+			`{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny"}}`},
 		{"PermissionRequest allow with updatedInput", shared.HookEventPermissionRequest,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionAllow, UpdatedInput: shared.ToolInput{"command": "ls"}}}},
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"ls"}}}}`},
@@ -91,21 +114,21 @@ func TestMarshalWireOutput(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no","interrupt":true}}}`},
 		{"PermissionRequest without decision", shared.HookEventPermissionRequest,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{}},
-			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest"}}`},
-		{"async", shared.HookEventPreToolUse, shared.AsyncHookOutput{Async: true, AsyncTimeout: 5000},
+			`{}`},
+		{"async", shared.HookEventPostToolUse, shared.AsyncHookOutput{Async: true, AsyncTimeout: 5000},
 			`{"async":true,"asyncTimeout":5000}`},
 		{"async pointer without timeout", shared.HookEventPostToolUse, &shared.AsyncHookOutput{Async: true},
 			`{"async":true}`},
 		{"nil async pointer", shared.HookEventPostToolUse, (*shared.AsyncHookOutput)(nil), `{}`},
-		{"nil sync pointer", shared.HookEventPreToolUse, (*shared.SyncHookOutput)(nil), `{}`},
-		{"nil specific output of another event", shared.HookEventPreToolUse,
+		{"nil sync pointer for Stop", shared.HookEventStop, (*shared.SyncHookOutput)(nil), `{}`},
+		{"nil specific output of another event for Stop", shared.HookEventStop,
 			&shared.SyncHookOutput{HookSpecificOutput: (*shared.PostToolUseOutput)(nil)}, `{}`},
 		{"raw specific output", shared.HookEventPostToolUse,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"futureField": []any{"a"}, "hookEventName": "Wrong"}}},
 			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","futureField":["a"]}}`},
 		{"raw specific output without fields", shared.HookEventStop,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{}},
-			`{"hookSpecificOutput":{"hookEventName":"Stop"}}`},
+			`{}`},
 		{"AddContext for Stop", shared.HookEventStop, shared.AddContext("STOP-CTX"),
 			`{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"STOP-CTX"}}`},
 		{"AddContext for PostToolBatch", shared.HookEventPostToolBatch, shared.AddContext("PTB-CTX"),
@@ -128,10 +151,10 @@ func TestMarshalWireOutput(t *testing.T) {
 		{"MessageDisplay output", shared.HookEventMessageDisplay,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.MessageDisplayOutput{DisplayContent: "REDACTED DISPLAY"}},
 			`{"hookSpecificOutput":{"hookEventName":"MessageDisplay","displayContent":"REDACTED DISPLAY"}}`},
-		{"nil PreToolUseOutput pointer", shared.HookEventPreToolUse,
-			&shared.SyncHookOutput{Reason: "r", HookSpecificOutput: (*shared.PreToolUseOutput)(nil)},
+		{"nil PostToolUseOutput pointer", shared.HookEventPostToolUse,
+			&shared.SyncHookOutput{Reason: "r", HookSpecificOutput: (*shared.PostToolUseOutput)(nil)},
 			`{"reason":"r"}`},
-		{"nil RawSpecificOutput pointer", shared.HookEventPreToolUse,
+		{"nil RawSpecificOutput pointer", shared.HookEventStop,
 			&shared.SyncHookOutput{HookSpecificOutput: (*shared.RawSpecificOutput)(nil)},
 			`{}`},
 		{"nil ContextOutput pointer", shared.HookEventStop,
@@ -156,17 +179,29 @@ func TestMarshalWireOutput(t *testing.T) {
 			if diff := jsonDiff(t, tc.want, b); diff != "" {
 				t.Errorf("json.Marshal(WireOutput(...)) mismatch (-want +got):\n%s", diff)
 			}
+			// encoding/json writes the same answer (the transport may still use it).
+			b1, err := stdjson.Marshal(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := jsonDiff(t, tc.want, b1); diff != "" {
+				t.Errorf("encoding/json.Marshal(WireOutput(...)) mismatch (-want +got):\n%s", diff)
+			}
 		})
 	}
 }
 
-// The hookEventName written is always the event answered, whatever the output type.
+// The hookEventName written is always the event answered, whatever the output type. (A raw
+// output naming another event on a guarding event is refused: TestWireOutputErrors.)
 func TestWireOutputEventNameIsTheAnsweredEvent(t *testing.T) {
 	for _, e := range shared.AllHookEvents() {
 		for name, spec := range map[string]shared.HookSpecificOutput{
 			"context": &shared.ContextOutput{AdditionalContext: "c"},
-			"raw":     &shared.RawSpecificOutput{Fields: map[string]any{"hookEventName": "PostToolUse"}},
+			"raw":     &shared.RawSpecificOutput{Fields: map[string]any{"hookEventName": "PostToolUse", "futureField": 1}},
 		} {
+			if e.GuardsAction() && (name == "raw" || e == shared.HookEventPermissionRequest || e == shared.HookEventPreModelSwitch) {
+				continue
+			}
 			t.Run(string(e)+"/"+name, func(t *testing.T) {
 				b, err := shared.MarshalWireOutput(e, &shared.SyncHookOutput{HookSpecificOutput: spec})
 				if err != nil {
@@ -205,8 +240,37 @@ func TestWireOutputErrors(t *testing.T) {
 	}{
 		{"specific output of another event", shared.HookEventPreToolUse,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PostToolUseOutput{AdditionalContext: "c"}}, "another event"},
-		{"PreToolUseOutput answering PostToolUse", shared.HookEventPostToolUse, shared.Deny("x"), "another event"},
-		{"Allow answering PermissionRequest", shared.HookEventPermissionRequest, shared.Allow(), "another event"},
+		{"PreToolUseOutput answering PostToolUse", shared.HookEventPostToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: "deny"}}, "another event"},
+		{"AllowWithInput answering UserPromptSubmit", shared.HookEventUserPromptSubmit, shared.AllowWithInput(shared.ToolInput{"a": "b"}), "only meaningful for PreToolUse and PermissionRequest"},
+		{"AddContext answering PermissionRequest", shared.HookEventPermissionRequest, shared.AddContext("c"), "another event"},
+		{"typed nil for PreToolUse", shared.HookEventPreToolUse, (*shared.SyncHookOutput)(nil), "typed nil"},
+		{"typed nil async for PermissionRequest", shared.HookEventPermissionRequest, (*shared.AsyncHookOutput)(nil), "typed nil"},
+		{"typed nil specific output for PreModelSwitch", shared.HookEventPreModelSwitch,
+			&shared.SyncHookOutput{HookSpecificOutput: (*shared.ModelSwitchOutput)(nil)}, "typed nil"},
+		{"typed nil specific output of another event for UserPromptSubmit", shared.HookEventUserPromptSubmit,
+			&shared.SyncHookOutput{HookSpecificOutput: (*shared.PostToolUseOutput)(nil)}, "typed nil"},
+		{"async for PreToolUse", shared.HookEventPreToolUse, shared.AsyncHookOutput{Async: true}, "async"},
+		{"raw unknown field on PreToolUse", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "allow", "newField": 1}}}, "cannot read"},
+		{"raw key in another case on PreToolUse", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"PermissionDecision": "allow"}}}, "cannot read"},
+		{"raw word the CLI does not read", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "approve"}}}, `"approve"`},
+		{"raw wrong type", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"updatedInput": "rm -rf /"}}}, "cannot read"},
+		{"raw hookEventName of another event", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"hookEventName": "PostToolUse"}}}, "hookEventName"},
+		{"raw behavior the CLI does not read", shared.HookEventPermissionRequest,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"decision": map[string]any{"behavior": "Allow"}}}}, `"Allow"`},
+		{"raw ask on PreModelSwitch", shared.HookEventPreModelSwitch,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "ask"}}}, `"ask"`},
+		{"raw unknown field on UserPromptSubmit", shared.HookEventUserPromptSubmit,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"decision": "block"}}}, "cannot read"},
+		{"two updatedInputs", shared.HookEventPreToolUse,
+			&shared.SyncHookOutput{UpdatedInput: shared.ToolInput{"a": 1}, HookSpecificOutput: &shared.PreToolUseOutput{UpdatedInput: shared.ToolInput{"b": 1}}}, "two updatedInputs"},
+		{"PermissionRequest rewrite without allow", shared.HookEventPermissionRequest,
+			&shared.SyncHookOutput{UpdatedInput: shared.ToolInput{"a": 1}}, "without an allow"},
 		{"PermissionRequestOutput answering PreToolUse", shared.HookEventPreToolUse,
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{}}, "another event"},
 		{"ModelSwitchOutput answering PostModelSwitch", shared.HookEventPostModelSwitch,
@@ -232,7 +296,8 @@ func TestWireOutputErrors(t *testing.T) {
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{}}}, "unknown permission behavior"},
 		{"unsupported specific type", shared.HookEventPreToolUse,
 			&shared.SyncHookOutput{HookSpecificOutput: customSpecific{}}, "unsupported hookSpecificOutput"},
-		{"unsupported output type", shared.HookEventPreToolUse, customOutput{}, "unsupported output type"},
+		{"unsupported output type", shared.HookEventPreToolUse, customOutput{}, "not a synchronous output"},
+		{"AsyncWork", shared.HookEventStop, shared.Async(0, nil), "AsyncWork"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -264,7 +329,7 @@ func TestWireOutputErrors(t *testing.T) {
 func TestWireOutputDoesNotModifyItsInput(t *testing.T) {
 	spec := &shared.PreToolUseOutput{PermissionDecision: "Block", PermissionDecisionReason: "r"}
 	out := &shared.SyncHookOutput{Decision: shared.DecisionAsk, Reason: "why", HookSpecificOutput: spec}
-	raw := &shared.RawSpecificOutput{Fields: map[string]any{"k": "v"}}
+	raw := &shared.RawSpecificOutput{Fields: map[string]any{"additionalContext": "v", "hookEventName": "PreToolUse"}}
 	outRaw := &shared.SyncHookOutput{HookSpecificOutput: raw}
 	if _, err := shared.WireOutput(shared.HookEventPreToolUse, out); err != nil {
 		t.Fatal(err)
@@ -277,7 +342,7 @@ func TestWireOutputDoesNotModifyItsInput(t *testing.T) {
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("output changed (-before +after):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]any{"k": "v"}, raw.Fields); diff != "" {
+	if diff := cmp.Diff(map[string]any{"additionalContext": "v", "hookEventName": "PreToolUse"}, raw.Fields); diff != "" {
 		t.Errorf("RawSpecificOutput.Fields changed (-before +after):\n%s", diff)
 	}
 }

@@ -31,22 +31,25 @@ func (a *asyncRuns) init() { a.ctx, a.cancel = context.WithCancel(context.Backgr
 // output is returned unchanged.
 func (c *chainRun) asyncAnswer(h *registeredHook, out shared.HookOutput) (shared.HookOutput, error) {
 	var work *shared.AsyncWork
+	switch out.(type) {
+	case *shared.AsyncWork, shared.AsyncHookOutput, *shared.AsyncHookOutput:
+	default:
+		return out, nil
+	}
+	// Refused on a guarding event, a typed nil included (it is not "no opinion" there).
+	if c.event.GuardsAction() {
+		return nil, &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w (%s)", ErrAsyncNotAllowed, c.event)}
+	}
 	switch v := out.(type) {
 	case *shared.AsyncWork:
 		if v == nil {
 			return nil, nil
 		}
 		work = v
-	case shared.AsyncHookOutput:
 	case *shared.AsyncHookOutput:
 		if v == nil {
 			return nil, nil
 		}
-	default:
-		return out, nil
-	}
-	if c.event.GuardsAction() {
-		return nil, &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w (%s)", ErrAsyncNotAllowed, c.event)}
 	}
 	if work == nil {
 		return out, nil

@@ -3,7 +3,6 @@ package subprocess
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/claude/parser"
+	"github.com/go-json-experiment/json"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -36,6 +35,13 @@ type CommandHookOptions struct {
 	// when the session reports hook events.
 	Progress func(stream, line string)
 }
+
+// CommandEnvLimit bounds the size of HOOK_TOOL_INPUT and HOOK_TOOL_OUTPUT in a command hook's
+// environment: 32 KiB. Linux refuses to start a program with one environment variable over 128 KiB
+// (MAX_ARG_STRLEN), and all of them together must fit in a few MiB, so a larger value is left out
+// and HOOK_TOOL_INPUT_OMITTED (HOOK_TOOL_OUTPUT_OMITTED) holds its size in bytes instead. The JSON on
+// stdin always carries the whole input and output.
+const CommandEnvLimit = 32 << 10
 
 // AsyncPhaseEnv is set to "1" in the environment of the second run of a command hook that answered
 // {"async":true} (see CommandHook).
@@ -60,9 +66,14 @@ func (e *CommandExitError) Error() string {
 //   - stdin: the event's input JSON, as the CLI sent it;
 //   - environment: HOOK_EVENT, CLAUDE_PROJECT_DIR, CLAUDE_SESSION_ID, and for tool events
 //     HOOK_TOOL_NAME and HOOK_TOOL_INPUT (JSON), plus HOOK_TOOL_OUTPUT and HOOK_TOOL_IS_ERROR (0/1)
-//     for PostToolUse and PostToolUseFailure;
-//   - exit 0: stdout is the answer: empty is no opinion, JSON is decoded as a hook output, plain
-//     text becomes a systemMessage;
+//     for PostToolUse and PostToolUseFailure. HOOK_TOOL_INPUT and HOOK_TOOL_OUTPUT are left out
+//     when larger than CommandEnvLimit (32 KiB), and HOOK_TOOL_INPUT_OMITTED /
+//     HOOK_TOOL_OUTPUT_OMITTED then hold their size in bytes: read stdin for the whole input;
+//   - exit 0: stdout is the answer: empty is no opinion, plain text becomes a systemMessage, and
+//     stdout that starts with "{" is read as the CLI reads a command hook's JSON (exact key names,
+//     unknown top-level keys ignored, the CLI's own words approve / block at the top level). JSON
+//     the CLI could read otherwise than the SDK (a duplicate key, invalid UTF-8) or cannot read
+//     (invalid JSON, a wrong type) is an error: for events that guard an action the SDK denies;
 //   - exit 2: block, with stderr as the reason (for PreToolUse a permission deny);
 //   - any other exit: a *CommandExitError. For events that guard an action (PreToolUse,
 //     PermissionRequest, UserPromptSubmit, ...) the SDK's fail-closed rule denies; for the others
@@ -178,27 +189,79 @@ func runCommandHook(ctx context.Context, command string, opts CommandHookOptions
 			return nil, nil
 		}
 		if strings.HasPrefix(out, "{") {
-			o, err := parser.DecodeHookOutput(e, []byte(out))
+			o, err := decodeCommandOutput(e, []byte(out))
 			if err != nil {
-				return nil, fmt.Errorf("command hook %q printed an invalid answer: %w", command, err)
+				return nil, fmt.Errorf("command hook %q printed an answer the SDK refuses: %w", command, err)
 			}
 			return o, nil
 		}
-		return &shared.SyncHookOutput{SystemMessage: out}, nil
+		return &shared.SyncHookOutput{SystemMessage: strings.ToValidUTF8(out, "\uFFFD")}, nil
 	case 2:
-		reason := strings.TrimSpace(stderr.String())
+		// A command's bytes may be anything; the answer must encode (JSON v2 refuses invalid UTF-8).
+		reason := strings.ToValidUTF8(strings.TrimSpace(stderr.String()), "\uFFFD")
 		if reason == "" {
 			reason = "blocked by command hook " + command
 		}
-		if e == shared.HookEventPreToolUse {
-			return shared.Deny(reason), nil
-		}
-		if e == shared.HookEventPermissionRequest {
-			return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}, nil
-		}
-		return shared.Block(reason), nil
+		return shared.Block(reason), nil // each event's own denial (shared.SyncHookOutput.Decision)
 	}
 	return nil, &CommandExitError{Command: command, ExitCode: code, Stderr: stderr.String()}
+}
+
+// commandOutput is a command hook's stdout as the CLI reads it: exact key names, unknown keys
+// ignored.
+type commandOutput struct {
+	Continue           *bool          `json:"continue"`
+	SuppressOutput     bool           `json:"suppressOutput"`
+	StopReason         string         `json:"stopReason"`
+	Decision           string         `json:"decision"`
+	Reason             string         `json:"reason"`
+	SystemMessage      string         `json:"systemMessage"`
+	HookSpecificOutput map[string]any `json:"hookSpecificOutput"`
+	Async              bool           `json:"async"`
+	AsyncTimeout       int            `json:"asyncTimeout"`
+}
+
+// decodeCommandOutput reads a command hook's JSON stdout for event e with JSON v2 semantics (exact
+// key names; duplicate keys and invalid UTF-8 are errors). hookSpecificOutput is kept raw: the SDK
+// reads it as the CLI would on events that guard an action (shared.RawSpecificOutput).
+func decodeCommandOutput(e shared.HookEvent, b []byte) (shared.HookOutput, error) {
+	var w commandOutput
+	if err := json.Unmarshal(b, &w); err != nil {
+		return nil, err
+	}
+	if w.Async {
+		return &shared.AsyncHookOutput{Async: true, AsyncTimeout: w.AsyncTimeout}, nil
+	}
+	var d shared.Decision
+	switch w.Decision {
+	case "":
+	case "approve":
+		d = shared.DecisionAllow
+	case "block":
+		d = shared.DecisionBlock
+	default:
+		return nil, fmt.Errorf("decision %q is not one the CLI reads (approve, block)", w.Decision)
+	}
+	out := &shared.SyncHookOutput{
+		StopReason:     w.StopReason,
+		SuppressOutput: w.SuppressOutput,
+		Decision:       d,
+		Reason:         w.Reason,
+		SystemMessage:  w.SystemMessage,
+	}
+	if w.Continue != nil {
+		out.Continue = shared.ContinueNo
+		if *w.Continue {
+			out.Continue = shared.ContinueYes
+		}
+	}
+	if w.HookSpecificOutput != nil {
+		if name, ok := w.HookSpecificOutput["hookEventName"]; ok && name != string(e) {
+			return nil, fmt.Errorf("hookSpecificOutput is for %v, not %s", name, e)
+		}
+		out.HookSpecificOutput = &shared.RawSpecificOutput{Fields: w.HookSpecificOutput}
+	}
+	return out, nil
 }
 
 func commandEnv(in shared.HookInput) []string {
@@ -208,15 +271,25 @@ func commandEnv(in shared.HookInput) []string {
 		"CLAUDE_PROJECT_DIR=" + b.Cwd,
 		"CLAUDE_SESSION_ID=" + b.SessionID,
 	}
+	capped := func(name, value string) {
+		if len(value) > CommandEnvLimit {
+			env = append(env, fmt.Sprintf("%s_OMITTED=%d", name, len(value)))
+			return
+		}
+		env = append(env, name+"="+value)
+	}
 	if tc := shared.ToolCall(in); tc != nil {
 		ti, _ := json.Marshal(tc.ToolInput)
-		env = append(env, "HOOK_TOOL_NAME="+tc.ToolName, "HOOK_TOOL_INPUT="+string(ti))
+		env = append(env, "HOOK_TOOL_NAME="+tc.ToolName)
+		capped("HOOK_TOOL_INPUT", string(ti))
 	}
 	switch v := in.(type) {
 	case *shared.PostToolUseHookInput:
-		env = append(env, "HOOK_TOOL_OUTPUT="+string(v.ToolResponse), "HOOK_TOOL_IS_ERROR=0")
+		capped("HOOK_TOOL_OUTPUT", string(v.ToolResponse))
+		env = append(env, "HOOK_TOOL_IS_ERROR=0")
 	case *shared.PostToolUseFailureHookInput:
-		env = append(env, "HOOK_TOOL_OUTPUT="+v.Error, "HOOK_TOOL_IS_ERROR=1")
+		capped("HOOK_TOOL_OUTPUT", v.Error)
+		env = append(env, "HOOK_TOOL_IS_ERROR=1")
 	}
 	return env
 }

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
-
+	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
 )
 
 func preToolUse(cmd string) *shared.PreToolUseHookInput {
@@ -26,45 +26,133 @@ func preToolUse(cmd string) *shared.PreToolUseHookInput {
 	return in
 }
 
+// cmdWire is the answer the CLI gets for o, decoded (nil for an output that cannot be written).
+func cmdWire(t *testing.T, e shared.HookEvent, o shared.HookOutput) any {
+	t.Helper()
+	b, err := shared.MarshalWireOutput(e, o)
+	if err != nil {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func TestCommandHookProtocol(t *testing.T) {
 	stop := &shared.StopHookInput{}
 	stop.HookEventName = shared.HookEventStop
+	perm := &shared.PermissionRequestHookInput{}
+	perm.HookEventName = shared.HookEventPermissionRequest
+	perm.ToolName = "Bash"
 	tests := []struct {
 		name    string
 		command string
 		in      shared.HookInput
-		want    shared.HookOutput
+		want    shared.HookOutput // compared as the CLI gets it (shared.WireOutput)
 		wantErr string
 	}{
 		{"exit 0, no output: no opinion", "true", preToolUse("ls"), nil, ""},
 		{"exit 0, JSON deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}'`, preToolUse("ls"),
 			&shared.SyncHookOutput{HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: "deny", PermissionDecisionReason: "json says no"}}, ""},
+		{"exit 0, JSON rewrite", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe"}}}'`, preToolUse("ls"),
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.PreToolUseOutput{UpdatedInput: shared.ToolInput{"command": "echo safe"}}}, ""},
+		{"exit 0, JSON legacy approve", `echo '{"decision":"approve"}'`, preToolUse("ls"), shared.Allow(), ""},
 		{"exit 0, plain text: system message", "echo hello there", preToolUse("ls"), &shared.SyncHookOutput{SystemMessage: "hello there"}, ""},
+		{"exit 0, unknown top-level keys are ignored, as the CLI does", `echo '{"foo":"bar","PermissionDecision":"allow"}'`, preToolUse("ls"), &shared.SyncHookOutput{}, ""},
 		{"exit 2 on PreToolUse: deny with stderr", "echo nope >&2; exit 2", preToolUse("ls"), shared.Deny("nope"), ""},
+		{"exit 2 on PermissionRequest: its deny", "echo nope >&2; exit 2", perm,
+			&shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "nope"}}}, ""},
 		{"exit 2 wins over JSON stdout", `echo '{"decision":"approve"}'; echo blocked >&2; exit 2`, preToolUse("ls"), shared.Deny("blocked"), ""},
 		{"exit 2 on Stop: block", "echo keep going >&2; exit 2", stop, shared.Block("keep going"), ""},
 		{"exit 1: error", "echo broken >&2; exit 1", preToolUse("ls"), nil, "exited with code 1: broken"},
 		{"stdin carries the event", `grep -q '"command":"cat /etc/passwd"' && { echo secret >&2; exit 2; }; exit 0`, preToolUse("cat /etc/passwd"), shared.Deny("secret"), ""},
 		{"environment", `echo "$HOOK_EVENT $HOOK_TOOL_NAME $HOOK_TOOL_INPUT $CLAUDE_SESSION_ID"`, preToolUse("ls"),
 			&shared.SyncHookOutput{SystemMessage: `PreToolUse Bash {"command":"ls"} s1`}, ""},
-		{"invalid JSON answer: error", `echo '{"decision":'`, preToolUse("ls"), nil, "invalid answer"},
+		{"invalid JSON answer: error", `echo '{"decision":'`, preToolUse("ls"), nil, "refuses"},
+		// Read exactly as the CLI reads it (issue 12 item 4): encoding/json's case-insensitive,
+		// last-duplicate-wins decoding allowed this call, the CLI denies it.
+		{"keys in another case are not the CLI's keys", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","PermissionDecision":"allow"}}'`, preToolUse("ls"),
+			nil, "cannot read"},
+		{"duplicate keys: error", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecision":"deny"}}'`, preToolUse("ls"),
+			nil, "duplicate"},
+		{"a decision word the CLI does not read: error", `echo '{"decision":"deny"}'`, preToolUse("ls"), nil, "not one the CLI reads"},
+		{"hookEventName of another event: error", `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"x"}}'`, preToolUse("ls"), nil, "not PreToolUse"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			e := tt.in.Base().HookEventName
 			got, err := CommandHook(tt.command, CommandHookOptions{})(context.Background(), tt.in)
+			if err == nil && tt.wantErr != "" {
+				// An output the SDK refuses to write is an error too (the executor denies).
+				err = shared.CheckWireOutput(e, got)
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+					t.Fatalf("err = %v (output %#v), want one containing %q", err, got, tt.wantErr)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("output (-want +got):\n%s", diff)
+			if err := shared.CheckWireOutput(e, got); err != nil {
+				t.Fatalf("output %#v cannot be written: %v", got, err)
+			}
+			if diff := cmp.Diff(cmdWire(t, e, tt.want), cmdWire(t, e, got)); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A tool input or output over 128 KiB cannot be one environment variable on Linux
+// (MAX_ARG_STRLEN): the command used not to start at all, so a 200 KB Write was always denied and
+// a PostToolUse hook never ran. HOOK_TOOL_INPUT / HOOK_TOOL_OUTPUT are left out above
+// CommandEnvLimit, with a marker variable; stdin still carries everything (issue 12 item 8).
+func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
+	big := strings.Repeat("x", 200_000)
+	in := preToolUse("ls")
+	in.ToolName = "Write"
+	in.ToolInput = shared.ToolInput{"file_path": "/tmp/f", "content": big}
+	in.Raw = nil // stdin is the input, encoded
+	script := `n=$(wc -c); printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"systemMessage":"%s %s %s"}' "$n" "${HOOK_TOOL_INPUT_OMITTED:-none}" "${#HOOK_TOOL_INPUT}"`
+	got, err := CommandHook(script, CommandHookOptions{})(context.Background(), in)
+	if err != nil {
+		t.Fatalf("a PreToolUse command hook for a 200 KB Write failed: %v", err)
+	}
+	s, _ := shared.AsSync(got)
+	f := strings.Fields(s.SystemMessage)
+	if len(f) != 3 {
+		t.Fatalf("systemMessage %q", s.SystemMessage)
+	}
+	if n, _ := strconv.Atoi(f[0]); n < 200_000 {
+		t.Errorf("stdin carried %s bytes, want the whole input", f[0])
+	}
+	if n, _ := strconv.Atoi(f[1]); n < 200_000 {
+		t.Errorf("HOOK_TOOL_INPUT_OMITTED = %s, want the input's size", f[1])
+	}
+	if f[2] != "0" {
+		t.Errorf("HOOK_TOOL_INPUT has %s bytes, want it left out", f[2])
+	}
+	if p, _ := s.HookSpecificOutput.(*shared.RawSpecificOutput); p == nil {
+		t.Errorf("want the command's answer, got %#v", s.HookSpecificOutput)
+	}
+
+	post := &shared.PostToolUseHookInput{}
+	post.HookEventName = shared.HookEventPostToolUse
+	post.ToolName = "Bash"
+	post.ToolInput = shared.ToolInput{"command": "cat big"}
+	post.ToolResponse = []byte(`"` + big + `"`)
+	script = `cat >/dev/null; echo "ran ${HOOK_TOOL_OUTPUT_OMITTED:-none} ${#HOOK_TOOL_OUTPUT} $HOOK_TOOL_INPUT"`
+	got, err = CommandHook(script, CommandHookOptions{})(context.Background(), post)
+	if err != nil {
+		t.Fatalf("a PostToolUse command hook with a 200 KB output failed: %v", err)
+	}
+	s, _ = shared.AsSync(got)
+	if want := `ran 200002 0 {"command":"cat big"}`; s == nil || s.SystemMessage != want {
+		t.Errorf("systemMessage = %+v, want %q", s, want)
 	}
 }
 
@@ -122,5 +210,25 @@ func TestCommandHookOutputIsCut(t *testing.T) {
 	}
 	if lines != 1 {
 		t.Errorf("progress saw %d lines, want 1 (the over-long first line is dropped, the last kept)", lines)
+	}
+}
+
+// A command's stderr may hold any bytes: its exit-2 reason must still encode with JSON v2, which
+// refuses invalid UTF-8, or the denial would never reach the CLI.
+func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
+	got, err := CommandHook(`printf 'bad \377 bytes' >&2; exit 2`, CommandHookOptions{})(context.Background(), preToolUse("ls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := shared.WireOutput(shared.HookEventPreToolUse, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(w) // JSON v2's defaults: invalid UTF-8 is an error
+	if err != nil {
+		t.Fatalf("the denial cannot be encoded: %v", err)
+	}
+	if !strings.Contains(string(b), `"permissionDecision":"deny"`) || !strings.Contains(string(b), "bad \uFFFD bytes") {
+		t.Errorf("answer %s, want a deny with the reason", b)
 	}
 }

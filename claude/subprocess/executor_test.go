@@ -297,7 +297,7 @@ func TestRunChain(t *testing.T) {
 		{
 			name:      "Stop nonsense output is reported and the others still merge",
 			event:     shared.HookEventStop,
-			steps:     []step{{name: "a", out: shared.Deny("wrong event")}, {name: "b", out: shared.AddContext("two")}},
+			steps:     []step{{name: "a", out: &shared.SyncHookOutput{HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: "deny"}}}, {name: "b", out: shared.AddContext("two")}},
 			wantCalls: []string{"a", "b"},
 			want:      `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"two"}}`,
 			wantErr:   ErrInvalidOutput,

@@ -1,28 +1,42 @@
 package subprocess
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// merger folds the answers of one event's chain into one answer.
+// merger folds the answers of one event's chain into one answer. Every answer is first read with
+// shared.NormalizeOutput, so the merger sees each decision in one form only (the event's own) and
+// never drops one: an answer it cannot read on an event that guards an action makes the whole
+// chain's answer the event's denial (even if the executor did not check it first).
+//
+// Its zero value with event set is ready to use (newMerger).
 type merger struct {
 	event   shared.HookEvent
 	any     bool
-	out     shared.SyncHookOutput
+	out     shared.SyncHookOutput // continue, stopReason, suppressOutput; top-level decision and reason
 	async   *shared.AsyncHookOutput
 	context []string
 	sysmsg  []string
 
-	// PreToolUse / PreModelSwitch permission decision, its reason, and the last updatedInput.
-	decision     shared.Decision
-	reason       string
+	// PreToolUse / PreModelSwitch permission decision and its reason (the strongest so far).
+	decision shared.Decision
+	reason   string
+	// The last rewrite of the tool's input (PreToolUse, PermissionRequest allow).
 	updatedInput shared.ToolInput
-	// The last event-specific output, for fields that are "last one wins".
-	last shared.HookSpecificOutput
-	// PermissionRequest verdict.
+	// PermissionRequest verdict: the deny, or the first allow (with every allow's permission
+	// updates).
 	perm *shared.PermissionResult
+	// UserPromptSubmit's own fields.
+	ups    shared.UserPromptSubmitOutput
+	hasUPS bool
+	// The last event-specific output of other events, for fields that are "last one wins".
+	last shared.HookSpecificOutput
+	// failed is the reason of the denial the chain ends with: an answer the SDK could not read on
+	// an event that guards an action.
+	failed string
 
 	// The storage of the merged answer (result), allocated with the merger: a chain's answer is
 	// built once, when it ends.
@@ -53,24 +67,41 @@ func (m *merger) setDecision(d shared.Decision, reason string) {
 	}
 }
 
-// add folds one handler's answer in; it reports whether the chain must stop. o has already passed
-// shared.WireOutput, so its decision words are known.
-func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
-	if o == nil {
-		return false
+// fail ends the chain of a guarding event with its denial.
+func (m *merger) fail(reason string) bool {
+	if m.failed == "" {
+		m.failed = "hook output refused, denied by the SDK (fail-closed): " + reason
 	}
+	return true
+}
+
+// add folds one handler's answer in; it reports whether the chain must stop: after a deny, a
+// block, a defer, an answer a guarding event cannot take, or (on events that do not guard an
+// action) continue:false.
+func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
+	guard := m.event.GuardsAction()
 	switch v := o.(type) {
-	case shared.AsyncHookOutput:
-		m.async = &v
+	case nil:
 		return false
-	case *shared.AsyncHookOutput:
-		if v != nil {
-			m.async = v
+	case shared.AsyncHookOutput, *shared.AsyncHookOutput, *shared.AsyncWork:
+		if guard {
+			return m.fail(fmt.Sprintf("an async answer (%T) cannot guard an action", o))
+		}
+		if a, ok := v.(shared.AsyncHookOutput); ok {
+			m.async = &a
+		} else if a, ok := v.(*shared.AsyncHookOutput); ok && a != nil {
+			m.async = a
 		}
 		return false
 	}
-	s, ok := shared.AsSync(o)
-	if !ok {
+	s, err := shared.NormalizeOutput(m.event, o)
+	if err != nil {
+		if guard {
+			return m.fail(err.Error())
+		}
+		return false // reported by the executor; fail open
+	}
+	if s == nil {
 		return false
 	}
 	m.any = true
@@ -83,94 +114,95 @@ func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
 	if s.Continue == shared.ContinueNo {
 		m.out.Continue = shared.ContinueNo
 		m.out.StopReason = s.StopReason
-		stop = true
+		// On a guarding event the later guards still run: continue:false decides nothing about
+		// the action (a PreToolUse'd tool still runs).
+		stop = !guard
 	}
-	d, _ := s.Decision.Normalize()
-	switch d {
-	case shared.DecisionDeny:
-		if m.event == shared.HookEventPreToolUse {
-			m.setDecision(shared.DecisionDeny, s.Reason)
-		} else {
-			m.out.Decision, m.out.Reason = shared.DecisionBlock, s.Reason
-		}
-		stop = true
-	case shared.DecisionAllow:
-		if m.event == shared.HookEventPreToolUse {
-			m.setDecision(shared.DecisionAllow, s.Reason)
-		} else if m.out.Decision == "" {
-			m.out.Decision, m.out.Reason = shared.DecisionApprove, s.Reason
-		}
-	case shared.DecisionAsk, shared.DecisionDefer:
-		m.setDecision(d, s.Reason)
-		stop = stop || d == shared.DecisionDefer
-	default:
-		if s.Reason != "" && m.out.Reason == "" {
-			m.out.Reason = s.Reason
-		}
-	}
-	switch sp := s.HookSpecificOutput.(type) {
-	case *shared.PreToolUseOutput:
+	switch m.event {
+	case shared.HookEventPreToolUse:
+		sp, _ := s.HookSpecificOutput.(*shared.PreToolUseOutput)
 		if sp == nil {
 			break
 		}
 		if sp.PermissionDecision != "" {
-			pd, _ := sp.PermissionDecision.Normalize()
-			m.setDecision(pd, sp.PermissionDecisionReason)
-			if pd == shared.DecisionDeny || pd == shared.DecisionDefer {
+			m.setDecision(sp.PermissionDecision, sp.PermissionDecisionReason)
+			if sp.PermissionDecision == shared.DecisionDeny || sp.PermissionDecision == shared.DecisionDefer {
 				stop = true
 			}
 		}
 		if sp.UpdatedInput != nil {
-			m.updatedInput = sp.UpdatedInput
-			if tc := shared.ToolCall(in); tc != nil {
-				tc.ToolInput = sp.UpdatedInput.Clone()
-			}
+			m.rewrite(sp.UpdatedInput, in)
 		}
 		m.addContext(sp.AdditionalContext)
-	case *shared.ModelSwitchOutput:
-		if sp != nil && sp.PermissionDecision != "" {
-			pd, _ := sp.PermissionDecision.Normalize()
-			m.setDecision(pd, sp.PermissionDecisionReason)
-			stop = stop || pd == shared.DecisionDeny
+	case shared.HookEventPermissionRequest:
+		sp, _ := s.HookSpecificOutput.(*shared.PermissionRequestOutput)
+		if sp == nil || sp.Decision == nil {
+			break
 		}
-	case *shared.PermissionRequestOutput:
-		if sp != nil && sp.Decision != nil {
-			if sp.Decision.Behavior == shared.PermissionDeny {
-				m.perm = sp.Decision
+		r := *sp.Decision
+		if r.Behavior == shared.PermissionDeny {
+			m.perm = &r
+			return true
+		}
+		if r.UpdatedInput != nil {
+			m.rewrite(r.UpdatedInput, in)
+		}
+		if m.perm == nil {
+			m.perm = &r
+		} else {
+			m.perm.UpdatedPermissions = append(m.perm.UpdatedPermissions, r.UpdatedPermissions...)
+		}
+	case shared.HookEventPreModelSwitch:
+		if sp, _ := s.HookSpecificOutput.(*shared.ModelSwitchOutput); sp != nil && sp.PermissionDecision != "" {
+			m.setDecision(sp.PermissionDecision, sp.PermissionDecisionReason)
+			if sp.PermissionDecision == shared.DecisionDeny {
 				stop = true
-			} else if m.perm == nil || m.perm.Behavior != shared.PermissionDeny {
-				m.perm = sp.Decision
-				if sp.Decision.UpdatedInput != nil {
-					if tc := shared.ToolCall(in); tc != nil {
-						tc.ToolInput = sp.Decision.UpdatedInput.Clone()
-					}
-				}
 			}
 		}
-	case *shared.ContextOutput:
-		if sp != nil {
-			m.addContext(sp.AdditionalContext)
-		}
-	case *shared.PostToolUseOutput:
-		if sp != nil {
-			m.addContext(sp.AdditionalContext)
-			m.last = sp
-		}
-	case *shared.UserPromptSubmitOutput:
-		if sp != nil {
-			m.addContext(sp.AdditionalContext)
-			m.last = sp
-		}
-	case *shared.SessionStartOutput:
-		if sp != nil {
-			m.addContext(sp.AdditionalContext)
-			m.last = sp
-		}
-	case nil:
 	default:
-		m.last = sp
+		switch s.Decision {
+		case shared.DecisionDeny:
+			m.out.Decision, m.out.Reason = shared.DecisionDeny, s.Reason
+			stop = true
+		case shared.DecisionAllow:
+			if m.out.Decision == "" {
+				m.out.Decision, m.out.Reason = shared.DecisionAllow, s.Reason
+			}
+		default:
+			if s.Reason != "" && m.out.Reason == "" {
+				m.out.Reason = s.Reason
+			}
+		}
+		switch sp := s.HookSpecificOutput.(type) {
+		case *shared.ContextOutput:
+			m.addContext(sp.AdditionalContext)
+		case *shared.UserPromptSubmitOutput:
+			m.addContext(sp.AdditionalContext)
+			m.hasUPS = true
+			if sp.SessionTitle != "" {
+				m.ups.SessionTitle = sp.SessionTitle
+			}
+			m.ups.SuppressOriginalPrompt = m.ups.SuppressOriginalPrompt || sp.SuppressOriginalPrompt
+		case *shared.PostToolUseOutput:
+			m.addContext(sp.AdditionalContext)
+			m.last = sp
+		case *shared.SessionStartOutput:
+			m.addContext(sp.AdditionalContext)
+			m.last = sp
+		case nil:
+		default:
+			m.last = sp
+		}
 	}
 	return stop
+}
+
+// rewrite records a new tool input: the next handler sees it, and the last one is sent.
+func (m *merger) rewrite(input shared.ToolInput, in shared.HookInput) {
+	m.updatedInput = input
+	if tc := shared.ToolCall(in); tc != nil {
+		tc.ToolInput = input.Clone()
+	}
 }
 
 func (m *merger) addContext(s string) {
@@ -182,6 +214,9 @@ func (m *merger) addContext(s string) {
 // result returns the merged answer, or nil for "no opinion". It is called once: the answer is built
 // in the merger's own storage.
 func (m *merger) result() shared.HookOutput {
+	if m.failed != "" {
+		return shared.DenyOutput(m.event, m.failed)
+	}
 	if !m.any {
 		if m.async != nil {
 			return m.async
@@ -206,8 +241,6 @@ func (m *merger) result() shared.HookOutput {
 		if m.decision == shared.DecisionDeny {
 			// Also the legacy spelling, so every CLI version reads it as a block.
 			out.Decision, out.Reason = shared.DecisionBlock, m.reason
-		} else if out.Decision == shared.DecisionApprove {
-			out.Decision = ""
 		}
 	case shared.HookEventPreModelSwitch:
 		if m.decision != "" {
@@ -215,15 +248,15 @@ func (m *merger) result() shared.HookOutput {
 		}
 	case shared.HookEventPermissionRequest:
 		if m.perm != nil {
-			out.HookSpecificOutput = &shared.PermissionRequestOutput{Decision: m.perm}
+			r := *m.perm
+			if r.Behavior == shared.PermissionAllow && m.updatedInput != nil {
+				r.UpdatedInput = m.updatedInput
+			}
+			out.HookSpecificOutput = &shared.PermissionRequestOutput{Decision: &r}
 		}
 	default:
 		switch last := m.last.(type) {
 		case *shared.PostToolUseOutput:
-			c := *last
-			c.AdditionalContext = ctx
-			out.HookSpecificOutput = &c
-		case *shared.UserPromptSubmitOutput:
 			c := *last
 			c.AdditionalContext = ctx
 			out.HookSpecificOutput = &c
@@ -232,7 +265,11 @@ func (m *merger) result() shared.HookOutput {
 			c.AdditionalContext = ctx
 			out.HookSpecificOutput = &c
 		case nil:
-			if ctx != "" {
+			if m.hasUPS {
+				c := m.ups
+				c.AdditionalContext = ctx
+				out.HookSpecificOutput = &c
+			} else if ctx != "" {
 				out.HookSpecificOutput = &shared.ContextOutput{AdditionalContext: ctx}
 			}
 		default:

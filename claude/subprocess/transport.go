@@ -30,7 +30,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/jsonstr"
 	"github.com/tidwall/gjson"
 )
 
@@ -945,25 +944,15 @@ func (t *Transport) answerError(id, msg string) {
 	}
 }
 
-// answerHook writes a hook's answer, encoded straight into the line buffer (no encoding/json for
-// the common answers, see shared.AppendWireOutput). An output that cannot be encoded falls back to
-// the event's denial (or {} for events that do not guard an action).
+// answerHook writes a hook's answer (shared.WireOutput, encoded once). An output that cannot be
+// written falls back to the event's denial (or {} for events that do not guard an action).
 func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOutput) {
-	err := t.writeAppended(func(b []byte) []byte {
-		b = append(b, `{"type":"control_response","response":{"subtype":"success","request_id":`...)
-		b = jsonstr.Append(b, id)
-		b = append(b, `,"response":`...)
-		w, err := shared.AppendWireOutput(b, e, out)
-		if err != nil {
-			t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
-			if w, err = shared.AppendWireOutput(b, e, shared.DenyOutput(e, "invalid hook output: "+err.Error())); err != nil {
-				// Cannot happen (every event's denial encodes); still never an allow.
-				w = append(b, `{"decision":"block","reason":"invalid hook output; denied by the SDK"}`...)
-			}
-		}
-		return append(w, "}}"...)
-	})
+	w, err := shared.WireOutput(e, out)
 	if err != nil {
+		t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
+		w, _ = shared.WireOutput(e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+	}
+	if err := t.WriteMessage(controlResponseEnvelope{Type: "control_response", Response: controlResponse{Subtype: "success", RequestID: id, Response: w}}); err != nil {
 		t.logger.Warn("subprocess: answering a CLI request", "request_id", id, "error", err)
 	}
 }
