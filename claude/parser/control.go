@@ -1,90 +1,107 @@
 package parser
 
 import (
-	"encoding/json"
 	"errors"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/tidwall/gjson"
 )
 
-// decodeControlRequest decodes a control_request line: every hook callback comes through it, so
-// it is on the hot path of each hooked tool call. The line is copied into a string once, and every
-// value below is a substring of it (gjson.GetBytes would copy each value it returns); the line and
-// its request object are each walked once for the fields (looking each field up by name walked
-// them once per field: over the hook input up to three times). The first occurrence of a repeated
-// key counts, as with a lookup by name.
+// decodeControlRequest decodes a control_request line: every hook callback and permission prompt
+// comes through it.
 func decodeControlRequest(line []byte) (shared.Message, error) {
-	s := string(line)
-	var id, req gjson.Result
-	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "request_id":
-			if !id.Exists() {
-				id = v
-			}
-		case "request":
-			if !req.Exists() {
-				req = v
-			}
-		}
-		return true
-	})
-	if id.Type != gjson.String || id.Str == "" {
+	var f struct {
+		RequestID jsontext.Value `json:"request_id"`
+		Request   jsontext.Value `json:"request"`
+	}
+	if err := json.Unmarshal(line, &f); err != nil {
+		return nil, err
+	}
+	var id string
+	if f.RequestID.Kind() != '"' || json.Unmarshal(f.RequestID, &id) != nil || id == "" {
 		return nil, errors.New("missing request_id")
 	}
-	if !req.IsObject() {
+	if f.Request.Kind() != '{' {
 		return nil, errors.New("missing request object")
 	}
-	var subtype, callbackID, toolUseID, input gjson.Result
-	req.ForEach(func(k, v gjson.Result) bool {
-		var dst *gjson.Result
-		switch k.Str {
-		case "subtype":
-			dst = &subtype
-		case "callback_id":
-			dst = &callbackID
-		case "tool_use_id":
-			dst = &toolUseID
-		case "input":
-			dst = &input
-		default:
-			return true
-		}
-		if !dst.Exists() {
-			*dst = v // v.Index is relative to the line, as rawBytes needs
-		}
-		return true
-	})
-	reqBytes := rawBytes(line, req)
-	switch subtype.String() {
+	var req struct {
+		Subtype string `json:"subtype"`
+	}
+	if err := json.Unmarshal(f.Request, &req); err != nil {
+		return nil, err
+	}
+	m := &shared.ControlRequest{RequestID: id, Subtype: req.Subtype, Request: []byte(f.Request), Raw: line}
+	switch req.Subtype {
 	case "hook_callback":
-		if !input.IsObject() {
+		var cb struct {
+			CallbackID string         `json:"callback_id"`
+			ToolUseID  string         `json:"tool_use_id"`
+			Input      jsontext.Value `json:"input"`
+		}
+		if err := json.Unmarshal(f.Request, &cb); err != nil {
+			return nil, err
+		}
+		if cb.Input.Kind() != '{' {
 			return nil, errors.New("hook_callback without an input object")
 		}
-		in, err := decodeValidHookInput(rawBytes(line, input), input.Raw)
+		in, err := DecodeHookInput(cb.Input)
 		if err != nil {
 			return nil, err
 		}
-		// The request and its callback in one allocation.
-		r := &struct {
-			m  shared.ControlRequest
-			cb shared.HookCallback
-		}{}
-		r.m = shared.ControlRequest{RequestID: id.Str, Subtype: "hook_callback", Request: json.RawMessage(reqBytes), Raw: line}
-		r.cb = shared.HookCallback{CallbackID: callbackID.String(), ToolUseID: toolUseID.String(), Input: in}
+		m.HookCallback = &shared.HookCallback{CallbackID: cb.CallbackID, ToolUseID: cb.ToolUseID, Input: in}
 		// PermissionRequest's input has no tool_use_id; the request has it.
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolUseID == "" {
-			tc.ToolUseID = r.cb.ToolUseID
+			tc.ToolUseID = cb.ToolUseID
 		}
-		r.m.HookCallback = &r.cb
-		return &r.m, nil
 	case "can_use_tool":
-		c := &shared.CanUseTool{}
-		if err := json.Unmarshal(reqBytes, c); err != nil {
+		m.CanUseTool = &shared.CanUseTool{}
+		if err := json.Unmarshal(f.Request, m.CanUseTool); err != nil {
 			return nil, err
 		}
-		return &shared.ControlRequest{RequestID: id.Str, Subtype: "can_use_tool", Request: json.RawMessage(reqBytes), Raw: line, CanUseTool: c}, nil
 	}
-	return &shared.ControlRequest{RequestID: id.Str, Subtype: subtype.String(), Request: json.RawMessage(reqBytes), Raw: line}, nil
+	return m, nil
+}
+
+func decodeControlResponse(line []byte) (shared.Message, error) {
+	var f struct {
+		Response jsontext.Value `json:"response"`
+	}
+	if err := json.Unmarshal(line, &f); err != nil {
+		return nil, err
+	}
+	if f.Response.Kind() != '{' {
+		return nil, errors.New("missing response object")
+	}
+	var r struct {
+		RequestID string         `json:"request_id"`
+		Subtype   string         `json:"subtype"`
+		Error     string         `json:"error"`
+		ErrorCode string         `json:"error_code"`
+		Response  jsontext.Value `json:"response"`
+	}
+	if err := json.Unmarshal(f.Response, &r); err != nil {
+		return nil, err
+	}
+	return &shared.ControlResponse{
+		RequestID: r.RequestID,
+		Subtype:   r.Subtype,
+		Response:  []byte(r.Response),
+		Error:     r.Error,
+		ErrorCode: r.ErrorCode,
+		Raw:       line,
+	}, nil
+}
+
+func decodeControlCancel(line []byte) (shared.Message, error) {
+	var f struct {
+		RequestID *string `json:"request_id"`
+	}
+	if err := json.Unmarshal(line, &f); err != nil {
+		return nil, err
+	}
+	if f.RequestID == nil {
+		return nil, errors.New("missing request_id")
+	}
+	return &shared.ControlCancelRequest{RequestID: *f.RequestID, Raw: line}, nil
 }

@@ -1,17 +1,20 @@
 package parser
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"reflect"
 	"strings"
 	"sync"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/tidwall/gjson"
 )
 
-// InputError says a hook input lacks a field it must have, or has one of the wrong type.
+// InputError says a hook input cannot be decoded: it is not one JSON object, has duplicate names,
+// invalid UTF-8 or nesting deeper than 10000, lacks a field it must have, or has one of the wrong
+// type. Reason says which; Event is "" when the event name could not be read.
 type InputError struct {
 	Event  shared.HookEvent
 	Reason string
@@ -22,65 +25,63 @@ func (e *InputError) Error() string {
 	return "parser: hook input for " + string(e.Event) + ": " + e.Reason
 }
 
-// DecodeHookInput decodes a hook input object into its event's type (shared.NewHookInput). It keeps
-// the raw bytes in Base().Raw and the fields the type has no place for in Base().Extra. An input
-// without hook_event_name, or with a field of the wrong type, is an error; an unknown event name
-// decodes into a *shared.GenericHookInput.
+// DecodeHookInput decodes a hook input object into its event's type (shared.NewHookInput) with
+// JSON v2. It keeps raw in Base().Raw (without copying it) and the fields the type has no place for
+// in Base().Extra. An input without a hook_event_name string, or with a field of the wrong type, is
+// an *InputError, and so is one with duplicate names (at any depth), invalid UTF-8 or nesting
+// deeper than 10000. An unknown event name decodes into a *shared.GenericHookInput.
 func DecodeHookInput(raw []byte) (shared.HookInput, error) {
-	return decodeHookInput(raw, string(raw))
-}
-
-// decodeValidHookInput is decodeHookInput for an input known to be valid JSON (a part of a line
-// Parse validated): the inputs of the tool events every hooked tool call has take a fast path.
-func decodeValidHookInput(raw []byte, rawStr string) (shared.HookInput, error) {
-	if name := gjson.Get(rawStr, "hook_event_name"); name.Type == gjson.String {
-		switch ev := shared.HookEvent(name.Str); ev {
-		case shared.HookEventPreToolUse, shared.HookEventPostToolUse:
-			if in, ok := fastToolInput(ev, raw, rawStr); ok {
-				return in, nil
-			}
-		}
+	var head struct {
+		HookEventName jsontext.Value `json:"hook_event_name"`
 	}
-	return decodeHookInput(raw, rawStr)
-}
-
-// decodeHookInput is DecodeHookInput with raw also as a string, so that a caller that has both
-// (the control_request decoder) does not copy a large input again.
-func decodeHookInput(raw []byte, rawStr string) (shared.HookInput, error) {
-	name := gjson.Get(rawStr, "hook_event_name")
-	if name.Type != gjson.String || name.Str == "" {
+	// This reads, and so checks, the whole input.
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, &InputError{Reason: err.Error()}
+	}
+	var name string
+	if head.HookEventName.Kind() != '"' || json.Unmarshal(head.HookEventName, &name) != nil || name == "" {
 		return nil, &InputError{Reason: "missing hook_event_name"}
 	}
-	ev := shared.HookEvent(name.Str)
+	ev := shared.HookEvent(name)
 	in := shared.NewHookInput(ev)
 	if err := json.Unmarshal(raw, in); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return nil, &InputError{Event: ev, Reason: "field " + te.Field + " has the wrong type: " + te.Value}
+		var se *json.SemanticError
+		if errors.As(err, &se) && se.JSONPointer != "" {
+			return nil, &InputError{Event: ev, Reason: "field " + strings.TrimPrefix(string(se.JSONPointer), "/") + " has the wrong type: " + se.JSONKind.String()}
 		}
 		return nil, &InputError{Event: ev, Reason: err.Error()}
 	}
 	b := in.Base()
-	// encoding/json keeps the last of duplicate keys and gjson the first: make the name agree with
-	// the type chosen, so that dispatching on HookEventName always finds this type.
-	b.HookEventName = ev
 	b.Raw = raw
-	known := knownKeys(reflect.TypeOf(in).Elem())
-	gjson.Parse(rawStr).ForEach(func(k, v gjson.Result) bool {
-		if _, ok := known[k.Str]; !ok {
-			if b.Extra == nil {
-				b.Extra = make(map[string]json.RawMessage)
-			}
-			b.Extra[k.Str] = json.RawMessage(rawBytes(raw, v))
-		}
-		return true
-	})
+	if err := addUnknownMembers(&b.Extra, raw, knownKeys(reflect.TypeOf(in).Elem())); err != nil {
+		return nil, &InputError{Event: ev, Reason: err.Error()}
+	}
 	if ev.IsToolEvent() {
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolName == "" {
 			return nil, &InputError{Event: ev, Reason: "missing tool_name"}
 		}
 	}
 	return in, nil
+}
+
+// addUnknownMembers adds to *extra copies of the members of the object raw whose names are not in
+// known; it leaves *extra nil if there are none.
+func addUnknownMembers[V ~[]byte](extra *map[string]V, raw []byte, known map[string]struct{}) error {
+	d := jsontext.NewDecoder(bytes.NewReader(raw))
+	return members(d, func(name string) error {
+		if _, ok := known[name]; ok {
+			return d.SkipValue()
+		}
+		v, err := d.ReadValue()
+		if err != nil {
+			return err
+		}
+		if *extra == nil {
+			*extra = make(map[string]V)
+		}
+		(*extra)[name] = V(v.Clone())
+		return nil
+	})
 }
 
 var keyCache sync.Map // reflect.Type -> map[string]struct{}

@@ -287,8 +287,8 @@ func TestDecodeHookInput(t *testing.T) {
 			"*shared.StopHookInput", "Stop", map[string]json.RawMessage{`we"ird`: json.RawMessage(`1`)}},
 		{"null tool_input", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":null}`,
 			"*shared.PreToolUseHookInput", "PreToolUse", nil},
-		{"duplicate hook_event_name: the type wins", `{"hook_event_name":"PreToolUse","tool_name":"Bash","hook_event_name":"Stop"}`,
-			"*shared.PreToolUseHookInput", "PreToolUse", nil},
+		{"names differing only in case are distinct", `{"hook_event_name":"PreToolUse","tool_name":"Bash","Tool_Name":"Write","tool_input":{"command":"ls","Command":"rm"}}`,
+			"*shared.PreToolUseHookInput", "PreToolUse", map[string]json.RawMessage{"Tool_Name": json.RawMessage(`"Write"`)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -315,7 +315,13 @@ func TestDecodeHookInput(t *testing.T) {
 		})
 	}
 
-	for _, raw := range []string{`{}`, `{"hook_event_name":null}`, `{"hook_event_name":["PreToolUse"]}`, `[]`, `not json`} {
+	for _, raw := range []string{
+		`{}`, `{"hook_event_name":null}`, `{"hook_event_name":["PreToolUse"]}`, `[]`, `not json`,
+		// JSON.parse keeps the last of duplicate names, a first-wins reader the first: an error.
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","hook_event_name":"Stop"}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"}}`,
+		"{\"hook_event_name\":\"Stop\",\"x\":\"\xff\"}",
+	} {
 		t.Run("error/"+raw, func(t *testing.T) {
 			in, err := parser.DecodeHookInput([]byte(raw))
 			var ie *parser.InputError
