@@ -67,7 +67,7 @@ func DecodeHookInput(raw []byte) (shared.HookInput, error) {
 // addUnknownMembers adds to *extra copies of the members of the object raw whose names are not in
 // known; it leaves *extra nil if there are none.
 func addUnknownMembers[V ~[]byte](extra *map[string]V, raw []byte, known map[string]struct{}) error {
-	d := jsontext.NewDecoder(bytes.NewReader(raw))
+	d := jsontext.NewDecoder(bytes.NewBuffer(raw))
 	return members(d, func(name string) error {
 		if _, ok := known[name]; ok {
 			return d.SkipValue()

@@ -171,7 +171,7 @@ func decodeHookResponse(line []byte) (shared.Message, error) {
 // invalid UTF-8 and a nesting deeper than jsontext's bound pass: Parse reports them as a
 // *DecodeError, not as ErrNotJSON, so that a request carrying one is answered, not skipped.
 func grammatical(line []byte) bool {
-	d := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	d := jsontext.NewDecoder(bytes.NewBuffer(line), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	for {
 		if _, err := d.ReadToken(); err != nil {
 			// The bound is the only error past it; a line that deep is a JSON value for this purpose.

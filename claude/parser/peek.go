@@ -33,7 +33,7 @@ type Head struct {
 func Peek(line []byte) Head {
 	var top, req Head
 	var inputEvent string
-	d := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	d := jsontext.NewDecoder(bytes.NewBuffer(line), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	_ = members(d, func(name string) error {
 		switch name {
 		case "type":
