@@ -1,14 +1,16 @@
 // Package parser turns one line of the CLI's stdout into a typed message. It is pure: no I/O, no
-// goroutines, no state, safe for concurrent use, and fuzzed.
+// goroutines, nothing to configure, safe for concurrent use, and fuzzed.
 //
 // A line is peeked for its type (Peek) and then decoded, whole, with JSON v2
 // (github.com/go-json-experiment/json, default options) into the claude/shared type of that type.
-// JSON v2 matches key names exactly (as JavaScript does), and rejects duplicate names, invalid
-// UTF-8 (lone surrogate escapes included) and nesting deeper than 10000: a line on which the
-// CLI's JSON.parse (the last of duplicate names wins) and a Go decoder could read different values
-// is an error here, never a value the CLI does not act on. A type this package does not decode
-// comes through as a *shared.RawMessage, not an error, so that a newer CLI does not break old
-// code.
+// JSON v2 matches names exactly (as JavaScript does: "Command" is not "command"), and rejects
+// duplicate names at any depth, invalid UTF-8 and nesting deeper than 10000. So a line that the
+// CLI's JSON.parse (where the last of duplicate names wins) and a Go decoder could read
+// differently is a *DecodeError, never a value the CLI does not act on; the transport answers a
+// request it cannot decode with its event's denial. One deliberate difference: JSON.parse takes a
+// lone surrogate escape ("\ud800"), JSON v2 refuses it, and so does Parse (failing closed).
+// A type this package does not decode comes through as a *shared.RawMessage, not an error, so
+// that a newer CLI does not break old code.
 package parser
 
 import (
