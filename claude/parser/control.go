@@ -1,7 +1,10 @@
 package parser
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -11,52 +14,53 @@ import (
 // decodeControlRequest decodes a control_request line: every hook callback and permission prompt
 // comes through it.
 func decodeControlRequest(line []byte) (shared.Message, error) {
-	var f struct {
-		RequestID jsontext.Value `json:"request_id"`
-		Request   jsontext.Value `json:"request"`
-	}
-	if err := json.Unmarshal(line, &f); err != nil {
+	// This reads, and so checks, the whole line: the request and its input are parts of it.
+	top, err := objectMembers(line)
+	if err != nil {
 		return nil, err
 	}
-	var id string
-	if f.RequestID.Kind() != '"' || json.Unmarshal(f.RequestID, &id) != nil || id == "" {
+	id, err := optString(top, "request_id")
+	if err != nil || id == "" {
 		return nil, errors.New("missing request_id")
 	}
-	if f.Request.Kind() != '{' {
+	request := top["request"]
+	if request.Kind() != '{' {
 		return nil, errors.New("missing request object")
 	}
-	var req struct {
-		Subtype string `json:"subtype"`
-	}
-	if err := json.Unmarshal(f.Request, &req); err != nil {
+	req, err := objectMembers(request)
+	if err != nil {
 		return nil, err
 	}
-	m := &shared.ControlRequest{RequestID: id, Subtype: req.Subtype, Request: []byte(f.Request), Raw: line}
-	switch req.Subtype {
+	subtype, err := optString(req, "subtype")
+	if err != nil {
+		return nil, err
+	}
+	m := &shared.ControlRequest{RequestID: id, Subtype: subtype, Request: []byte(request), Raw: line}
+	switch subtype {
 	case "hook_callback":
-		var cb struct {
-			CallbackID string         `json:"callback_id"`
-			ToolUseID  string         `json:"tool_use_id"`
-			Input      jsontext.Value `json:"input"`
-		}
-		if err := json.Unmarshal(f.Request, &cb); err != nil {
-			return nil, err
-		}
-		if cb.Input.Kind() != '{' {
-			return nil, errors.New("hook_callback without an input object")
-		}
-		in, err := DecodeHookInput(cb.Input)
+		callbackID, err := optString(req, "callback_id")
 		if err != nil {
 			return nil, err
 		}
-		m.HookCallback = &shared.HookCallback{CallbackID: cb.CallbackID, ToolUseID: cb.ToolUseID, Input: in}
+		toolUseID, err := optString(req, "tool_use_id")
+		if err != nil {
+			return nil, err
+		}
+		if req["input"].Kind() != '{' {
+			return nil, errors.New("hook_callback without an input object")
+		}
+		in, err := DecodeHookInput(req["input"])
+		if err != nil {
+			return nil, err
+		}
+		m.HookCallback = &shared.HookCallback{CallbackID: callbackID, ToolUseID: toolUseID, Input: in}
 		// PermissionRequest's input has no tool_use_id; the request has it.
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolUseID == "" {
-			tc.ToolUseID = cb.ToolUseID
+			tc.ToolUseID = toolUseID
 		}
 	case "can_use_tool":
 		m.CanUseTool = &shared.CanUseTool{}
-		if err := json.Unmarshal(f.Request, m.CanUseTool); err != nil {
+		if err := json.Unmarshal(request, m.CanUseTool); err != nil {
 			return nil, err
 		}
 	}
@@ -104,4 +108,43 @@ func decodeControlCancel(line []byte) (shared.Message, error) {
 		return nil, errors.New("missing request_id")
 	}
 	return &shared.ControlCancelRequest{RequestID: *f.RequestID, Raw: line}, nil
+}
+
+// objectMembers reads the JSON object obj with JSON v2's checks (no duplicate names, valid UTF-8,
+// nesting up to 10000, nothing after it) and returns its members' values by name. Each value is a
+// part of obj, not a copy; its capacity ends with it, so that an append cannot write into obj.
+func objectMembers(obj []byte) (map[string]jsontext.Value, error) {
+	d := jsontext.NewDecoder(bytes.NewBuffer(obj))
+	if d.PeekKind() != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	m := make(map[string]jsontext.Value)
+	err := members(d, func(name string) error {
+		v, err := d.ReadValue()
+		if err != nil {
+			return err
+		}
+		end := int(d.InputOffset())
+		m[name] = jsontext.Value(obj[end-len(v) : end : end])
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	return m, nil
+}
+
+// optString returns the string value of the member name of m: "" if it is absent or null, an error
+// if it is not a string.
+func optString(m map[string]jsontext.Value, name string) (string, error) {
+	var s string
+	if v, ok := m[name]; ok {
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return s, nil
 }

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -26,20 +25,18 @@ func (e *InputError) Error() string {
 }
 
 // DecodeHookInput decodes a hook input object into its event's type (shared.NewHookInput) with
-// JSON v2. It keeps raw in Base().Raw (without copying it) and the fields the type has no place for
-// in Base().Extra. An input without a hook_event_name string, or with a field of the wrong type, is
-// an *InputError, and so is one with duplicate names (at any depth), invalid UTF-8 or nesting
-// deeper than 10000. An unknown event name decodes into a *shared.GenericHookInput.
+// JSON v2. It keeps raw in Base().Raw and the fields the type has no place for in Base().Extra,
+// both parts of raw, not copies. An input without a hook_event_name string, or with a field of
+// the wrong type, is an *InputError, and so is one with duplicate names (at any depth), invalid
+// UTF-8 or nesting deeper than 10000. An unknown event name decodes into a
+// *shared.GenericHookInput.
 func DecodeHookInput(raw []byte) (shared.HookInput, error) {
-	var head struct {
-		HookEventName jsontext.Value `json:"hook_event_name"`
-	}
-	// This reads, and so checks, the whole input.
-	if err := json.Unmarshal(raw, &head); err != nil {
+	all, err := objectMembers(raw)
+	if err != nil {
 		return nil, &InputError{Reason: err.Error()}
 	}
-	var name string
-	if head.HookEventName.Kind() != '"' || json.Unmarshal(head.HookEventName, &name) != nil || name == "" {
+	name, err := optString(all, "hook_event_name")
+	if err != nil || name == "" {
 		return nil, &InputError{Reason: "missing hook_event_name"}
 	}
 	ev := shared.HookEvent(name)
@@ -53,9 +50,7 @@ func DecodeHookInput(raw []byte) (shared.HookInput, error) {
 	}
 	b := in.Base()
 	b.Raw = raw
-	if err := addUnknownMembers(&b.Extra, raw, knownKeys(reflect.TypeOf(in).Elem())); err != nil {
-		return nil, &InputError{Event: ev, Reason: err.Error()}
-	}
+	keepUnknown(&b.Extra, all, knownKeys(reflect.TypeOf(in).Elem()))
 	if ev.IsToolEvent() {
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolName == "" {
 			return nil, &InputError{Event: ev, Reason: "missing tool_name"}
@@ -64,24 +59,17 @@ func DecodeHookInput(raw []byte) (shared.HookInput, error) {
 	return in, nil
 }
 
-// addUnknownMembers adds to *extra copies of the members of the object raw whose names are not in
-// known; it leaves *extra nil if there are none.
-func addUnknownMembers[V ~[]byte](extra *map[string]V, raw []byte, known map[string]struct{}) error {
-	d := jsontext.NewDecoder(bytes.NewBuffer(raw))
-	return members(d, func(name string) error {
-		if _, ok := known[name]; ok {
-			return d.SkipValue()
+// keepUnknown adds to *extra the members of all whose names are not in known; it leaves *extra nil
+// if there are none.
+func keepUnknown[V ~[]byte](extra *map[string]V, all map[string]jsontext.Value, known map[string]struct{}) {
+	for k, v := range all {
+		if _, ok := known[k]; !ok {
+			if *extra == nil {
+				*extra = make(map[string]V)
+			}
+			(*extra)[k] = V(v)
 		}
-		v, err := d.ReadValue()
-		if err != nil {
-			return err
-		}
-		if *extra == nil {
-			*extra = make(map[string]V)
-		}
-		(*extra)[name] = V(v.Clone())
-		return nil
-	})
+	}
 }
 
 var keyCache sync.Map // reflect.Type -> map[string]struct{}
