@@ -68,6 +68,9 @@ func FuzzParse(f *testing.F) {
 				}
 				in = v.HookCallback.Input
 			}
+			if r := jsontext.Value(v.Request); r.Kind() != '{' || !r.IsValid() || len(bytes.TrimSpace(r)) != len(r) {
+				t.Fatalf("Request is not one JSON object: %q", r)
+			}
 		case *shared.HookEventMessage:
 			in = v.Input
 			for _, k := range []string{"type", "request_id", "id"} {
@@ -96,6 +99,15 @@ func checkHookInput(t *testing.T, in shared.HookInput) {
 	}
 	if b.Extra != nil && len(b.Extra) == 0 {
 		t.Fatalf("Extra is empty but not nil")
+	}
+	// Raw and Extra's values are parts of the line: each exactly one JSON value.
+	if jsontext.Value(b.Raw).Kind() != '{' || !jsontext.Value(b.Raw).IsValid() {
+		t.Fatalf("Raw is not one JSON object: %q", b.Raw)
+	}
+	for k, v := range b.Extra {
+		if !jsontext.Value(v).IsValid() || len(bytes.TrimSpace(v)) != len(v) {
+			t.Fatalf("Extra[%q] is not one JSON value: %q", k, v)
+		}
 	}
 	if tc := shared.ToolCall(in); tc != nil && tc.ToolName == "" {
 		t.Fatalf("tool event %s without a tool name", b.HookEventName)
