@@ -23,3 +23,14 @@ func ExampleParse() {
 	// hook_callback Bash ls 1
 	// *shared.RawMessage from_the_future
 }
+
+func ExamplePeek() {
+	// A hook callback Parse refuses (the command is there twice: JSON.parse would run the last):
+	// Peek still reads what answering it takes.
+	line := []byte(`{"type":"control_request","request_id":"r1","request":{"subtype":"hook_callback","callback_id":"hook_PreToolUse","input":{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"}}}}`)
+	_, err := parser.Parse(line)
+	h := parser.Peek(line)
+	fmt.Println(err != nil, h.Type, h.Subtype, h.RequestID, h.HookEventName)
+	// Output:
+	// true control_request hook_callback r1 PreToolUse
+}

@@ -3,11 +3,12 @@ package parser_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -15,10 +16,10 @@ import (
 // shared/protocol/hook-callback-inputs.txt: real lines of the CLI 2.1.330.
 
 type streamSample struct {
-	Label string          `json:"label"`
-	Run   string          `json:"run"`
-	Dir   string          `json:"dir"`
-	Msg   json.RawMessage `json:"msg"` // the line's bytes, as captured
+	Label string         `json:"label"`
+	Run   string         `json:"run"`
+	Dir   string         `json:"dir"`
+	Msg   jsontext.Value `json:"msg"` // the line's bytes, as captured
 }
 
 func loadStreamSamples(t testing.TB) []streamSample {

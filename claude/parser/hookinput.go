@@ -1,17 +1,19 @@
 package parser
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"sync"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/tidwall/gjson"
 )
 
-// InputError says a hook input lacks a field it must have, or has one of the wrong type.
+// InputError says a hook input cannot be decoded: it is not one JSON object, has duplicate names,
+// invalid UTF-8 or nesting deeper than 10000, lacks a field it must have, or has one of the wrong
+// type. Reason says which; Event is "" when the event name could not be read.
 type InputError struct {
 	Event  shared.HookEvent
 	Reason string
@@ -22,65 +24,52 @@ func (e *InputError) Error() string {
 	return "parser: hook input for " + string(e.Event) + ": " + e.Reason
 }
 
-// DecodeHookInput decodes a hook input object into its event's type (shared.NewHookInput). It keeps
-// the raw bytes in Base().Raw and the fields the type has no place for in Base().Extra. An input
-// without hook_event_name, or with a field of the wrong type, is an error; an unknown event name
-// decodes into a *shared.GenericHookInput.
+// DecodeHookInput decodes a hook input object into its event's type (shared.NewHookInput) with
+// JSON v2. It keeps raw in Base().Raw and the fields the type has no place for in Base().Extra,
+// both parts of raw, not copies. An input without a hook_event_name string, or with a field of
+// the wrong type, is an *InputError, and so is one with duplicate names (at any depth), invalid
+// UTF-8 or nesting deeper than 10000. An unknown event name decodes into a
+// *shared.GenericHookInput.
 func DecodeHookInput(raw []byte) (shared.HookInput, error) {
-	return decodeHookInput(raw, string(raw))
-}
-
-// decodeValidHookInput is decodeHookInput for an input known to be valid JSON (a part of a line
-// Parse validated): the inputs of the tool events every hooked tool call has take a fast path.
-func decodeValidHookInput(raw []byte, rawStr string) (shared.HookInput, error) {
-	if name := gjson.Get(rawStr, "hook_event_name"); name.Type == gjson.String {
-		switch ev := shared.HookEvent(name.Str); ev {
-		case shared.HookEventPreToolUse, shared.HookEventPostToolUse:
-			if in, ok := fastToolInput(ev, raw, rawStr); ok {
-				return in, nil
-			}
-		}
+	all, err := objectMembers(raw)
+	if err != nil {
+		return nil, &InputError{Reason: err.Error()}
 	}
-	return decodeHookInput(raw, rawStr)
-}
-
-// decodeHookInput is DecodeHookInput with raw also as a string, so that a caller that has both
-// (the control_request decoder) does not copy a large input again.
-func decodeHookInput(raw []byte, rawStr string) (shared.HookInput, error) {
-	name := gjson.Get(rawStr, "hook_event_name")
-	if name.Type != gjson.String || name.Str == "" {
+	name, err := optString(all, "hook_event_name")
+	if err != nil || name == "" {
 		return nil, &InputError{Reason: "missing hook_event_name"}
 	}
-	ev := shared.HookEvent(name.Str)
+	ev := shared.HookEvent(name)
 	in := shared.NewHookInput(ev)
 	if err := json.Unmarshal(raw, in); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return nil, &InputError{Event: ev, Reason: "field " + te.Field + " has the wrong type: " + te.Value}
+		var se *json.SemanticError
+		if errors.As(err, &se) && se.JSONPointer != "" {
+			return nil, &InputError{Event: ev, Reason: "field " + strings.TrimPrefix(string(se.JSONPointer), "/") + " has the wrong type: " + se.JSONKind.String()}
 		}
 		return nil, &InputError{Event: ev, Reason: err.Error()}
 	}
 	b := in.Base()
-	// encoding/json keeps the last of duplicate keys and gjson the first: make the name agree with
-	// the type chosen, so that dispatching on HookEventName always finds this type.
-	b.HookEventName = ev
 	b.Raw = raw
-	known := knownKeys(reflect.TypeOf(in).Elem())
-	gjson.Parse(rawStr).ForEach(func(k, v gjson.Result) bool {
-		if _, ok := known[k.Str]; !ok {
-			if b.Extra == nil {
-				b.Extra = make(map[string]json.RawMessage)
-			}
-			b.Extra[k.Str] = json.RawMessage(rawBytes(raw, v))
-		}
-		return true
-	})
+	keepUnknown(&b.Extra, all, knownKeys(reflect.TypeOf(in).Elem()))
 	if ev.IsToolEvent() {
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolName == "" {
 			return nil, &InputError{Event: ev, Reason: "missing tool_name"}
 		}
 	}
 	return in, nil
+}
+
+// keepUnknown adds to *extra the members of all whose names are not in known; it leaves *extra nil
+// if there are none.
+func keepUnknown[V ~[]byte](extra *map[string]V, all map[string]jsontext.Value, known map[string]struct{}) {
+	for k, v := range all {
+		if _, ok := known[k]; !ok {
+			if *extra == nil {
+				*extra = make(map[string]V)
+			}
+			(*extra)[k] = V(v)
+		}
+	}
 }
 
 var keyCache sync.Map // reflect.Type -> map[string]struct{}

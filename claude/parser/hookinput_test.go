@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
@@ -240,11 +241,11 @@ func TestParseHookCallbacks(t *testing.T) {
 }
 
 // checkNothingLost checks that every key of raw is either in Extra or decoded into a field: the
-// typed input, marshalled again, holds the same value (or the key is omitted and the value is a
-// zero value that omitempty drops).
+// typed input, marshalled again (JSON v2), holds the same value (or the key is omitted and the value
+// is one that omitempty drops).
 func checkNothingLost(t *testing.T, in shared.HookInput, raw []byte) {
 	t.Helper()
-	typed, err := json.Marshal(in)
+	typed, err := jsonv2.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,9 +255,10 @@ func checkNothingLost(t *testing.T, in shared.HookInput, raw []byte) {
 		}
 		got := gjson.GetBytes(typed, gjson.Escape(k.Str))
 		if !got.Exists() {
+			// A zero or empty value may be left out by omitempty.
 			var zero any
-			_ = json.Unmarshal([]byte(v.Raw), &zero)
-			if zero != nil && !reflect.ValueOf(zero).IsZero() {
+			_ = jsonv2.Unmarshal([]byte(v.Raw), &zero)
+			if rv := reflect.ValueOf(zero); zero != nil && !rv.IsZero() && !((rv.Kind() == reflect.Slice || rv.Kind() == reflect.Map) && rv.Len() == 0) {
 				t.Errorf("key %q (%s) is neither decoded nor in Extra", k.Str, v.Raw)
 			}
 			return true
@@ -287,8 +289,8 @@ func TestDecodeHookInput(t *testing.T) {
 			"*shared.StopHookInput", "Stop", map[string]json.RawMessage{`we"ird`: json.RawMessage(`1`)}},
 		{"null tool_input", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":null}`,
 			"*shared.PreToolUseHookInput", "PreToolUse", nil},
-		{"duplicate hook_event_name: the type wins", `{"hook_event_name":"PreToolUse","tool_name":"Bash","hook_event_name":"Stop"}`,
-			"*shared.PreToolUseHookInput", "PreToolUse", nil},
+		{"names differing only in case are distinct", `{"hook_event_name":"PreToolUse","tool_name":"Bash","Tool_Name":"Write","tool_input":{"command":"ls","Command":"rm"}}`,
+			"*shared.PreToolUseHookInput", "PreToolUse", map[string]json.RawMessage{"Tool_Name": json.RawMessage(`"Write"`)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -315,7 +317,13 @@ func TestDecodeHookInput(t *testing.T) {
 		})
 	}
 
-	for _, raw := range []string{`{}`, `{"hook_event_name":null}`, `{"hook_event_name":["PreToolUse"]}`, `[]`, `not json`} {
+	for _, raw := range []string{
+		`{}`, `{"hook_event_name":null}`, `{"hook_event_name":["PreToolUse"]}`, `[]`, `not json`,
+		// JSON.parse keeps the last of duplicate names, a first-wins reader the first: an error.
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","hook_event_name":"Stop"}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"}}`,
+		"{\"hook_event_name\":\"Stop\",\"x\":\"\xff\"}",
+	} {
 		t.Run("error/"+raw, func(t *testing.T) {
 			in, err := parser.DecodeHookInput([]byte(raw))
 			var ie *parser.InputError

@@ -1,26 +1,28 @@
 package parser
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // wireOutput mirrors shared.WireHookOutput for decoding.
 type wireOutput struct {
-	Async              bool            `json:"async"`
-	AsyncTimeout       int             `json:"asyncTimeout"`
-	Continue           *bool           `json:"continue"`
-	StopReason         string          `json:"stopReason"`
-	SuppressOutput     bool            `json:"suppressOutput"`
-	Decision           string          `json:"decision"`
-	Reason             string          `json:"reason"`
-	SystemMessage      string          `json:"systemMessage"`
-	HookSpecificOutput json.RawMessage `json:"hookSpecificOutput"`
+	Async              bool           `json:"async"`
+	AsyncTimeout       int            `json:"asyncTimeout"`
+	Continue           *bool          `json:"continue"`
+	StopReason         string         `json:"stopReason"`
+	SuppressOutput     bool           `json:"suppressOutput"`
+	Decision           string         `json:"decision"`
+	Reason             string         `json:"reason"`
+	SystemMessage      string         `json:"systemMessage"`
+	HookSpecificOutput jsontext.Value `json:"hookSpecificOutput"`
 }
 
-// DecodeHookOutput decodes a hook answer as the CLI reads it (the JSON a command hook prints, or the
+// DecodeHookOutput decodes, with JSON v2, a hook answer as the CLI reads it (the JSON a command hook prints, or the
 // fields of a hook_response line) into a shared.HookOutput for event e: an *shared.AsyncHookOutput
 // for {"async":true}, else a *shared.SyncHookOutput whose HookSpecificOutput has e's own type.
 // A hookSpecificOutput.hookEventName naming another event is an error (the CLI blocks on it).

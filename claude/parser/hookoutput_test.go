@@ -34,6 +34,12 @@ func TestDecodeHookOutput(t *testing.T) {
 		{"wrong hookEventName", shared.HookEventPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse"}}`, nil, true},
 		{"not JSON", shared.HookEventPreToolUse, `{"decision":`, nil, true},
 		{"wrong type", shared.HookEventPreToolUse, `{"hookSpecificOutput":{"permissionDecision":5}}`, nil, true},
+		// The CLI reads the answer with JSON.parse: the last of duplicate names wins, names match
+		// exactly. A duplicate is an error here (the executor then denies a guarding event).
+		{"permissionDecision twice", shared.HookEventPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecision":"allow"}}`, nil, true},
+		{"decision twice", shared.HookEventStop, `{"decision":"block","decision":"approve"}`, nil, true},
+		{"invalid UTF-8", shared.HookEventStop, "{\"reason\":\"\xff\"}", nil, true},
+		{"names in another case are unknown", shared.HookEventStop, `{"Decision":"block","Continue":false}`, &shared.SyncHookOutput{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -37,7 +38,7 @@ var streamGolden = map[string]struct {
 		var resp struct {
 			Commands []struct{ Name string } `json:"commands"`
 		}
-		if err := json.Unmarshal(r.Response, &resp); err != nil || len(resp.Commands) == 0 {
+		if err := jsonv2.Unmarshal(r.Response, &resp); err != nil || len(resp.Commands) == 0 {
 			t.Errorf("Response does not hold the commands: %v", err)
 		}
 	}},
@@ -95,8 +96,10 @@ var streamGolden = map[string]struct {
 	}},
 	"stream_event": {"*shared.StreamEvent", "stream_event", func(t *testing.T, m shared.Message) {
 		e := m.(*shared.StreamEvent)
-		var ev struct{ Type string }
-		if err := json.Unmarshal(e.Event, &ev); err != nil || ev.Type != "message_start" {
+		var ev struct {
+			Type string `json:"type"`
+		}
+		if err := jsonv2.Unmarshal(e.Event, &ev); err != nil || ev.Type != "message_start" {
 			t.Errorf("Event = %s (%v)", e.Event, err)
 		}
 		if e.SessionID != "c88d5553-32fa-454d-9000-c5a18e2cd002" || e.ParentToolUseID != nil {
@@ -139,7 +142,7 @@ var streamGolden = map[string]struct {
 		var req struct {
 			ServerName string `json:"server_name"`
 		}
-		if err := json.Unmarshal(r.Request, &req); err != nil || req.ServerName != "my-srv" {
+		if err := jsonv2.Unmarshal(r.Request, &req); err != nil || req.ServerName != "my-srv" {
 			t.Errorf("Request = %.100s (%v)", r.Request, err)
 		}
 	}},
@@ -402,7 +405,7 @@ func TestParseHookResponse(t *testing.T) {
 		t.Errorf("HookResponseMessage = %+v", r)
 	}
 	var w shared.WireHookOutput
-	if err := json.Unmarshal(r.Output, &w); err != nil {
+	if err := jsonv2.Unmarshal(r.Output, &w); err != nil {
 		t.Fatal(err)
 	}
 	if w.Continue == nil || *w.Continue {
@@ -415,7 +418,7 @@ func TestParseHookResponse(t *testing.T) {
 
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
-	b, err := json.Marshal(v)
+	b, err := jsonv2.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}

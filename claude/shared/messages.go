@@ -1,6 +1,10 @@
 package shared
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	jsonv2 "github.com/go-json-experiment/json"
+)
 
 // Message is one message of a session's stream: a line the CLI wrote, decoded, or an event the SDK
 // produced itself (hook progress). Use a type switch on the concrete pointer types.
@@ -63,11 +67,11 @@ func (b ContentBlock) ContentText() string {
 		return ""
 	}
 	var s string
-	if json.Unmarshal(b.Content, &s) == nil {
+	if jsonv2.Unmarshal(b.Content, &s) == nil {
 		return s
 	}
 	var blocks []ContentBlock
-	if json.Unmarshal(b.Content, &blocks) == nil {
+	if jsonv2.Unmarshal(b.Content, &blocks) == nil {
 		out := ""
 		for _, c := range blocks {
 			out += c.Text
