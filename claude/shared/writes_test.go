@@ -112,8 +112,8 @@ func writeGuardDecision(out shared.HookOutput) string {
 	if !ok {
 		return "no opinion"
 	}
-	if p, ok := so.HookSpecificOutput.(*shared.PreToolUseOutput); ok {
-		return string(p.PermissionDecision) + ": " + p.PermissionDecisionReason
+	if so.Decision == "" {
+		return "other"
 	}
-	return "other"
+	return string(so.Decision) + ": " + so.Reason
 }
