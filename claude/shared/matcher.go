@@ -65,12 +65,15 @@ func CompileMatcher(pattern string) (*Matcher, error) {
 		m.kind = matchRegexp
 		m.re = regexp.MustCompile("^(?:" + strings.Join(alts, "|") + ")$")
 	default:
-		re, err := regexp.Compile("^(?:" + p + ")$")
+		// p must parse on its own: "Bash)|(.*" would otherwise slip out of the anchoring group.
+		_, err := syntax.Parse(p, syntax.Perl)
+		if err == nil {
+			m.re, err = regexp.Compile("^(?:" + p + ")$")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("invalid matcher %q: %w", pattern, err)
 		}
 		m.kind = matchRegexp
-		m.re = re
 		m.names, m.finite = finiteNames(p)
 	}
 	return m, nil

@@ -153,7 +153,7 @@ func TestNilMatcher(t *testing.T) {
 }
 
 func TestCompileMatcherInvalid(t *testing.T) {
-	for _, p := range []string{"[", "(Read", "a{2,1}", "Bash(", `\`, "Bash|(", "x++"} {
+	for _, p := range []string{"[", "(Read", "a{2,1}", "Bash(", `\`, "Bash|(", "x++", "Bash)|(.*", "a)(b"} {
 		t.Run(p, func(t *testing.T) {
 			m, err := shared.CompileMatcher(p)
 			if err == nil {
