@@ -3,8 +3,11 @@ package shared
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Matcher is a compiled hook matcher. The zero value matches everything. A Matcher is immutable and
@@ -21,10 +24,15 @@ import (
 //   - anything else: a Go regular expression anchored to the whole name ("Edit.*" matches EditX,
 //     not NotebookEdit). The CLI tests such patterns unanchored; the SDK filters again locally, so
 //     its own semantics are what a handler sees.
+//
+// Like the CLI's, a matcher knows the CLI's legacy tool names: a value matches if it, or another
+// name of the same tool, does. "Task" (the legacy name of the Agent tool) matches "Agent", which
+// is what CLI 2.1.330 sends for it, and "Agent" matches "Task"; "^Ta.*$" matches "Agent" too.
 type Matcher struct {
 	pattern string
 	kind    matcherKind
-	names   []string
+	names   []string // matchNames: the list; matchRegexp: the finite set of names, if it is one
+	finite  bool     // matchRegexp: names is the set of every name re matches
 	re      *regexp.Regexp
 }
 
@@ -57,33 +65,37 @@ func CompileMatcher(pattern string) (*Matcher, error) {
 		m.kind = matchRegexp
 		m.re = regexp.MustCompile("^(?:" + strings.Join(alts, "|") + ")$")
 	default:
-		re, err := regexp.Compile("^(?:" + p + ")$")
+		// p must parse on its own: "Bash)|(.*" would otherwise slip out of the anchoring group.
+		_, err := syntax.Parse(p, syntax.Perl)
+		if err == nil {
+			m.re, err = regexp.Compile("^(?:" + p + ")$")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("invalid matcher %q: %w", pattern, err)
 		}
 		m.kind = matchRegexp
-		m.re = re
+		m.names, m.finite = finiteNames(p)
 	}
 	return m, nil
 }
 
-// Match reports whether s matches.
+// Match reports whether s, or another name of the same CLI tool (see Matcher), matches.
 func (m *Matcher) Match(s string) bool {
-	if m == nil {
+	if m == nil || m.kind == matchAll {
 		return true
 	}
-	switch m.kind {
-	case matchNames:
-		for _, n := range m.names {
-			if n == s {
-				return true
-			}
-		}
-		return false
-	case matchRegexp:
-		return m.re.MatchString(s)
+	if g, ok := toolNameGroups[s]; ok {
+		return slices.ContainsFunc(g, m.match)
 	}
-	return true
+	return m.match(s)
+}
+
+// match reports whether s itself matches.
+func (m *Matcher) match(s string) bool {
+	if m.kind == matchNames {
+		return slices.Contains(m.names, s)
+	}
+	return m.re.MatchString(s)
 }
 
 // MatchesAll reports whether the matcher matches every value.
@@ -97,12 +109,105 @@ func (m *Matcher) String() string {
 	return m.pattern
 }
 
-// Names returns the exact names of a list matcher, and false for any other kind.
+// Names returns the names the matcher matches (before the CLI's tool aliases, see Match) when
+// they are finitely many: a list's names as written, or every name of a regular expression such as
+// "^(Bash|Read)$" or "(Web)?Fetch" (the set, at most maxFiniteNames names). It returns false for a
+// matcher of every name, a glob, or any other regular expression.
 func (m *Matcher) Names() ([]string, bool) {
-	if m == nil || m.kind != matchNames {
+	if m == nil || m.kind == matchAll || (m.kind == matchRegexp && !m.finite) {
 		return nil, false
 	}
-	return append([]string(nil), m.names...), true
+	return slices.Clone(m.names), true
+}
+
+// maxFiniteNames bounds the set of names a regular expression's Names may return: a larger set
+// (such as "[A-Z][a-z][a-z]") counts as infinite.
+const maxFiniteNames = 64
+
+// finiteNames returns the set of strings the regular expression p (anchored to the whole name,
+// as the Matcher reads it) matches, if it is finite and at most maxFiniteNames strings, each once
+// in the order the expression gives them. Case-insensitive parts, "." and repetitions without a
+// bound are infinite. Anchors and word boundaries inside are taken as matching the empty string,
+// which can only make the set larger (a superset is what the CLI's pre-filter needs).
+func finiteNames(p string) ([]string, bool) {
+	re, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return nil, false
+	}
+	return literalSet(re.Simplify())
+}
+
+func literalSet(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpNoMatch:
+		return nil, true
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			for _, r := range re.Rune {
+				if unicode.SimpleFold(r) != r {
+					return nil, false
+				}
+			}
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCharClass:
+		var set []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if int(hi-lo) >= maxFiniteNames-len(set) {
+				return nil, false
+			}
+			for r := lo; r <= hi; r++ {
+				set = append(set, string(r))
+			}
+		}
+		return set, true
+	case syntax.OpCapture:
+		return literalSet(re.Sub[0])
+	case syntax.OpQuest:
+		sub, ok := literalSet(re.Sub[0])
+		return union([]string{""}, sub), ok
+	case syntax.OpAlternate:
+		var set []string
+		for _, s := range re.Sub {
+			sub, ok := literalSet(s)
+			if set = union(set, sub); !ok || len(set) > maxFiniteNames {
+				return nil, false
+			}
+		}
+		return set, true
+	case syntax.OpConcat:
+		set := []string{""}
+		for _, s := range re.Sub {
+			sub, ok := literalSet(s)
+			if !ok || len(set)*len(sub) > maxFiniteNames {
+				return nil, false
+			}
+			var next []string
+			for _, a := range set {
+				for _, b := range sub {
+					next = union(next, []string{a + b})
+				}
+			}
+			set = next
+		}
+		return set, true
+	}
+	// OpAnyChar, OpAnyCharNotNL, OpStar, OpPlus, and OpRepeat (which Simplify leaves only unbounded).
+	return nil, false
+}
+
+// union appends to a the strings of b it does not hold yet.
+func union(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	return a
 }
 
 type patternClass uint8

@@ -112,6 +112,7 @@ func TestMatcherMatchesAllAndNames(t *testing.T) {
 		{pattern: "mcp__*"},
 		{pattern: "Edit.*"},
 		{pattern: ".*"}, // matches every name, but it is a regex: not MatchesAll
+		{pattern: "^(Bash|Read)$", names: []string{"Bash", "Read"}, namesOK: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.pattern, func(t *testing.T) {
@@ -152,7 +153,7 @@ func TestNilMatcher(t *testing.T) {
 }
 
 func TestCompileMatcherInvalid(t *testing.T) {
-	for _, p := range []string{"[", "(Read", "a{2,1}", "Bash(", `\`, "Bash|(", "x++"} {
+	for _, p := range []string{"[", "(Read", "a{2,1}", "Bash(", `\`, "Bash|(", "x++", "Bash)|(.*", "a)(b"} {
 		t.Run(p, func(t *testing.T) {
 			m, err := shared.CompileMatcher(p)
 			if err == nil {
@@ -284,5 +285,142 @@ func TestHooksValidateDeterministic(t *testing.T) {
 		if err := hooks.Validate(); !errors.As(err, &re) || re.Event != "Aaa" || re.Index != -1 {
 			t.Fatalf("run %d: Validate() = %v, want unknown event Aaa", i, err)
 		}
+	}
+}
+
+// TestMatcherToolAliases: like the CLI's, a matcher knows the CLI's legacy tool names, both ways:
+// CLI 2.1.330 sends "Agent" for the tool whose legacy name is "Task".
+func TestMatcherToolAliases(t *testing.T) {
+	tests := []struct {
+		pattern string
+		match   []string
+		noMatch []string
+	}{
+		{"Task", []string{"Task", "Agent"}, []string{"TaskCreate", "Agents", "agent"}},
+		{"Agent", []string{"Agent", "Task"}, []string{"TaskStop"}},
+		{"Read, Task", []string{"Read", "Agent"}, []string{"Bash"}},
+		{"Ta*", []string{"Task", "TaskCreate", "Agent"}, []string{"Bash"}},
+		{"^Ta.*$", []string{"Task", "TaskCreate", "Agent"}, []string{"Bash"}},
+		{"KillShell", []string{"TaskStop", "KillBash", "KillShell"}, []string{"Bash"}},
+		{"TaskStop", []string{"KillShell", "KillBash"}, []string{"TaskCreate"}},
+		{"Brief", []string{"SendUserMessage"}, []string{"SendMessage"}},
+		{"ListMcpResources", []string{"ListMcpResourcesTool"}, nil},
+		{"ProposeGoal", []string{"SetGoal"}, []string{"GetGoal"}},
+		{"Bash", nil, []string{"Agent", "Task"}},
+		{"mcp__*", nil, []string{"Agent", "Task"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.pattern, func(t *testing.T) {
+			m, err := shared.CompileMatcher(tc.pattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range tc.match {
+				if !m.Match(n) || !(shared.HookConfig{Matcher: tc.pattern}).MatchesToolName(n) {
+					t.Errorf("%q does not match %q", tc.pattern, n)
+				}
+			}
+			for _, n := range tc.noMatch {
+				if m.Match(n) {
+					t.Errorf("%q matches %q", tc.pattern, n)
+				}
+			}
+		})
+	}
+}
+
+// TestMatcherFiniteNames: a regular expression that matches finitely many names (at most 64)
+// knows them (Names), decided on its regexp/syntax tree; any other does not.
+func TestMatcherFiniteNames(t *testing.T) {
+	tests := []struct {
+		pattern string
+		names   []string
+		finite  bool
+	}{
+		{"^(Bash|Read)$", []string{"Bash", "Read"}, true},
+		{"(Bash|Read)", []string{"Bash", "Read"}, true},
+		{"(?:Write|Edit|Write)", []string{"Write", "Edit"}, true},
+		{"(Web)?Fetch", []string{"Fetch", "WebFetch"}, true},
+		{"[BR]ead", []string{"Bead", "Read"}, true},
+		{"Ba(sh|ss)", []string{"Bash", "Bass"}, true},
+		{"x{2}", []string{"xx"}, true},
+		{"x{1,3}", []string{"x", "xx", "xxx"}, true},
+		{`mcp__a\.b`, []string{"mcp__a.b"}, true},
+		{"(?i)123", []string{"123"}, true}, // nothing to fold
+		{"^$", []string{""}, true},
+		{"[a-h][a-h]", nil, true}, // 64 names: checked below by count
+		{"[a-h][a-h][a-h]", nil, false},
+		{"[a-z]{3}", nil, false},
+		{"Edit.*", nil, false},
+		{".+", nil, false},
+		{"Bash.", nil, false},
+		{"x+", nil, false},
+		{"x{2,}", nil, false},
+		{"[^a]", nil, false},
+		{"(?i)bash", nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.pattern, func(t *testing.T) {
+			m, err := shared.CompileMatcher(tc.pattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, ok := m.Names()
+			if ok != tc.finite {
+				t.Fatalf("Names() ok = %v, want %v (names %q)", ok, tc.finite, names)
+			}
+			if tc.names != nil {
+				if diff := cmp.Diff(tc.names, names); diff != "" {
+					t.Errorf("Names() (-want +got):\n%s", diff)
+				}
+			} else if ok && len(names) != 64 {
+				t.Errorf("Names() has %d names, want 64", len(names))
+			}
+			// Every name it gives, the matcher matches.
+			for _, n := range names {
+				if !m.Match(n) {
+					t.Errorf("Names() gives %q, which the matcher does not match", n)
+				}
+			}
+		})
+	}
+}
+
+func TestUnknownToolNames(t *testing.T) {
+	h := func(m string) shared.HookConfig { return shared.HookConfig{Matcher: m, Handler: nopHandler} }
+	tests := []struct {
+		name  string
+		hooks shared.Hooks
+		want  []string
+	}{
+		{"known names, legacy names, mcp, all", shared.Hooks{shared.HookEventPreToolUse: {h("Bash|Write|Edit"), h("Task"), h("Agent"), h("mcp__github__create_issue"), h(""), h("*"), h("mcp__*")}}, nil},
+		{"a typo and a dropped tool", shared.Hooks{shared.HookEventPreToolUse: {h("Bsh|Edit"), h("MultiEdit")}}, []string{"Bsh", "MultiEdit"}},
+		{"every tool event", shared.Hooks{shared.HookEventPostToolUse: {h("Wirte")}, shared.HookEventPermissionRequest: {h("Nope")}}, []string{"Nope", "Wirte"}},
+		{"non-tool events are not tool names", shared.Hooks{shared.HookEventSessionStart: {h("startup|clear")}, shared.HookEventSubagentStop: {h("general-purpose")}}, nil},
+		{"a finite regexp", shared.Hooks{shared.HookEventPreToolUse: {h("^(Bash|Bsh)$")}}, []string{"Bsh"}},
+		{"a regexp that matches some tool", shared.Hooks{shared.HookEventPreToolUse: {h("Web.*"), h("(?i)bash")}}, nil},
+		{"a regexp or glob that matches none", shared.Hooks{shared.HookEventPreToolUse: {h("Zz.*"), h("Qq*")}}, []string{"Qq*", "Zz.*"}},
+		{"each name once", shared.Hooks{shared.HookEventPreToolUse: {h("Bsh"), h("Bsh|Bsh")}}, []string{"Bsh"}},
+		{"invalid matchers are Validate's", shared.Hooks{shared.HookEventPreToolUse: {h("[")}}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, shared.UnknownToolNames(tc.hooks)); diff != "" {
+				t.Errorf("UnknownToolNames (-want +got):\n%s", diff)
+			}
+			err := shared.CheckToolNames(tc.hooks)
+			if (err != nil) != (tc.want != nil) || (err != nil && !errors.Is(err, shared.ErrUnknownTool)) {
+				t.Errorf("CheckToolNames = %v, want an ErrUnknownTool error: %v", err, tc.want != nil)
+			}
+		})
+	}
+	// The error names the first bad registration in Validate's order.
+	err := shared.CheckToolNames(shared.Hooks{
+		shared.HookEventPermissionDenied: {h("Nope")},
+		shared.HookEventPreToolUse:       {h("Bash"), h("Bash|Bsh")},
+	})
+	var re *shared.RegistrationError
+	if !errors.As(err, &re) || re.Event != shared.HookEventPreToolUse || re.Index != 1 || !strings.Contains(re.Reason, "Bsh") {
+		t.Errorf("CheckToolNames = %v, want PreToolUse[1] naming Bsh", err)
 	}
 }

@@ -26,39 +26,37 @@ type asyncRuns struct {
 func (a *asyncRuns) init() { a.ctx, a.cancel = context.WithCancel(context.Background()) }
 
 // asyncAnswer handles a handler's async answer: for an event that guards an action it is an error
-// (ErrAsyncNotAllowed: fail closed); a *shared.AsyncWork starts its background phase and counts as
-// no opinion now; a plain {"async":true} (shared.AsyncHookOutput) goes on as it is. Any other
-// output is returned unchanged.
-func (c *chainRun) asyncAnswer(h *registeredHook, out shared.HookOutput) (shared.HookOutput, error) {
-	var work *shared.AsyncWork
+// (ErrAsyncNotAllowed: fail closed), a typed nil included (it is not "no opinion" there); a
+// *shared.AsyncWork is returned as work, whose background phase the caller starts (startAsync), and
+// counts as no opinion now; a plain {"async":true} (shared.AsyncHookOutput) goes on as it is. Any
+// other output is returned unchanged.
+func asyncAnswer(e shared.HookEvent, out shared.HookOutput) (_ shared.HookOutput, work *shared.AsyncWork, _ error) {
 	switch out.(type) {
 	case *shared.AsyncWork, shared.AsyncHookOutput, *shared.AsyncHookOutput:
 	default:
-		return out, nil
+		return out, nil, nil
 	}
-	// Refused on a guarding event, a typed nil included (it is not "no opinion" there).
-	if c.event.GuardsAction() {
-		return nil, &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w (%s)", ErrAsyncNotAllowed, c.event)}
+	if e.GuardsAction() {
+		return nil, nil, fmt.Errorf("%w (%s)", ErrAsyncNotAllowed, e)
 	}
 	switch v := out.(type) {
 	case *shared.AsyncWork:
 		if v == nil {
-			return nil, nil
+			return nil, nil, nil
 		}
 		work = v
 	case *shared.AsyncHookOutput:
 		if v == nil {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	if work == nil {
-		return out, nil
+		return out, nil, nil
 	}
 	if work.Work == nil {
-		return nil, &HookError{Event: c.event, Index: h.index, Name: h.name, Err: fmt.Errorf("%w: shared.Async without work", ErrInvalidOutput)}
+		return nil, nil, fmt.Errorf("%w: shared.Async without work", ErrInvalidOutput)
 	}
-	c.x.startAsync(c.curRun, h, work)
-	return nil, nil
+	return nil, work, nil
 }
 
 // startAsync runs the background phase of an async answer given by run. Its end is reported to
@@ -108,7 +106,8 @@ func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.Asyn
 	watchdog := time.AfterFunc(timeout, func() { finish(hookErr(fmt.Errorf("%w after %v", ErrHookTimeout, timeout))) })
 	go func() { // the background phase: it ends when Work returns (its end may be reported earlier, at the timeout)
 		defer cancel()
-		out, err, stack := callHandler(ctx, func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) { return w.Work(ctx) }, nil)
+		r := callHandler(ctx, func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) { return w.Work(ctx) }, nil)
+		out, err, stack := r.out, r.err, r.stack
 		watchdog.Stop()
 		switch {
 		case stack != nil:

@@ -694,6 +694,10 @@ func TestCLIMatcher(t *testing.T) {
 		{"a star", pre, []string{"*", "Write"}, ""},
 		{"a glob", pre, []string{"Write", "mcp__*"}, ""},
 		{"a regexp", pre, []string{"Edit.*", "Write"}, ""},
+		{"a finite regexp registers its names", pre, []string{"^(Bash|Read)$", "(Web)?Fetch", "Write"}, "Bash|Read|Fetch|WebFetch|Write"},
+		{"a finite regexp of names the CLI cannot list", pre, []string{`mcp__a\.b`, "Write"}, ""},
+		{"a case-insensitive regexp", pre, []string{"(?i)bash"}, ""},
+		{"a legacy name is passed on (the CLI knows its aliases)", pre, []string{"Task"}, "Task"},
 		{"an empty list matches nothing", pre, []string{" | "}, "|"},
 		{"non-tool event with a match value", shared.HookEventSessionStart, []string{"clear", "compact"}, "clear|compact"},
 		{"UserPromptSubmit ignores matchers", shared.HookEventUserPromptSubmit, []string{"Bash"}, ""},
@@ -799,15 +803,16 @@ func TestRunCancelledWhileAHandlerIgnoresCtx(t *testing.T) {
 	})
 }
 
-// TestDispatch: done is called exactly once, on time, whatever the handler does; Dispatch returns
-// when the handler does.
-func TestDispatch(t *testing.T) {
+// TestRunReturnsOnTime: Run returns when the handler answers, at its deadline when it ignores
+// ctx, or at a cancel whether the handler honours it or not; a result the handler gives after Run
+// returned is dropped.
+func TestRunReturnsOnTime(t *testing.T) {
 	tests := []struct {
 		name string
-		// handler gets release, which the test closes after the chain's result is in.
+		// handler gets release, which the test closes after Run returned.
 		handler   func(release chan struct{}) shared.HookHandler
 		cancelAt  time.Duration // cancel ctx at this time, if not zero
-		wantAt    time.Duration // when done is called
+		wantAt    time.Duration // when Run returns
 		wantVerd  string        // PreToolUse permissionDecision of the answer, "" for none
 		cancelled bool
 	}{
@@ -841,23 +846,13 @@ func TestDispatch(t *testing.T) {
 				if tt.cancelAt > 0 {
 					time.AfterFunc(tt.cancelAt, cancel)
 				}
-				results := make(chan ChainResult, 2)
-				returned := make(chan struct{})
 				start := time.Now()
-				go func() {
-					x.Dispatch(ctx, input(shared.HookEventPreToolUse, "Bash"), "r", func(r ChainResult) { results <- r })
-					close(returned)
-				}()
-				res := <-results
+				res := x.Run(ctx, input(shared.HookEventPreToolUse, "Bash"), "r")
 				if d := time.Since(start); d != tt.wantAt {
-					t.Errorf("done after %v, want %v", d, tt.wantAt)
+					t.Errorf("Run returned after %v, want %v", d, tt.wantAt)
 				}
 				close(release)
-				<-returned
-				synctest.Wait()
-				if len(results) != 0 {
-					t.Errorf("done called twice: %+v", <-results)
-				}
+				synctest.Wait() // the abandoned handler's goroutine ends, its result dropped
 				if res.Cancelled != tt.cancelled {
 					t.Errorf("Cancelled = %v, want %v", res.Cancelled, tt.cancelled)
 				}
@@ -875,47 +870,205 @@ func TestDispatch(t *testing.T) {
 	}
 }
 
-// TestCandidatesAgreeWithMatchers: the name index selects exactly the handlers whose matcher
-// matches, in registration order, with and without the index.
-func TestCandidatesAgreeWithMatchers(t *testing.T) {
-	small := []string{"Write|Edit", "mcp__*", "", "Read, Write", "Edit.*", "Bash", "Write|Write", "NotebookEdit|Edit", "Read"}
-	// Many names and many handlers without a list: too big an index, so none is built.
-	var big []string
-	for i := range 20 {
-		big = append(big, fmt.Sprintf("T%d|Write", i), fmt.Sprintf("R%d.*", i))
+// TestRunMatchesLikeTheMatchers: the chain runs exactly the handlers whose matcher matches, in
+// registration order.
+func TestRunMatchesLikeTheMatchers(t *testing.T) {
+	matchers := []string{"Write|Edit", "mcp__*", "", "Read, Write", "Edit.*", "Bash", "Write|Write", "NotebookEdit|Edit", "Read", "^(Task|Bash)$", "Agent"}
+	values := []string{"Write", "Edit", "Read", "Bash", "EditX", "NotebookEdit", "mcp__x__y", "Unknown", "", "Agent", "Task"}
+	rec := &recorder{}
+	var steps []step
+	for i, m := range matchers {
+		steps = append(steps, step{name: fmt.Sprint(i), matcher: m})
 	}
-	values := []string{"Write", "Edit", "Read", "Bash", "EditX", "NotebookEdit", "mcp__x__y", "Unknown", "", "T3", "R3x"}
-	for _, tt := range []struct {
-		name      string
-		matchers  []string
-		wantIndex bool
-	}{{"indexed", small, true}, {"not indexed", big, false}} {
-		t.Run(tt.name, func(t *testing.T) {
-			rec := &recorder{}
-			var steps []step
-			for i, m := range tt.matchers {
-				steps = append(steps, step{name: fmt.Sprint(i), matcher: m})
+	x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, steps...), ExecutorOptions{})
+	for _, v := range values {
+		var want []string
+		for i, m := range matchers {
+			if cm, _ := shared.CompileMatcher(m); cm.Match(v) {
+				want = append(want, fmt.Sprint(i)+":orig")
 			}
-			x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, steps...), ExecutorOptions{})
-			if got := x.byName[shared.HookEventPreToolUse] != nil; got != tt.wantIndex {
-				t.Fatalf("index built = %v, want %v", got, tt.wantIndex)
+		}
+		rec.calls = nil
+		res := x.Run(context.Background(), input(shared.HookEventPreToolUse, v), "r")
+		if diff := cmp.Diff(want, rec.got(), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("tool %q: handlers run (-want +got):\n%s", v, diff)
+		}
+		if res.Ran != len(want) {
+			t.Errorf("tool %q: Ran = %d, want %d", v, res.Ran, len(want))
+		}
+	}
+}
+
+// TestRunHandlerIgnoringCtxIsDeniedAtItsDeadline: a guarding event's handler that never looks at
+// its ctx does not hold the chain up: Run returns at the handler's deadline with the fail-closed
+// denial and ErrHookTimeout, and the observers hear of a timeout. The handler's late allow is
+// dropped.
+func TestRunHandlerIgnoringCtxIsDeniedAtItsDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		var outcomes []Outcome
+		x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Name: "deaf", Timeout: 3 * time.Second,
+			Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				<-release // ignores ctx
+				return shared.Allow(), nil
+			}}}}, ExecutorOptions{Observe: func(r HookRun) {
+			if r.Outcome != "" {
+				outcomes = append(outcomes, r.Outcome)
 			}
-			for _, v := range values {
-				var want []string
-				for i, m := range tt.matchers {
-					if cm, _ := shared.CompileMatcher(m); cm.Match(v) {
-						want = append(want, fmt.Sprint(i)+":orig")
-					}
-				}
-				rec.calls = nil
-				res := x.Run(context.Background(), input(shared.HookEventPreToolUse, v), "r")
-				if diff := cmp.Diff(want, rec.got(), cmpopts.EquateEmpty()); diff != "" {
-					t.Errorf("tool %q: handlers run (-want +got):\n%s", v, diff)
-				}
-				if res.Ran != len(want) {
-					t.Errorf("tool %q: Ran = %d, want %d", v, res.Ran, len(want))
-				}
+		}})
+		start := time.Now()
+		res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
+		if d := time.Since(start); d != 3*time.Second {
+			t.Errorf("Run returned after %v, want the 3s deadline", d)
+		}
+		close(release)
+		synctest.Wait() // the handler returns its allow now, to nobody
+		if !errors.Is(res.Err, ErrHookTimeout) || res.Cancelled {
+			t.Errorf("Run = %+v, want ErrHookTimeout", res)
+		}
+		verdict, reason := denialOf(t, shared.HookEventPreToolUse, res.Output)
+		if verdict != "deny" || !strings.Contains(reason, "deaf") || !strings.Contains(reason, "timed out after 3s") {
+			t.Errorf("answer %q %q, want the fail-closed denial naming the hook and its timeout", verdict, reason)
+		}
+		if diff := cmp.Diff([]Outcome{OutcomeTimeout}, outcomes); diff != "" {
+			t.Errorf("outcomes (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func panickingHandler(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	var m map[string]int
+	m["boom"]++ // a runtime panic: assignment to a nil map
+	return nil, nil
+}
+
+// TestPanicStackReachesHookError: the stack of a handler's panic, taken on the handler's own
+// goroutine, is in HookError.Stack, and names the function that panicked.
+func TestPanicStackReachesHookError(t *testing.T) {
+	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPostToolUse} {
+		t.Run(string(e), func(t *testing.T) {
+			x := newExecutor(t, shared.Hooks{e: {{Handler: panickingHandler}}}, ExecutorOptions{})
+			res := x.Run(context.Background(), input(e, "Bash"), "r")
+			var he *HookError
+			if !errors.As(res.Err, &he) || !errors.Is(res.Err, ErrHookPanic) {
+				t.Fatalf("Err = %v, want a *HookError wrapping ErrHookPanic", res.Err)
+			}
+			if !strings.Contains(string(he.Stack), "panickingHandler") {
+				t.Errorf("HookError.Stack does not name the panicking function:\n%s", he.Stack)
+			}
+			if !strings.Contains(he.Error(), "assignment to entry in nil map") || strings.Contains(he.Error(), "goroutine ") {
+				t.Errorf("Error() = %q, want the panic value without the stack", he.Error())
 			}
 		})
+	}
+}
+
+// TestMatcherAliasesInTheChain: CLI 2.1.330 sends tool_name "Agent" for its Agent tool, whose legacy
+// name is Task: a hook registered for "Task" must guard it (issue 12 item 5), and one registered for
+// "Agent" must fire for a "Task" call (an older CLI's name).
+func TestMatcherAliasesInTheChain(t *testing.T) {
+	tests := []struct {
+		matcher string
+		tool    string
+		want    bool
+	}{
+		{"Task", "Agent", true},
+		{"Agent", "Task", true},
+		{"Task", "Task", true},
+		{"Write|Task", "Agent", true},
+		{"^Task$", "Agent", true},
+		{"KillShell", "TaskStop", true},
+		{"Task", "TaskCreate", false},
+		{"Bash", "Agent", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.matcher+"/"+tt.tool, func(t *testing.T) {
+			x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: tt.matcher, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				return shared.Deny("no subagents"), nil
+			}}}}, ExecutorOptions{})
+			res := x.Run(context.Background(), input(shared.HookEventPreToolUse, tt.tool), "r")
+			if got := res.Ran == 1; got != tt.want {
+				t.Errorf("matcher %q fired for tool %q: %v, want %v", tt.matcher, tt.tool, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestChainTimeoutRule: ChainTimeout is the largest sum of the timeouts of the handlers that can
+// match one request, not the sum over every handler.
+func TestChainTimeoutRule(t *testing.T) {
+	type hook struct {
+		matcher string
+		timeout time.Duration
+	}
+	pre, stop := shared.HookEventPreToolUse, shared.HookEventStop
+	var disjoint []hook
+	for i := range 1000 {
+		disjoint = append(disjoint, hook{fmt.Sprintf("Tool%d|Other%d", i, i), 0})
+	}
+	disjoint = append(disjoint, hook{"Bash", 0})
+	tests := []struct {
+		name  string
+		event shared.HookEvent
+		hooks []hook
+		want  time.Duration
+	}{
+		{"match-all handlers all run", pre, []hook{{"", time.Second}, {"*", 2 * time.Second}, {"", 0}}, 8 * time.Second},
+		{"1,001 disjoint lists: one handler's timeout", pre, disjoint, DefaultHookTimeout},
+		{"overlapping lists: the worst name", pre, []hook{{"Write|Edit", time.Second}, {"Edit", 2 * time.Second}, {"", 4 * time.Second}, {"Read", 9 * time.Second}}, 13 * time.Second},
+		{"aliases are one tool", pre, []hook{{"Task", time.Second}, {"Agent", 2 * time.Second}, {"Bash", 2 * time.Second}}, 3 * time.Second},
+		{"a finite regexp counts for its names", pre, []hook{{"^(Bash|Read)$", time.Second}, {"Bash", 2 * time.Second}, {"Write", 2 * time.Second}}, 3 * time.Second},
+		{"an infinite regexp counts for every name", pre, []hook{{"mcp__.*", time.Second}, {"Bash", 2 * time.Second}, {"Write", 2 * time.Second}}, 3 * time.Second},
+		{"an empty list matches nothing", pre, []hook{{"|", 7 * time.Second}, {"Bash", time.Second}}, time.Second},
+		{"an event without a matcher runs every handler", stop, []hook{{"Bash", time.Second}, {"Read", 2 * time.Second}}, 3 * time.Second},
+		{"no handler", stop, nil, 0},
+		{"the sum saturates at the CLI's limit", pre, []hook{{"", 1 << 62}, {"", 1 << 62}, {"", 1 << 62}}, maxCLITimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cfgs []shared.HookConfig
+			for _, h := range tt.hooks {
+				cfgs = append(cfgs, shared.HookConfig{Matcher: h.matcher, Timeout: h.timeout, Handler: trivialHandler})
+			}
+			x := newExecutor(t, shared.Hooks{tt.event: cfgs}, ExecutorOptions{DefaultTimeout: DefaultHookTimeout})
+			if got := x.ChainTimeout(tt.event); got != tt.want {
+				t.Errorf("ChainTimeout = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStrictToolNames: a tool event's matcher naming a tool the CLI does not have is a warning, or
+// with StrictToolNames a registration error (at construction and for scoped hooks).
+func TestStrictToolNames(t *testing.T) {
+	hooks := shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: trivialHandler}, {Matcher: "Bsh|Edit", Handler: trivialHandler}}}
+	var buf strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	}), nil))
+	x := newExecutor(t, hooks, ExecutorOptions{Logger: logger})
+	mu.Lock()
+	if !strings.Contains(buf.String(), "Bsh") {
+		t.Errorf("no warning naming Bsh:\n%s", buf.String())
+	}
+	mu.Unlock()
+	if err := x.RegisterScoped("s", shared.Hooks{shared.HookEventPostToolUse: {{Matcher: "Wirte", Handler: trivialHandler}}}, ScopeOptions{}); err != nil {
+		t.Errorf("RegisterScoped without strict mode: %v", err)
+	}
+
+	_, err := NewHookExecutor(hooks, ExecutorOptions{Logger: quiet, StrictToolNames: true})
+	var re *shared.RegistrationError
+	if !errors.Is(err, shared.ErrUnknownTool) || !errors.As(err, &re) || re.Event != shared.HookEventPreToolUse || re.Index != 1 {
+		t.Errorf("strict NewHookExecutor = %v, want a *RegistrationError for PreToolUse[1] wrapping ErrUnknownTool", err)
+	}
+	sx := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Task|mcp__github__*", Handler: trivialHandler}}}, ExecutorOptions{StrictToolNames: true})
+	if err := sx.RegisterScoped("s", shared.Hooks{shared.HookEventPostToolUse: {{Matcher: "Wirte", Handler: trivialHandler}}}, ScopeOptions{}); !errors.Is(err, shared.ErrUnknownTool) {
+		t.Errorf("strict RegisterScoped = %v, want ErrUnknownTool", err)
+	}
+	if len(sx.ScopeIDs()) != 0 {
+		t.Errorf("a refused scope was added: %v", sx.ScopeIDs())
 	}
 }

@@ -1,10 +1,10 @@
 package subprocess
 
 import (
-	"encoding/json"
 	"sync"
 	"time"
 
+	"github.com/go-json-experiment/json"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 

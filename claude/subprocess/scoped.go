@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -61,21 +60,6 @@ func (s *scopeSet) handles(e shared.HookEvent) bool {
 	return s != nil && (s.wants(e) || s.known[e])
 }
 
-// matches reports whether a scoped hook matches in.
-func (s *scopeSet) matches(in shared.HookInput) bool {
-	if s == nil {
-		return false
-	}
-	e := in.Base().HookEventName
-	agent := in.Base().AgentID
-	for _, h := range s.byEvent[e] {
-		if (h.agentID == "" || h.agentID == agent) && (!e.UsesMatcher() || h.matcher.Match(in.MatchValue())) {
-			return true
-		}
-	}
-	return false
-}
-
 // newScopeSet builds the snapshot for scopes; known carries over the events of earlier snapshots.
 func newScopeSet(scopes []*scope, prev *scopeSet) *scopeSet {
 	s := &scopeSet{scopes: scopes, byEvent: map[shared.HookEvent][]*registeredHook{}, known: map[shared.HookEvent]bool{}}
@@ -101,7 +85,8 @@ func newScopeSet(scopes []*scope, prev *scopeSet) *scopeSet {
 
 // RegisterScoped adds a scope of hooks, merged with the base hooks at every fire: the base hooks
 // of an event run first, then each scope's, in the order the scopes were registered. hooks is
-// validated as at construction (a known event, a handler, a valid matcher, a timeout >= 0): a bad
+// validated as at construction (a known event, a handler, a valid matcher, a timeout >= 0, and with
+// ExecutorOptions.StrictToolNames tool names the CLI has): a bad
 // registration is an error and nothing is added. It is safe to call concurrently with running
 // chains, including from a handler: a chain in progress keeps the hooks it started with.
 //
@@ -111,22 +96,11 @@ func (x *HookExecutor) RegisterScoped(id string, hooks shared.Hooks, opts ScopeO
 	if id == "" {
 		return ErrEmptyScopeID
 	}
-	if err := hooks.Validate(); err != nil {
+	byEvent, err := x.compileHooks(hooks, id, opts.AgentID)
+	if err != nil {
 		return err
 	}
-	sc := &scope{id: id, agentID: opts.AgentID, hooks: map[shared.HookEvent][]*registeredHook{}}
-	for e, cfgs := range hooks {
-		for i, c := range cfgs {
-			m, _ := shared.CompileMatcher(c.Matcher) // validated above
-			t := c.Timeout
-			if t == 0 {
-				t = x.opts.DefaultTimeout
-			}
-			_, exact := m.Names()
-			sc.hooks[e] = append(sc.hooks[e], &registeredHook{index: i, name: c.Name, matcher: m, exact: exact,
-				handler: c.Handler, timeout: t, scope: id, agentID: opts.AgentID})
-		}
-	}
+	sc := &scope{id: id, agentID: opts.AgentID, hooks: byEvent}
 	x.smu.Lock()
 	defer x.smu.Unlock()
 	prev := x.scoped.Load()
@@ -200,46 +174,51 @@ func (x *HookExecutor) endAgent(agentID string, out shared.HookOutput) {
 	}
 }
 
-// idleQueue holds the functions WhenIdle runs once no chain is in progress.
-type idleQueue struct {
-	mu      sync.Mutex
-	fns     []func()
-	waiting atomic.Bool // fns is not empty: chainEnded must look
+// idleState counts the chains in progress (Hold) and holds the functions WhenIdle runs once there
+// is none.
+type idleState struct {
+	mu    sync.Mutex
+	held  int
+	queue []func()
 }
 
-// WhenIdle runs fn on a goroutine of its own as soon as no chain is in progress: at once if none
-// is, else when the last one has delivered its result (for the transport: written its answer).
-// The session uses it to send a new initialize, which makes the CLI cancel every hook request it
-// is waiting for.
+// Hold marks a chain as in progress until release is called (once; later calls do nothing): WhenIdle
+// waits for it. Run holds itself while it runs; a caller that delivers Run's result (the transport,
+// which writes the answer to the CLI) holds from before Run until the result is delivered, so that
+// what WhenIdle runs (a new initialize, which makes the CLI cancel every hook request it waits for)
+// comes after the answer.
+func (x *HookExecutor) Hold() (release func()) {
+	x.idle.mu.Lock()
+	x.idle.held++
+	x.idle.mu.Unlock()
+	return sync.OnceFunc(func() {
+		x.idle.mu.Lock()
+		x.idle.held--
+		var fns []func()
+		if x.idle.held == 0 {
+			fns, x.idle.queue = x.idle.queue, nil
+		}
+		x.idle.mu.Unlock()
+		runIdle(fns)
+	})
+}
+
+// WhenIdle runs fn on a goroutine of its own as soon as no chain is in progress (see Hold): at once
+// if none is, else when the last one has been released. The session uses it to send a new
+// initialize, which makes the CLI cancel every hook request it is waiting for.
 func (x *HookExecutor) WhenIdle(fn func()) {
 	x.idle.mu.Lock()
-	x.idle.fns = append(x.idle.fns, fn)
-	x.idle.waiting.Store(true)
-	x.idle.mu.Unlock()
-	if x.chains.Load() == 0 {
-		x.runIdle()
-	}
-}
-
-// chainEnded runs when a chain has delivered its result.
-func (x *HookExecutor) chainEnded() {
-	if x.chains.Add(-1) == 0 && x.idle.waiting.Load() {
-		x.runIdle()
-	}
-}
-
-func (x *HookExecutor) runIdle() {
-	x.idle.mu.Lock()
-	if x.chains.Load() != 0 || len(x.idle.fns) == 0 {
-		// A chain started meanwhile: its end runs them.
+	if x.idle.held > 0 {
+		x.idle.queue = append(x.idle.queue, fn)
 		x.idle.mu.Unlock()
 		return
 	}
-	fns := x.idle.fns
-	x.idle.fns = nil
-	x.idle.waiting.Store(false)
 	x.idle.mu.Unlock()
+	runIdle([]func(){fn})
+}
+
+func runIdle(fns []func()) {
 	for _, fn := range fns {
-		go fn() // e.g. a control request, which must not wait on the stdout reader's goroutine
+		go fn() // e.g. a control request, which must not wait on the goroutine that answers hooks
 	}
 }

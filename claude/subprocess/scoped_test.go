@@ -119,9 +119,7 @@ func TestAgentScope(t *testing.T) {
 	}
 
 	stop := func(agent string) ChainResult {
-		var res ChainResult
-		x.Dispatch(context.Background(), agentInput(shared.HookEventSubagentStop, "", agent), "stop", func(r ChainResult) { res = r })
-		return res
+		return x.Run(context.Background(), agentInput(shared.HookEventSubagentStop, "", agent), "stop")
 	}
 	stop("a2")
 	if diff := cmp.Diff([]string{"for-a1"}, x.ScopeIDs()); diff != "" {
@@ -202,8 +200,8 @@ func TestScopedRegistrationForTheCLI(t *testing.T) {
 	if got := x.CLIMatcher(shared.HookEventPreToolUse); got != "Bash|Write|Edit" {
 		t.Errorf("CLIMatcher = %q, want the union of the exact lists", got)
 	}
-	if got := x.ChainTimeout(shared.HookEventPreToolUse); got != 3*time.Second {
-		t.Errorf("ChainTimeout = %v, want the base 1 s plus the scoped default 2 s", got)
+	if got := x.ChainTimeout(shared.HookEventPreToolUse); got != 2*time.Second {
+		t.Errorf("ChainTimeout = %v, want the scoped default 2 s (Bash and Write|Edit never match one request)", got)
 	}
 	if diff := cmp.Diff([]shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventStop}, x.Events()); diff != "" {
 		t.Errorf("Events (-want +got):\n%s", diff)
@@ -213,6 +211,9 @@ func TestScopedRegistrationForTheCLI(t *testing.T) {
 	}
 	if got := x.CLIMatcher(shared.HookEventPreToolUse); got != "" {
 		t.Errorf("CLIMatcher with a scoped regexp = %q, want everything", got)
+	}
+	if got := x.ChainTimeout(shared.HookEventPreToolUse); got != 4*time.Second {
+		t.Errorf("ChainTimeout with a scoped regexp = %v, want 2 s (Write|Edit) + 2 s (mcp__.*, which may match anything)", got)
 	}
 }
 
@@ -293,7 +294,7 @@ func TestRegisterScopedFromAHandler(t *testing.T) {
 		t.Error("InChain(Background) = true")
 	}
 	other := newExecutor(t, nil, ExecutorOptions{})
-	if other.InChain(context.WithValue(context.Background(), chainKey{}, &chainRun{x: x})) {
+	if other.InChain(context.WithValue(context.Background(), chainKey{}, x)) {
 		t.Error("InChain is true for another executor's chain")
 	}
 }
@@ -315,7 +316,12 @@ func TestWhenIdle(t *testing.T) {
 		ran := make(chan struct{})
 		x.WhenIdle(func() { note("idle at once"); close(ran) })
 		<-ran
-		go x.Dispatch(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r", func(ChainResult) { note("answered") })
+		go func() { // as the transport does: held until the answer is written
+			release := x.Hold()
+			defer release()
+			x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
+			note("answered")
+		}()
 		synctest.Wait() // the handler is blocked
 		ran = make(chan struct{})
 		x.WhenIdle(func() { note("idle after the chain"); close(ran) })
@@ -329,8 +335,8 @@ func TestWhenIdle(t *testing.T) {
 	})
 }
 
-// BenchmarkDispatchScoped is BenchmarkExecutorDispatch's dispatch case with one scope registered:
-// the cost of scoped hooks when they are in use (without a scope the chain pays one atomic load).
+// BenchmarkDispatchScoped is BenchmarkExecutorDispatch with one scope registered: the cost of
+// scoped hooks when they are in use (without a scope the chain pays one atomic load).
 func BenchmarkDispatchScoped(b *testing.B) {
 	for _, matching := range []bool{false, true} {
 		x, err := NewHookExecutor(benchHooks(0), ExecutorOptions{})
@@ -346,12 +352,9 @@ func BenchmarkDispatchScoped(b *testing.B) {
 		}
 		in := benchInput()
 		b.Run(fmt.Sprintf("scoped-matches=%v", matching), func(b *testing.B) {
-			var res ChainResult
-			done := func(r ChainResult) { res = r }
 			b.ReportAllocs()
 			for b.Loop() {
-				x.Dispatch(context.Background(), in, "req", done)
-				if res.Err != nil {
+				if res := x.Run(context.Background(), in, "req"); res.Err != nil {
 					b.Fatal(res.Err)
 				}
 			}

@@ -983,7 +983,6 @@ func (t *Transport) registerFlight(id string, f *flight) bool {
 // its flight (the ctx), its chain and what its answer needs, in one allocation.
 type hookRequest struct {
 	f     flight
-	chain chainRun
 	t     *Transport
 	id    string // the flight's key
 	in    shared.HookInput
@@ -1018,7 +1017,8 @@ func (r *hookRequest) run() {
 		r.chainDone(res)
 		return
 	}
-	t.cfg.Hooks.dispatchInto(&r.chain, &r.f, r.in, r.id, r)
+	defer t.cfg.Hooks.Hold()() // WhenIdle waits for the answer to be written
+	r.chainDone(t.cfg.Hooks.Run(&r.f, r.in, r.id))
 }
 
 // chainDone answers the request with its chain's result (once), unless it was cancelled.
