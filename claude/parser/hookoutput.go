@@ -9,7 +9,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// wireOutput mirrors shared.WireHookOutput for decoding.
+// wireOutput mirrors wire.HookOutput for decoding.
 type wireOutput struct {
 	Async              bool           `json:"async"`
 	AsyncTimeout       int            `json:"asyncTimeout"`

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // resultFields is the part of a ResultMessage the goldens pin.
@@ -404,7 +405,7 @@ func TestParseHookResponse(t *testing.T) {
 	if r.RequestID != "r1" || r.ToolUseID != "t1" || r.HookEventName != shared.HookEventPreToolUse || r.Type() != "hook_response" || string(r.Raw) != line {
 		t.Errorf("HookResponseMessage = %+v", r)
 	}
-	var w shared.WireHookOutput
+	var w wire.HookOutput
 	if err := jsonv2.Unmarshal(r.Output, &w); err != nil {
 		t.Fatal(err)
 	}

@@ -57,13 +57,3 @@ func BenchmarkMatch(b *testing.B) {
 		}
 	}
 }
-
-func BenchmarkMarshalWireOutput(b *testing.B) {
-	out := shared.Deny("no writes to /etc")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := shared.MarshalWireOutput(shared.HookEventPreToolUse, out); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -27,24 +27,3 @@ func ExampleCompileMatcher() {
 	// Edit.*          matches EditX
 	// true
 }
-
-func ExampleMarshalWireOutput() {
-	// One helper, written in each event's own form.
-	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPermissionRequest, shared.HookEventUserPromptSubmit} {
-		b, err := shared.MarshalWireOutput(e, shared.Deny("no"))
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Println(string(b))
-	}
-
-	// A helper that means nothing for an event is an error (the SDK then denies).
-	_, err := shared.MarshalWireOutput(shared.HookEventUserPromptSubmit, shared.Ask("x"))
-	fmt.Println(err)
-	// Output:
-	// {"decision":"block","reason":"no","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
-	// {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}
-	// {"decision":"block","reason":"no"}
-	// shared: invalid hook output for UserPromptSubmit: decision "ask" is only meaningful for PreToolUse
-}

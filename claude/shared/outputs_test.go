@@ -1,9 +1,10 @@
 package shared_test
 
 import (
-	"github.com/go-json-experiment/json"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"

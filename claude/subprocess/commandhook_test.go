@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 func preToolUse(cmd string) *shared.PreToolUseHookInput {
@@ -29,7 +30,7 @@ func preToolUse(cmd string) *shared.PreToolUseHookInput {
 // cmdWire is the answer the CLI gets for o, decoded (nil for an output that cannot be written).
 func cmdWire(t *testing.T, e shared.HookEvent, o shared.HookOutput) any {
 	t.Helper()
-	b, err := shared.MarshalWireOutput(e, o)
+	b, err := wire.Marshal(e, o)
 	if err != nil {
 		return nil
 	}
@@ -50,7 +51,7 @@ func TestCommandHookProtocol(t *testing.T) {
 		name    string
 		command string
 		in      shared.HookInput
-		want    shared.HookOutput // compared as the CLI gets it (shared.WireOutput)
+		want    shared.HookOutput // compared as the CLI gets it (wire.Output)
 		wantErr string
 	}{
 		{"exit 0, no output: no opinion", "true", preToolUse("ls"), nil, ""},
@@ -86,7 +87,7 @@ func TestCommandHookProtocol(t *testing.T) {
 			got, err := CommandHook(tt.command, CommandHookOptions{})(context.Background(), tt.in)
 			if err == nil && tt.wantErr != "" {
 				// An output the SDK refuses to write is an error too (the executor denies).
-				err = shared.CheckWireOutput(e, got)
+				err = wire.Check(e, got)
 			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -97,7 +98,7 @@ func TestCommandHookProtocol(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := shared.CheckWireOutput(e, got); err != nil {
+			if err := wire.Check(e, got); err != nil {
 				t.Fatalf("output %#v cannot be written: %v", got, err)
 			}
 			if diff := cmp.Diff(cmdWire(t, e, tt.want), cmdWire(t, e, got)); diff != "" {
@@ -220,7 +221,7 @@ func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := shared.WireOutput(shared.HookEventPreToolUse, got)
+	w, err := wire.Output(shared.HookEventPreToolUse, got)
 	if err != nil {
 		t.Fatal(err)
 	}

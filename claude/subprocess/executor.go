@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // DefaultHookTimeout bounds one handler run when neither the HookConfig nor the session sets one.
@@ -401,7 +402,7 @@ func (x *HookExecutor) runChain(ctx context.Context, e shared.HookEvent, in shar
 		}
 		x.logger.Warn("hook failed", "event", string(e), "hook", hookLabel(h), "error", errSummary(err))
 		if e.GuardsAction() {
-			res.Output = shared.DenyOutput(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(err))
+			res.Output = wire.Deny(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(err))
 			return res
 		}
 		if errors.Is(err, ErrHookTimeout) {
@@ -462,7 +463,7 @@ func (x *HookExecutor) call(ctx context.Context, e shared.HookEvent, h *register
 		out, work, err = asyncAnswer(e, out)
 	}
 	if err == nil {
-		if werr := shared.CheckWireOutput(e, out); werr != nil {
+		if werr := wire.Check(e, out); werr != nil {
 			err = fmt.Errorf("%w: %v", ErrInvalidOutput, werr)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -106,7 +107,7 @@ func input(e shared.HookEvent, tool string) shared.HookInput {
 // wireJSON is the answer the CLI would read for out, decoded into plain JSON values.
 func wireJSON(t testing.TB, e shared.HookEvent, out shared.HookOutput) any {
 	t.Helper()
-	b, err := shared.MarshalWireOutput(e, out)
+	b, err := wire.Marshal(e, out)
 	if err != nil {
 		t.Fatalf("MarshalWireOutput(%s, %#v): %v", e, out, err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // Faults at the transport level: a CLI that stops reading its stdin, every way a handler can fail
@@ -220,7 +221,7 @@ func TestEveryEventFailsClosedOrOpen(t *testing.T) {
 					var want shared.HookOutput
 					switch {
 					case e.GuardsAction():
-						want = shared.DenyOutput(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(res.Err))
+						want = wire.Deny(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(res.Err))
 					case f.name == "timeout":
 						want = &shared.SyncHookOutput{SystemMessage: "before"}
 					default:

@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // merger folds the answers of one event's chain into one answer. Every answer is first read with
-// shared.NormalizeOutput, so the merger sees each decision in one form only (the event's own) and
+// wire.Normalize, so the merger sees each decision in one form only (the event's own) and
 // never drops one: an answer it cannot read on an event that guards an action makes the whole
 // chain's answer the event's denial (even if the executor did not check it first).
 //
@@ -94,7 +95,7 @@ func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
 		}
 		return false
 	}
-	s, err := shared.NormalizeOutput(m.event, o)
+	s, err := wire.Normalize(m.event, o)
 	if err != nil {
 		if guard {
 			return m.fail(err.Error())
@@ -215,7 +216,7 @@ func (m *merger) addContext(s string) {
 // in the merger's own storage.
 func (m *merger) result() shared.HookOutput {
 	if m.failed != "" {
-		return shared.DenyOutput(m.event, m.failed)
+		return wire.Deny(m.event, m.failed)
 	}
 	if !m.any {
 		if m.async != nil {

@@ -30,6 +30,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -902,7 +903,7 @@ func (t *Transport) answerUndecodable(line []byte, cause error) {
 		switch req.Get("subtype").String() {
 		case "hook_callback":
 			e := eventOfCallback(req)
-			if deny := shared.DenyOutput(e, reason); deny != nil {
+			if deny := wire.Deny(e, reason); deny != nil {
 				t.answerHook(id, e, deny)
 				return
 			}
@@ -913,7 +914,7 @@ func (t *Transport) answerUndecodable(line []byte, cause error) {
 		t.answerError(id, reason)
 	case "hook_event":
 		e := shared.HookEvent(root.Get("hook_event_name").String())
-		t.writeHookResponse(root.Get("request_id").String(), root.Get("tool_use_id").String(), e, shared.DenyOutput(e, reason))
+		t.writeHookResponse(root.Get("request_id").String(), root.Get("tool_use_id").String(), e, wire.Deny(e, reason))
 	}
 }
 
@@ -944,13 +945,13 @@ func (t *Transport) answerError(id, msg string) {
 	}
 }
 
-// answerHook writes a hook's answer (shared.WireOutput, encoded once). An output that cannot be
+// answerHook writes a hook's answer (wire.Output, encoded once). An output that cannot be
 // written falls back to the event's denial (or {} for events that do not guard an action).
 func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOutput) {
-	w, err := shared.WireOutput(e, out)
+	w, err := wire.Output(e, out)
 	if err != nil {
 		t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
-		w, _ = shared.WireOutput(e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+		w, _ = wire.Output(e, wire.Deny(e, "invalid hook output: "+err.Error()))
 	}
 	if err := t.WriteMessage(controlResponseEnvelope{Type: "control_response", Response: controlResponse{Subtype: "success", RequestID: id, Response: w}}); err != nil {
 		t.logger.Warn("subprocess: answering a CLI request", "request_id", id, "error", err)
@@ -1011,7 +1012,7 @@ func (r *hookRequest) run() {
 	if !t.cfg.Hooks.Has(e) {
 		// Nothing registered for this event (an unknown callback, or a stale registration).
 		var res ChainResult
-		if deny := shared.DenyOutput(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
+		if deny := wire.Deny(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
 			res.Output = deny
 		}
 		r.chainDone(res)
@@ -1156,7 +1157,7 @@ type hookResponseLine struct {
 	RequestID     string           `json:"request_id,omitempty"`
 	ToolUseID     string           `json:"tool_use_id,omitempty"`
 	HookEventName shared.HookEvent `json:"hook_event_name"`
-	*shared.WireHookOutput
+	*wire.HookOutput
 }
 
 func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) (stillReader bool) {
@@ -1182,11 +1183,11 @@ func (t *Transport) handleHookEvent(lr *lineReader, m *shared.HookEventMessage) 
 }
 
 func (t *Transport) writeHookResponse(requestID, toolUseID string, e shared.HookEvent, out shared.HookOutput) {
-	w, err := shared.WireOutput(e, out)
+	w, err := wire.Output(e, out)
 	if err != nil {
-		w, _ = shared.WireOutput(e, shared.DenyOutput(e, "invalid hook output: "+err.Error()))
+		w, _ = wire.Output(e, wire.Deny(e, "invalid hook output: "+err.Error()))
 	}
-	if err := t.WriteMessage(hookResponseLine{Type: "hook_response", RequestID: requestID, ToolUseID: toolUseID, HookEventName: e, WireHookOutput: w}); err != nil {
+	if err := t.WriteMessage(hookResponseLine{Type: "hook_response", RequestID: requestID, ToolUseID: toolUseID, HookEventName: e, HookOutput: w}); err != nil {
 		t.logger.Warn("subprocess: answering a hook event", "tool_use_id", toolUseID, "error", err)
 	}
 }

@@ -1,4 +1,4 @@
-package shared_test
+package wire_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // The helpers are event-neutral: each is written in the answered event's own form, and a helper
@@ -62,9 +63,9 @@ func TestHelpersPerEvent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+string(tt.e), func(t *testing.T) {
-			b, err := shared.MarshalWireOutput(tt.e, tt.out)
+			b, err := wire.Marshal(tt.e, tt.out)
 			if tt.want == "" {
-				var oe *shared.OutputError
+				var oe *wire.OutputError
 				if !errors.As(err, &oe) {
 					t.Fatalf("got %s, %v; want an *OutputError", b, err)
 				}

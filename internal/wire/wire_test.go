@@ -1,4 +1,4 @@
-package shared_test
+package wire_test
 
 import (
 	stdjson "encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // jsonDiff compares two JSON texts semantically (key order and spacing do not matter).
@@ -163,7 +164,7 @@ func TestMarshalWireOutput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := shared.MarshalWireOutput(tc.event, tc.out)
+			got, err := wire.Marshal(tc.event, tc.out)
 			if err != nil {
 				t.Fatalf("MarshalWireOutput(%s): %v", tc.event, err)
 			}
@@ -171,7 +172,7 @@ func TestMarshalWireOutput(t *testing.T) {
 				t.Errorf("MarshalWireOutput(%s) mismatch (-want +got):\n%s\ngot: %s", tc.event, diff, got)
 			}
 			// The JSON is the WireOutput value, marshalled.
-			w, err := shared.WireOutput(tc.event, tc.out)
+			w, err := wire.Output(tc.event, tc.out)
 			if err != nil {
 				t.Fatalf("WireOutput: %v", err)
 			}
@@ -203,7 +204,7 @@ func TestWireOutputEventNameIsTheAnsweredEvent(t *testing.T) {
 				continue
 			}
 			t.Run(string(e)+"/"+name, func(t *testing.T) {
-				b, err := shared.MarshalWireOutput(e, &shared.SyncHookOutput{HookSpecificOutput: spec})
+				b, err := wire.Marshal(e, &shared.SyncHookOutput{HookSpecificOutput: spec})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -301,8 +302,8 @@ func TestWireOutputErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := shared.MarshalWireOutput(tc.event, tc.out)
-			var oe *shared.OutputError
+			b, err := wire.Marshal(tc.event, tc.out)
+			var oe *wire.OutputError
 			if !errors.As(err, &oe) {
 				t.Fatalf("MarshalWireOutput = %s, %v; want an *OutputError", b, err)
 			}
@@ -318,7 +319,7 @@ func TestWireOutputErrors(t *testing.T) {
 			if msg := err.Error(); !strings.HasPrefix(msg, "shared: ") || !strings.Contains(msg, string(tc.event)) {
 				t.Errorf("Error() = %q, want the package prefix and the event", msg)
 			}
-			if w, err2 := shared.WireOutput(tc.event, tc.out); w != nil || err2 == nil {
+			if w, err2 := wire.Output(tc.event, tc.out); w != nil || err2 == nil {
 				t.Errorf("WireOutput = %v, %v; want nil and an error", w, err2)
 			}
 		})
@@ -331,10 +332,10 @@ func TestWireOutputDoesNotModifyItsInput(t *testing.T) {
 	out := &shared.SyncHookOutput{Decision: shared.DecisionAsk, Reason: "why", HookSpecificOutput: spec}
 	raw := &shared.RawSpecificOutput{Fields: map[string]any{"additionalContext": "v", "hookEventName": "PreToolUse"}}
 	outRaw := &shared.SyncHookOutput{HookSpecificOutput: raw}
-	if _, err := shared.WireOutput(shared.HookEventPreToolUse, out); err != nil {
+	if _, err := wire.Output(shared.HookEventPreToolUse, out); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := shared.WireOutput(shared.HookEventPreToolUse, outRaw); err != nil {
+	if _, err := wire.Output(shared.HookEventPreToolUse, outRaw); err != nil {
 		t.Fatal(err)
 	}
 	want := &shared.SyncHookOutput{Decision: shared.DecisionAsk, Reason: "why",
@@ -367,7 +368,7 @@ func TestDenyOutput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.event), func(t *testing.T) {
-			d := shared.DenyOutput(tc.event, "x")
+			d := wire.Deny(tc.event, "x")
 			if tc.want == "" {
 				if d != nil {
 					t.Fatalf("DenyOutput(%s) = %+v, want nil (fails open)", tc.event, d)
@@ -377,7 +378,7 @@ func TestDenyOutput(t *testing.T) {
 			if d == nil {
 				t.Fatalf("DenyOutput(%s) = nil, want a denial", tc.event)
 			}
-			b, err := shared.MarshalWireOutput(tc.event, d)
+			b, err := wire.Marshal(tc.event, d)
 			if err != nil {
 				t.Fatalf("MarshalWireOutput(DenyOutput(%s)): %v", tc.event, err)
 			}
@@ -388,7 +389,7 @@ func TestDenyOutput(t *testing.T) {
 	}
 	// Exactly the events that guard an action have a denial.
 	for _, e := range shared.AllHookEvents() {
-		if got := shared.DenyOutput(e, "r") != nil; got != e.GuardsAction() {
+		if got := wire.Deny(e, "r") != nil; got != e.GuardsAction() {
 			t.Errorf("DenyOutput(%s) != nil is %v, but GuardsAction() is %v", e, got, e.GuardsAction())
 		}
 	}

@@ -1,4 +1,4 @@
-package shared_test
+package wire_test
 
 import (
 	"testing"
@@ -6,12 +6,13 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
-// FuzzWireOutput builds outputs from fuzzed decision words, reasons and event names, and checks that
+// FuzzOutput builds outputs from fuzzed decision words, reasons and event names, and checks that
 // MarshalWireOutput never panics and, when it succeeds, writes a JSON object whose
 // hookSpecificOutput.hookEventName, if any, is the event answered.
-func FuzzWireOutput(f *testing.F) {
+func FuzzOutput(f *testing.F) {
 	f.Add("PreToolUse", "deny", "allow", "reason", uint8(0), int8(0))
 	f.Add("PreToolUse", "ask", "", "why", uint8(1), int8(2))
 	f.Add("Stop", "block", "", "keep going", uint8(2), int8(1))
@@ -53,11 +54,11 @@ func FuzzWireOutput(f *testing.F) {
 		case 11:
 			out.HookSpecificOutput = &shared.MessageDisplayOutput{DisplayContent: reason}
 		}
-		for _, o := range []shared.HookOutput{out, *out, shared.DenyOutput(e, reason)} {
+		for _, o := range []shared.HookOutput{out, *out, wire.Deny(e, reason)} {
 			if d, ok := o.(*shared.SyncHookOutput); ok && d == nil {
 				continue
 			}
-			b, err := shared.MarshalWireOutput(e, o)
+			b, err := wire.Marshal(e, o)
 			if err != nil {
 				continue
 			}

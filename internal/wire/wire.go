@@ -1,4 +1,4 @@
-package shared
+package wire
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// WireHookOutput is a hook answer exactly as the CLI reads it. Build it with WireOutput. Its
+// HookOutput is a hook answer exactly as the CLI reads it. Build it with Output. Its
 // encoding is the same with github.com/go-json-experiment/json and with encoding/json (omitzero
 // and omitempty on fields for which both codecs agree).
-type WireHookOutput struct {
+type HookOutput struct {
 	Async          bool   `json:"async,omitzero"`
 	AsyncTimeout   int    `json:"asyncTimeout,omitzero"`
 	Continue       *bool  `json:"continue,omitzero"`
@@ -20,27 +21,27 @@ type WireHookOutput struct {
 	Decision       string `json:"decision,omitempty"`
 	Reason         string `json:"reason,omitempty"`
 	SystemMessage  string `json:"systemMessage,omitempty"`
-	// HookSpecificOutput is nil, a *WireSpecificOutput, or, for a RawSpecificOutput on an event
+	// HookSpecificOutput is nil, a *SpecificOutput, or, for a RawSpecificOutput on an event
 	// that does not guard an action, a map[string]any with hookEventName set.
 	HookSpecificOutput any `json:"hookSpecificOutput,omitzero"`
 }
 
-// WireSpecificOutput is the hookSpecificOutput object the CLI reads: hookEventName and the fields
+// SpecificOutput is the hookSpecificOutput object the CLI reads: hookEventName and the fields
 // of the answered event (only those are set).
-type WireSpecificOutput struct {
-	HookEventName            HookEvent         `json:"hookEventName"`
-	PermissionDecision       Decision          `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string            `json:"permissionDecisionReason,omitempty"`
-	UpdatedInput             ToolInput         `json:"updatedInput,omitempty"`
-	Decision                 *PermissionResult `json:"decision,omitzero"`
-	AdditionalContext        string            `json:"additionalContext,omitempty"`
-	UpdatedToolOutput        any               `json:"updatedToolOutput,omitzero"`
-	UpdatedMCPToolOutput     any               `json:"updatedMCPToolOutput,omitzero"`
-	SessionTitle             string            `json:"sessionTitle,omitempty"`
-	SuppressOriginalPrompt   bool              `json:"suppressOriginalPrompt,omitzero"`
-	WatchPaths               []string          `json:"watchPaths,omitempty"`
-	Retry                    bool              `json:"retry,omitzero"`
-	DisplayContent           string            `json:"displayContent,omitempty"`
+type SpecificOutput struct {
+	HookEventName            shared.HookEvent         `json:"hookEventName"`
+	PermissionDecision       shared.Decision          `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string                   `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             shared.ToolInput         `json:"updatedInput,omitempty"`
+	Decision                 *shared.PermissionResult `json:"decision,omitzero"`
+	AdditionalContext        string                   `json:"additionalContext,omitempty"`
+	UpdatedToolOutput        any                      `json:"updatedToolOutput,omitzero"`
+	UpdatedMCPToolOutput     any                      `json:"updatedMCPToolOutput,omitzero"`
+	SessionTitle             string                   `json:"sessionTitle,omitempty"`
+	SuppressOriginalPrompt   bool                     `json:"suppressOriginalPrompt,omitzero"`
+	WatchPaths               []string                 `json:"watchPaths,omitempty"`
+	Retry                    bool                     `json:"retry,omitzero"`
+	DisplayContent           string                   `json:"displayContent,omitempty"`
 }
 
 // OutputError says a handler's output cannot be written for its event: a decision word nobody knows,
@@ -48,7 +49,7 @@ type WireSpecificOutput struct {
 // an event that guards an action, a raw field the SDK cannot read. The SDK treats it like a handler
 // error (fail closed for events that guard an action).
 type OutputError struct {
-	Event  HookEvent
+	Event  shared.HookEvent
 	Reason string
 }
 
@@ -57,62 +58,62 @@ func (e *OutputError) Error() string {
 	return fmt.Sprintf("shared: invalid hook output for %s: %s", e.Event, e.Reason)
 }
 
-func outErr(e HookEvent, format string, args ...any) *OutputError {
+func outErr(e shared.HookEvent, format string, args ...any) *OutputError {
 	return &OutputError{Event: e, Reason: fmt.Sprintf(format, args...)}
 }
 
 // typedNilReason explains why a typed nil is refused on a guarding event.
 const typedNilReason = "a typed nil %s is not \"no opinion\" on an event that guards an action (return a nil HookOutput for that); denied"
 
-// WireOutput returns the answer the CLI reads for event e: every decision written in the event's own
+// Output returns the answer the CLI reads for event e: every decision written in the event's own
 // form (see SyncHookOutput.Decision), the CLI's own words, hookEventName set to e. A nil o gives
-// the empty answer {} ("no opinion"). WireOutput does not modify o. It returns an *OutputError for
-// an output that does not fit e (see NormalizeOutput), and for an async answer on an event that
+// the empty answer {} ("no opinion"). Output does not modify o. It returns an *OutputError for
+// an output that does not fit e (see Normalize), and for an async answer on an event that
 // guards an action.
-func WireOutput(e HookEvent, o HookOutput) (*WireHookOutput, error) {
+func Output(e shared.HookEvent, o shared.HookOutput) (*HookOutput, error) {
 	switch v := o.(type) {
 	case nil:
-		return &WireHookOutput{}, nil
-	case AsyncHookOutput:
+		return &HookOutput{}, nil
+	case shared.AsyncHookOutput:
 		return wireAsync(e, &v)
-	case *AsyncHookOutput:
+	case *shared.AsyncHookOutput:
 		if v == nil {
 			if e.GuardsAction() {
 				return nil, outErr(e, typedNilReason, "*shared.AsyncHookOutput")
 			}
-			return &WireHookOutput{}, nil
+			return &HookOutput{}, nil
 		}
 		return wireAsync(e, v)
-	case *AsyncWork:
+	case *shared.AsyncWork:
 		// The executor runs the work and answers for it; it is never written as such.
 		return nil, outErr(e, "*shared.AsyncWork is answered by the hook executor, not written")
 	}
-	s, err := NormalizeOutput(e, o)
+	s, err := Normalize(e, o)
 	if err != nil {
 		return nil, err
 	}
 	if s == nil {
-		return &WireHookOutput{}, nil
+		return &HookOutput{}, nil
 	}
-	w := &WireHookOutput{
+	w := &HookOutput{
 		StopReason:     s.StopReason,
 		SuppressOutput: s.SuppressOutput,
 		Reason:         s.Reason,
 		SystemMessage:  s.SystemMessage,
 	}
 	switch s.Continue {
-	case ContinueYes:
+	case shared.ContinueYes:
 		t := true
 		w.Continue = &t
-	case ContinueNo:
+	case shared.ContinueNo:
 		f := false
 		w.Continue = &f
 	}
 	switch s.Decision {
-	case DecisionAllow:
-		w.Decision = string(DecisionApprove)
-	case DecisionDeny:
-		w.Decision = string(DecisionBlock)
+	case shared.DecisionAllow:
+		w.Decision = string(shared.DecisionApprove)
+	case shared.DecisionDeny:
+		w.Decision = string(shared.DecisionBlock)
 	}
 	if s.HookSpecificOutput != nil {
 		w.HookSpecificOutput = wireSpecific(e, s.HookSpecificOutput)
@@ -120,15 +121,15 @@ func WireOutput(e HookEvent, o HookOutput) (*WireHookOutput, error) {
 	return w, nil
 }
 
-func wireAsync(e HookEvent, a *AsyncHookOutput) (*WireHookOutput, error) {
+func wireAsync(e shared.HookEvent, a *shared.AsyncHookOutput) (*HookOutput, error) {
 	if e.GuardsAction() {
 		return nil, outErr(e, "an async answer cannot guard an action (a later decision could not stop it)")
 	}
-	return &WireHookOutput{Async: true, AsyncTimeout: a.AsyncTimeout}, nil
+	return &HookOutput{Async: true, AsyncTimeout: a.AsyncTimeout}, nil
 }
 
-// NormalizeOutput returns o as the SDK merges and writes it for event e, or nil for "no opinion"
-// (a nil o; a typed nil on an event that does not guard an action). It checks everything WireOutput
+// Normalize returns o as the SDK merges and writes it for event e, or nil for "no opinion"
+// (a nil o; a typed nil on an event that does not guard an action). It checks everything Output
 // checks and returns the same *OutputError. In the result:
 //   - Decision is "", DecisionAllow or DecisionDeny (top-level approve / block), and only for
 //     events other than PreToolUse, PermissionRequest and PreModelSwitch; for those three the
@@ -143,15 +144,15 @@ func wireAsync(e HookEvent, a *AsyncHookOutput) (*WireHookOutput, error) {
 //     on an event that guards an action what cannot be read so is an *OutputError, elsewhere it is
 //     kept as it is.
 //
-// Async answers (AsyncHookOutput, *AsyncWork) are not synchronous outputs: NormalizeOutput returns
-// an *OutputError for them. NormalizeOutput does not modify o; the result shares no pointer
+// Async answers (AsyncHookOutput, *AsyncWork) are not synchronous outputs: Normalize returns
+// an *OutputError for them. Normalize does not modify o; the result shares no pointer
 // with it except maps and slices (tool inputs, permission updates).
-func NormalizeOutput(e HookEvent, o HookOutput) (*SyncHookOutput, error) {
-	var s *SyncHookOutput
+func Normalize(e shared.HookEvent, o shared.HookOutput) (*shared.SyncHookOutput, error) {
+	var s *shared.SyncHookOutput
 	switch v := o.(type) {
 	case nil:
 		return nil, nil
-	case *SyncHookOutput:
+	case *shared.SyncHookOutput:
 		if v == nil {
 			if e.GuardsAction() {
 				return nil, outErr(e, typedNilReason, "*shared.SyncHookOutput")
@@ -159,7 +160,7 @@ func NormalizeOutput(e HookEvent, o HookOutput) (*SyncHookOutput, error) {
 			return nil, nil
 		}
 		s = v
-	case SyncHookOutput:
+	case shared.SyncHookOutput:
 		s = &v
 	default:
 		if isNilValue(o) && e.GuardsAction() {
@@ -170,7 +171,7 @@ func NormalizeOutput(e HookEvent, o HookOutput) (*SyncHookOutput, error) {
 	return normalize(e, s)
 }
 
-func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
+func normalize(e shared.HookEvent, s *shared.SyncHookOutput) (*shared.SyncHookOutput, error) {
 	guard := e.GuardsAction()
 	c := *s
 	c.Decision, c.UpdatedInput, c.HookSpecificOutput = "", nil, nil
@@ -185,7 +186,7 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 		}
 		spec = nil
 	}
-	if raw, ok := spec.(*RawSpecificOutput); ok {
+	if raw, ok := spec.(*shared.RawSpecificOutput); ok {
 		typed, err := readRaw(e, raw)
 		switch {
 		case err == nil:
@@ -198,18 +199,18 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 	if spec != nil && !spec.ForEvent(e) {
 		return nil, outErr(e, "hookSpecificOutput %T belongs to another event", spec)
 	}
-	if (d == DecisionAsk || d == DecisionDefer) && e != HookEventPreToolUse {
+	if (d == shared.DecisionAsk || d == shared.DecisionDefer) && e != shared.HookEventPreToolUse {
 		return nil, outErr(e, "decision %q is only meaningful for PreToolUse", s.Decision)
 	}
-	if s.UpdatedInput != nil && e != HookEventPreToolUse && e != HookEventPermissionRequest {
+	if s.UpdatedInput != nil && e != shared.HookEventPreToolUse && e != shared.HookEventPermissionRequest {
 		return nil, outErr(e, "updatedInput (AllowWithInput) is only meaningful for PreToolUse and PermissionRequest")
 	}
 	switch e {
-	case HookEventPreToolUse:
-		p := PreToolUseOutput{}
+	case shared.HookEventPreToolUse:
+		p := shared.PreToolUseOutput{}
 		switch sp := spec.(type) {
 		case nil:
-		case *PreToolUseOutput:
+		case *shared.PreToolUseOutput:
 			p = *sp
 			if p.PermissionDecision != "" {
 				pd, ok := p.PermissionDecision.Normalize()
@@ -218,12 +219,12 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 				}
 				p.PermissionDecision = pd
 			}
-		case *ContextOutput:
+		case *shared.ContextOutput:
 			p.AdditionalContext = sp.AdditionalContext
 		default:
 			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
 		}
-		if d != DecisionNone && rank(d) > rank(p.PermissionDecision) {
+		if d != shared.DecisionNone && rank(d) > rank(p.PermissionDecision) {
 			p.PermissionDecision, p.PermissionDecisionReason = d, s.Reason
 		}
 		if s.UpdatedInput != nil {
@@ -233,22 +234,22 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 			p.UpdatedInput = s.UpdatedInput
 		}
 		c.Reason = ""
-		if p.PermissionDecision == DecisionDeny {
+		if p.PermissionDecision == shared.DecisionDeny {
 			// Also the legacy spelling, so that every CLI version reads it as a block.
-			c.Decision, c.Reason = DecisionDeny, p.PermissionDecisionReason
-		} else if d == DecisionNone {
+			c.Decision, c.Reason = shared.DecisionDeny, p.PermissionDecisionReason
+		} else if d == shared.DecisionNone {
 			c.Reason = s.Reason
 		}
 		if p.PermissionDecision != "" || p.PermissionDecisionReason != "" || p.UpdatedInput != nil || p.AdditionalContext != "" {
 			c.HookSpecificOutput = &p
 		}
-	case HookEventPermissionRequest:
-		var r *PermissionResult
+	case shared.HookEventPermissionRequest:
+		var r *shared.PermissionResult
 		switch sp := spec.(type) {
 		case nil:
-		case *PermissionRequestOutput:
+		case *shared.PermissionRequestOutput:
 			if sp.Decision != nil {
-				if b := sp.Decision.Behavior; b != PermissionAllow && b != PermissionDeny {
+				if b := sp.Decision.Behavior; b != shared.PermissionAllow && b != shared.PermissionDeny {
 					return nil, outErr(e, "unknown permission behavior %q", b)
 				}
 				cp := *sp.Decision
@@ -258,41 +259,41 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
 		}
 		switch {
-		case d == DecisionDeny:
-			if r == nil || r.Behavior != PermissionDeny {
-				r = &PermissionResult{Behavior: PermissionDeny, Message: s.Reason}
+		case d == shared.DecisionDeny:
+			if r == nil || r.Behavior != shared.PermissionDeny {
+				r = &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: s.Reason}
 			}
-		case d == DecisionAllow && r == nil:
-			r = &PermissionResult{Behavior: PermissionAllow}
+		case d == shared.DecisionAllow && r == nil:
+			r = &shared.PermissionResult{Behavior: shared.PermissionAllow}
 		}
 		if s.UpdatedInput != nil {
 			switch {
 			case r == nil:
 				return nil, outErr(e, "updatedInput without an allow")
-			case r.Behavior == PermissionAllow && r.UpdatedInput != nil:
+			case r.Behavior == shared.PermissionAllow && r.UpdatedInput != nil:
 				return nil, outErr(e, "two updatedInputs in one answer")
-			case r.Behavior == PermissionAllow:
+			case r.Behavior == shared.PermissionAllow:
 				r.UpdatedInput = s.UpdatedInput
 			}
 		}
-		if r != nil && r.Behavior == PermissionDeny && r.Message == "" {
+		if r != nil && r.Behavior == shared.PermissionDeny && r.Message == "" {
 			r.Message = "denied by a PermissionRequest hook"
 		}
 		c.Reason = ""
 		if r != nil {
-			c.HookSpecificOutput = &PermissionRequestOutput{Decision: r}
-		} else if d == DecisionNone {
+			c.HookSpecificOutput = &shared.PermissionRequestOutput{Decision: r}
+		} else if d == shared.DecisionNone {
 			c.Reason = s.Reason
 		}
-	case HookEventPreModelSwitch:
-		m := ModelSwitchOutput{}
+	case shared.HookEventPreModelSwitch:
+		m := shared.ModelSwitchOutput{}
 		switch sp := spec.(type) {
 		case nil:
-		case *ModelSwitchOutput:
+		case *shared.ModelSwitchOutput:
 			m = *sp
 			if m.PermissionDecision != "" {
 				pd, ok := m.PermissionDecision.Normalize()
-				if !ok || (pd != DecisionAllow && pd != DecisionDeny) {
+				if !ok || (pd != shared.DecisionAllow && pd != shared.DecisionDeny) {
 					return nil, outErr(e, "invalid model switch decision %q", sp.PermissionDecision)
 				}
 				m.PermissionDecision = pd
@@ -300,13 +301,13 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 		default:
 			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
 		}
-		if d != DecisionNone && rank(d) > rank(m.PermissionDecision) {
+		if d != shared.DecisionNone && rank(d) > rank(m.PermissionDecision) {
 			m.PermissionDecision, m.PermissionDecisionReason = d, s.Reason
 		}
 		c.Reason = ""
-		if m != (ModelSwitchOutput{}) {
+		if m != (shared.ModelSwitchOutput{}) {
 			c.HookSpecificOutput = &m
-		} else if d == DecisionNone {
+		} else if d == shared.DecisionNone {
 			c.Reason = s.Reason
 		}
 	default:
@@ -314,8 +315,8 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 		// UserPromptSubmit's and UserPromptExpansion's denial).
 		c.Decision = d
 		switch spec.(type) {
-		case nil, *ContextOutput, *UserPromptSubmitOutput, *PostToolUseOutput, *SessionStartOutput,
-			*PermissionDeniedOutput, *MessageDisplayOutput, *RawSpecificOutput:
+		case nil, *shared.ContextOutput, *shared.UserPromptSubmitOutput, *shared.PostToolUseOutput, *shared.SessionStartOutput,
+			*shared.PermissionDeniedOutput, *shared.MessageDisplayOutput, *shared.RawSpecificOutput:
 			c.HookSpecificOutput = spec
 		default:
 			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
@@ -325,15 +326,15 @@ func normalize(e HookEvent, s *SyncHookOutput) (*SyncHookOutput, error) {
 }
 
 // rank orders permission decisions: a stronger one replaces a weaker one.
-func rank(d Decision) int {
+func rank(d shared.Decision) int {
 	switch d {
-	case DecisionAllow:
+	case shared.DecisionAllow:
 		return 1
-	case DecisionAsk:
+	case shared.DecisionAsk:
 		return 2
-	case DecisionDefer:
+	case shared.DecisionDefer:
 		return 3
-	case DecisionDeny:
+	case shared.DecisionDeny:
 		return 4
 	}
 	return 0
@@ -352,13 +353,13 @@ func isNilValue(v any) bool {
 // readRaw reads a raw hookSpecificOutput of event e into e's typed output as the CLI would: exact
 // key names, the CLI's own words; anything it cannot read that way is an *OutputError (a denial on
 // a guarding event; elsewhere the raw output is written as it is).
-func readRaw(e HookEvent, r *RawSpecificOutput) (HookSpecificOutput, error) {
+func readRaw(e shared.HookEvent, r *shared.RawSpecificOutput) (shared.HookSpecificOutput, error) {
 	fields := make(map[string]any, len(r.Fields))
 	for k, v := range r.Fields {
 		fields[k] = v
 	}
 	if name, ok := fields["hookEventName"]; ok {
-		if n, ok := name.(string); !ok || HookEvent(n) != e {
+		if n, ok := name.(string); !ok || shared.HookEvent(n) != e {
 			return nil, outErr(e, "raw hookSpecificOutput has hookEventName %v (the CLI blocks on a wrong one)", name)
 		}
 		delete(fields, "hookEventName")
@@ -370,31 +371,31 @@ func readRaw(e HookEvent, r *RawSpecificOutput) (HookSpecificOutput, error) {
 	if err != nil {
 		return nil, outErr(e, "raw hookSpecificOutput cannot be encoded: %v", err)
 	}
-	var spec HookSpecificOutput
+	var spec shared.HookSpecificOutput
 	switch e {
-	case HookEventPreToolUse:
-		spec = &PreToolUseOutput{}
-	case HookEventPermissionRequest:
-		spec = &PermissionRequestOutput{}
-	case HookEventPreModelSwitch:
-		spec = &ModelSwitchOutput{}
-	case HookEventUserPromptSubmit:
-		spec = &UserPromptSubmitOutput{}
-	case HookEventPostToolUse:
-		spec = &PostToolUseOutput{}
-	case HookEventSessionStart:
-		spec = &SessionStartOutput{}
-	case HookEventPermissionDenied:
-		spec = &PermissionDeniedOutput{}
-	case HookEventMessageDisplay:
-		spec = &MessageDisplayOutput{}
+	case shared.HookEventPreToolUse:
+		spec = &shared.PreToolUseOutput{}
+	case shared.HookEventPermissionRequest:
+		spec = &shared.PermissionRequestOutput{}
+	case shared.HookEventPreModelSwitch:
+		spec = &shared.ModelSwitchOutput{}
+	case shared.HookEventUserPromptSubmit:
+		spec = &shared.UserPromptSubmitOutput{}
+	case shared.HookEventPostToolUse:
+		spec = &shared.PostToolUseOutput{}
+	case shared.HookEventSessionStart:
+		spec = &shared.SessionStartOutput{}
+	case shared.HookEventPermissionDenied:
+		spec = &shared.PermissionDeniedOutput{}
+	case shared.HookEventMessageDisplay:
+		spec = &shared.MessageDisplayOutput{}
 	default:
-		spec = &ContextOutput{}
+		spec = &shared.ContextOutput{}
 	}
 	if err := json.Unmarshal(b, spec, json.RejectUnknownMembers(true)); err != nil {
 		return nil, outErr(e, "raw hookSpecificOutput the SDK cannot read as the CLI would: %v", err)
 	}
-	word := func(w Decision, allowed ...Decision) error {
+	word := func(w shared.Decision, allowed ...shared.Decision) error {
 		if w == "" {
 			return nil
 		}
@@ -406,13 +407,13 @@ func readRaw(e HookEvent, r *RawSpecificOutput) (HookSpecificOutput, error) {
 		return outErr(e, "raw hookSpecificOutput has the word %q, which the CLI does not read", w)
 	}
 	switch v := spec.(type) {
-	case *PreToolUseOutput:
-		err = word(v.PermissionDecision, DecisionAllow, DecisionDeny, DecisionAsk, DecisionDefer)
-	case *ModelSwitchOutput:
-		err = word(v.PermissionDecision, DecisionAllow, DecisionDeny)
-	case *PermissionRequestOutput:
+	case *shared.PreToolUseOutput:
+		err = word(v.PermissionDecision, shared.DecisionAllow, shared.DecisionDeny, shared.DecisionAsk, shared.DecisionDefer)
+	case *shared.ModelSwitchOutput:
+		err = word(v.PermissionDecision, shared.DecisionAllow, shared.DecisionDeny)
+	case *shared.PermissionRequestOutput:
 		if v.Decision != nil {
-			err = word(Decision(v.Decision.Behavior), Decision(PermissionAllow), Decision(PermissionDeny))
+			err = word(shared.Decision(v.Decision.Behavior), shared.Decision(shared.PermissionAllow), shared.Decision(shared.PermissionDeny))
 			if err == nil && v.Decision.Behavior == "" {
 				err = outErr(e, "raw hookSpecificOutput decision without a behavior")
 			}
@@ -424,60 +425,60 @@ func readRaw(e HookEvent, r *RawSpecificOutput) (HookSpecificOutput, error) {
 	return spec, nil
 }
 
-// CheckWireOutput reports whether o can be sent for event e: the error WireOutput(e, o) would
+// Check reports whether o can be sent for event e: the error Output(e, o) would
 // return, or nil; an *AsyncWork (which the executor answers for) is valid on events that do not
 // guard an action. "No opinion" (a nil o; a nil *SyncHookOutput on an event that does not guard an
 // action), the most common answer, is checked without allocating.
-func CheckWireOutput(e HookEvent, o HookOutput) error {
-	if s, ok := o.(*SyncHookOutput); o == nil || ok && s == nil && !e.GuardsAction() {
+func Check(e shared.HookEvent, o shared.HookOutput) error {
+	if s, ok := o.(*shared.SyncHookOutput); o == nil || ok && s == nil && !e.GuardsAction() {
 		return nil
 	}
-	if _, ok := o.(*AsyncWork); ok {
+	if _, ok := o.(*shared.AsyncWork); ok {
 		// The executor answers for it: valid where an async answer is.
 		if e.GuardsAction() {
 			return outErr(e, "an async answer cannot guard an action (a later decision could not stop it)")
 		}
 		return nil
 	}
-	_, err := WireOutput(e, o)
+	_, err := Output(e, o)
 	return err
 }
 
-// MarshalWireOutput is WireOutput followed by json.Marshal (github.com/go-json-experiment/json),
+// Marshal is Output followed by json.Marshal (github.com/go-json-experiment/json),
 // with invalid UTF-8 in a string written as U+FFFD (jsontext.AllowInvalidUTF8), as encoding/json
 // did: a reason taken from a tool's bytes must not keep a denial from being sent.
-func MarshalWireOutput(e HookEvent, o HookOutput) ([]byte, error) {
-	w, err := WireOutput(e, o)
+func Marshal(e shared.HookEvent, o shared.HookOutput) ([]byte, error) {
+	w, err := Output(e, o)
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(w, jsontext.AllowInvalidUTF8(true))
 }
 
-// wireSpecific writes spec, a normalised output of e (see NormalizeOutput), as the CLI reads it.
-func wireSpecific(e HookEvent, spec HookSpecificOutput) any {
-	w := &WireSpecificOutput{HookEventName: e}
+// wireSpecific writes spec, a normalised output of e (see Normalize), as the CLI reads it.
+func wireSpecific(e shared.HookEvent, spec shared.HookSpecificOutput) any {
+	w := &SpecificOutput{HookEventName: e}
 	switch v := spec.(type) {
-	case *PreToolUseOutput:
+	case *shared.PreToolUseOutput:
 		w.PermissionDecision, w.PermissionDecisionReason = v.PermissionDecision, v.PermissionDecisionReason
 		w.UpdatedInput, w.AdditionalContext = v.UpdatedInput, v.AdditionalContext
-	case *ModelSwitchOutput:
+	case *shared.ModelSwitchOutput:
 		w.PermissionDecision, w.PermissionDecisionReason = v.PermissionDecision, v.PermissionDecisionReason
-	case *PermissionRequestOutput:
+	case *shared.PermissionRequestOutput:
 		w.Decision = v.Decision
-	case *PostToolUseOutput:
+	case *shared.PostToolUseOutput:
 		w.AdditionalContext, w.UpdatedToolOutput, w.UpdatedMCPToolOutput = v.AdditionalContext, v.UpdatedToolOutput, v.UpdatedMCPToolOutput
-	case *UserPromptSubmitOutput:
+	case *shared.UserPromptSubmitOutput:
 		w.AdditionalContext, w.SessionTitle, w.SuppressOriginalPrompt = v.AdditionalContext, v.SessionTitle, v.SuppressOriginalPrompt
-	case *SessionStartOutput:
+	case *shared.SessionStartOutput:
 		w.AdditionalContext, w.WatchPaths = v.AdditionalContext, v.WatchPaths
-	case *PermissionDeniedOutput:
+	case *shared.PermissionDeniedOutput:
 		w.Retry = v.Retry
-	case *MessageDisplayOutput:
+	case *shared.MessageDisplayOutput:
 		w.DisplayContent = v.DisplayContent
-	case *ContextOutput:
+	case *shared.ContextOutput:
 		w.AdditionalContext = v.AdditionalContext
-	case *RawSpecificOutput:
+	case *shared.RawSpecificOutput:
 		m := make(map[string]any, len(v.Fields)+1)
 		for k, x := range v.Fields {
 			m[k] = x
@@ -488,21 +489,21 @@ func wireSpecific(e HookEvent, spec HookSpecificOutput) any {
 	return w
 }
 
-// DenyOutput returns event e's own denial with reason: the answer the SDK sends when a handler of
+// Deny returns event e's own denial with reason: the answer the SDK sends when a handler of
 // an event that guards an action fails (error, panic, timeout, invalid output). For PreToolUse it
 // is permissionDecision deny (and the legacy decision:"block"); for PermissionRequest a deny
 // decision; for PreModelSwitch a deny; for UserPromptSubmit and UserPromptExpansion a block. For
 // other events it returns nil: they fail open.
-func DenyOutput(e HookEvent, reason string) *SyncHookOutput {
+func Deny(e shared.HookEvent, reason string) *shared.SyncHookOutput {
 	switch e {
-	case HookEventPreToolUse:
-		return &SyncHookOutput{Decision: DecisionBlock, Reason: reason, HookSpecificOutput: &PreToolUseOutput{PermissionDecision: DecisionDeny, PermissionDecisionReason: reason}}
-	case HookEventPermissionRequest:
-		return &SyncHookOutput{HookSpecificOutput: &PermissionRequestOutput{Decision: &PermissionResult{Behavior: PermissionDeny, Message: reason}}}
-	case HookEventPreModelSwitch:
-		return &SyncHookOutput{HookSpecificOutput: &ModelSwitchOutput{PermissionDecision: DecisionDeny, PermissionDecisionReason: reason}}
-	case HookEventUserPromptSubmit, HookEventUserPromptExpansion:
-		return &SyncHookOutput{Decision: DecisionBlock, Reason: reason}
+	case shared.HookEventPreToolUse:
+		return &shared.SyncHookOutput{Decision: shared.DecisionBlock, Reason: reason, HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: reason}}
+	case shared.HookEventPermissionRequest:
+		return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}
+	case shared.HookEventPreModelSwitch:
+		return &shared.SyncHookOutput{HookSpecificOutput: &shared.ModelSwitchOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: reason}}
+	case shared.HookEventUserPromptSubmit, shared.HookEventUserPromptExpansion:
+		return &shared.SyncHookOutput{Decision: shared.DecisionBlock, Reason: reason}
 	}
 	return nil
 }
