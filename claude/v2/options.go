@@ -37,7 +37,6 @@ type options struct {
 	sessionID           string
 	settings            string
 	includePartial      bool
-	includeHookEvents   bool
 	extraArgs           []string
 	logger              *slog.Logger
 	hooks               shared.Hooks
@@ -169,12 +168,6 @@ func WithSettings(fileOrJSON string) Option {
 // (--include-partial-messages). Default: off.
 func WithIncludePartialMessages() Option {
 	return optionFunc(func(o *options) { o.includePartial = true })
-}
-
-// WithIncludeHookEvents makes the CLI report its settings command hooks as system hook_started /
-// hook_response messages (--include-hook-events). Default: off.
-func WithIncludeHookEvents() Option {
-	return optionFunc(func(o *options) { o.includeHookEvents = true })
 }
 
 // WithExtraArgs appends raw CLI arguments, after the SDK's own, as given: unlike the values of the

@@ -45,7 +45,7 @@ func TestArgs(t *testing.T) {
 		{"settings", []v2.Option{v2.WithSettings(`{"env":{"A":"b"}}`)}, []string{`--settings={"env":{"A":"b"}}`}},
 		{"settings that look like a flag", []v2.Option{v2.WithSettings(bypass)}, []string{"--settings=" + bypass}},
 		{"partial messages", []v2.Option{v2.WithIncludePartialMessages()}, []string{"--include-partial-messages"}},
-		{"hook events", []v2.Option{v2.WithIncludeHookEvents()}, []string{"--include-hook-events"}},
+		{"hook events", []v2.Option{v2.WithHookEvents()}, []string{"--include-hook-events"}},
 		{"can use tool", []v2.Option{canUse}, []string{"--permission-prompt-tool=stdio"}},
 		{"extra args last, as given", []v2.Option{v2.WithExtraArgs("--effort", "low"), v2.WithModel("m")}, []string{"--model=m", "--effort", "low"}},
 		{"env is not an arg", []v2.Option{v2.WithEnv("A=b"), v2.WithCwd("/tmp")}, nil},

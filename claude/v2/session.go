@@ -196,7 +196,6 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger}
 	if o.hookEvents {
 		xo.Observe, xo.Progress = s.onHookRun, s.onHookProgress
-		o.includeHookEvents = true
 	}
 	x, err := subprocess.NewHookExecutor(hooks, xo)
 	if err != nil {
@@ -908,7 +907,7 @@ func (o *options) args() []string {
 	if o.includePartial {
 		a = append(a, "--include-partial-messages")
 	}
-	if o.includeHookEvents {
+	if o.hookEvents {
 		a = append(a, "--include-hook-events")
 	}
 	if o.canUseTool != nil {
