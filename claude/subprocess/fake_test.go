@@ -73,6 +73,7 @@ func runFake(mode string) int {
 //	spawn-sleep     start `sleep 1000` (it inherits stdout) and write {"type":"child","pid":N}
 //	ignore-term     ignore SIGTERM
 //	hang            sleep for an hour
+//	kill-self       kill itself (SIGKILL on Unix)
 //	exit N          exit with code N
 func fakeScript(script string) int {
 	in := bufio.NewReader(os.Stdin)
@@ -164,6 +165,11 @@ func fakeScript(script string) int {
 		case "ignore-term":
 			signal.Ignore(syscall.SIGTERM)
 		case "hang":
+			time.Sleep(time.Hour)
+		case "kill-self":
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Kill()
+			}
 			time.Sleep(time.Hour)
 		case "exit":
 			n, _ := strconv.Atoi(arg)
