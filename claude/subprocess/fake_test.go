@@ -62,6 +62,7 @@ func runFake(mode string) int {
 //	out TEXT        write TEXT and a newline on stdout
 //	raw QUOTED      write the Go-quoted bytes as they are (CRLF, no newline, ...)
 //	pad N           write a JSON line of exactly N bytes ({"type":"pad","p":"xx..."}) and a newline
+//	nest N TEXT     write TEXT with $NEST replaced by N '[' and N ']', and a newline
 //	stderr TEXT     write TEXT and a newline on stderr
 //	read            read one stdin line and write {"type":"echo","line":LINE} (or echo_eof)
 //	echo-until-eof  echo every stdin line, then write {"type":"eof"}
@@ -105,6 +106,11 @@ func fakeScript(script string) int {
 			n, _ := strconv.Atoi(arg)
 			const head, tail = `{"type":"pad","p":"`, `"}`
 			os.Stdout.WriteString(head + strings.Repeat("x", max(0, n-len(head)-len(tail))) + tail + "\n")
+		case "nest":
+			ns, text, _ := strings.Cut(arg, " ")
+			n, _ := strconv.Atoi(ns)
+			nest := strings.Repeat("[", n) + strings.Repeat("]", n)
+			os.Stdout.WriteString(strings.Replace(text, "$NEST", nest, 1) + "\n")
 		case "stderr":
 			os.Stderr.WriteString(arg + "\n")
 		case "read":

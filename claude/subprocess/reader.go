@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -54,12 +55,43 @@ func (t *Transport) readStdout(r io.Reader) {
 // errNotJSONRequest says a line that looks like a request is not valid JSON (cut short).
 var errNotJSONRequest = errors.New("the line is not valid JSON (cut short?)")
 
+// ErrTooDeep says a line nests arrays and objects deeper than maxNesting. It is not decoded (a
+// decoder that recurses could exhaust its stack on it) and is reported as a *ProtocolError.
+var ErrTooDeep = errors.New("subprocess: line nested too deeply")
+
+// maxNesting bounds how deeply a line may nest arrays and objects.
+const maxNesting = 10000
+
+// tooDeep reports whether line nests deeper than maxNesting, or is not JSON past such a depth.
+// Only a line with that many '[' and '{' can be, so most lines cost a count of two bytes; the
+// others are walked token by token, without recursion.
+func tooDeep(line []byte) bool {
+	if bytes.Count(line, []byte{'['})+bytes.Count(line, []byte{'{'}) <= maxNesting {
+		return false
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for {
+		if _, err := dec.ReadToken(); err != nil {
+			return err != io.EOF // an error on a line this full of brackets: do not decode it either
+		}
+		if dec.StackDepth() > maxNesting {
+			return true
+		}
+	}
+}
+
 // handleLine handles one stdout line on the reader goroutine.
 func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	msg, err := parser.Parse(line)
+	var msg shared.Message
+	var err error
+	if tooDeep(line) {
+		err = ErrTooDeep
+	} else {
+		msg, err = parser.Parse(line)
+	}
 	if t.cfg.OnRoundTrip != nil {
 		times.decoded = time.Now()
 	}

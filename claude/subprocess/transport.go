@@ -248,9 +248,10 @@ func (t *Transport) finish(werr error) {
 			term = ErrClosed
 		}
 	}
+	// Writes fail with the process's error before anyone learns of the end.
+	t.w.close(perr)
 	t.reqs.failPending(pendingErr)
 	t.inbox.close(term)
-	t.w.close(perr)
 	close(t.done)
 	t.stopWatch()
 }
