@@ -54,9 +54,8 @@ func benchInput() *shared.PreToolUseHookInput {
 	return in
 }
 
-// BenchmarkExecutorDispatch runs one PreToolUse through Run with a trivial handler, with one
-// hook registered and with 100 non-matching ones before it. Run starts a goroutine per chain; the
-// dispatch variants use Dispatch on the caller's goroutine, as the transport does.
+// BenchmarkExecutorDispatch runs one PreToolUse through Run, as the transport does, with a trivial
+// handler, with one hook registered and with 100 non-matching ones before it.
 func BenchmarkExecutorDispatch(b *testing.B) {
 	for _, extra := range []int{0, 100} {
 		x, err := NewHookExecutor(benchHooks(extra), ExecutorOptions{})
@@ -71,17 +70,6 @@ func BenchmarkExecutorDispatch(b *testing.B) {
 				res := x.Run(ctx, in, "req")
 				if res.Err != nil || res.Ran != 1 {
 					b.Fatalf("Run = %+v", res)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("dispatch/hooks=%d", extra+1), func(b *testing.B) {
-			var res ChainResult
-			done := func(r ChainResult) { res = r }
-			b.ReportAllocs()
-			for b.Loop() {
-				x.Dispatch(ctx, in, "req", done)
-				if res.Err != nil || res.Ran != 1 {
-					b.Fatalf("Dispatch = %+v", res)
 				}
 			}
 		})

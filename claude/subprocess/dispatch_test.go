@@ -291,3 +291,29 @@ func TestPermissionDecisionsOfOneToolCallAgree(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPeekRequest: whatever a request line holds (cut short, nested, not JSON), reading its
+// envelope neither panics nor reads past peekLimit, and a whole, shallow line's envelope reads
+// the same whatever follows it.
+func FuzzPeekRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"control_request","request_id":"r1","request":{"subtype":"hook_callback","callback_id":"hook_PreToolUse","input":{"hook_event_name":"PreToolUse"}}}`,
+		`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","input":{"x":[[[[`,
+		`{"type":"hook_event","id":"e1","hook_event_name":"Stop","tool_use_id":"t"}`,
+		`{"type":"control_request","request_id":"a","request_id":"b"}`,
+		"{\"type\":\"\xff\"}", `[1,2]`, ``, `{`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		h := peekRequest(line)
+		if len(line) > peekLimit {
+			if h != peekRequest(line[:peekLimit]) {
+				t.Errorf("peekRequest read past peekLimit")
+			}
+		}
+		if h.RequestID != "" && !strings.Contains(string(line), h.RequestID) && !strings.Contains(string(line), `\`) {
+			t.Errorf("request id %q is not in the line %q", h.RequestID, line)
+		}
+	})
+}
