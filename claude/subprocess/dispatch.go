@@ -168,7 +168,8 @@ func (t *Transport) servePermission(ctx context.Context, id string, req *shared.
 	if ctx.Err() != nil {
 		return
 	}
-	if req.ToolUseID != "" {
+	if req.ToolUseID != "" && t.cfg.Hooks != nil && t.cfg.Hooks.Has(shared.HookEventPermissionRequest) {
+		// A PermissionRequest hook may come for this tool call: join its decision (see toolCall).
 		v := verdictNone
 		switch res.Behavior {
 		case shared.PermissionAllow:
