@@ -46,14 +46,19 @@ type Config struct {
 	Args []string
 	// Dir is the CLI's working directory; "" means the current one.
 	Dir string
-	// BaseEnv replaces os.Environ() as the base environment when non-nil. Env is added on top.
-	// CLAUDECODE is always removed.
+	// BaseEnv replaces os.Environ() as the base environment when non-nil. The variables a
+	// running Claude Code session sets for its children (CLAUDECODE, CLAUDE_CODE_SESSION_ID, its
+	// messaging socket and token, CLAUDE_PID, CLAUDE_PROJECT_DIR, ...: see parentSessionEnv) are
+	// removed from it, so that a program run inside a Claude session starts an independent CLI.
 	BaseEnv []string
-	Env     []string
+	// Env is added on top of BaseEnv and wins over it; what it sets is kept (except CLAUDECODE,
+	// with which the CLI refuses to start).
+	Env []string
 	// Hooks answers hook requests; nil means no Go hooks (every hook request is answered with {},
 	// or with a denial for events that guard an action).
 	Hooks *HookExecutor
-	// CanUseTool answers can_use_tool requests; nil denies them.
+	// CanUseTool answers can_use_tool requests, each on a goroutine of its own, bounded by
+	// PermissionTimeout; nil denies them.
 	CanUseTool CanUseToolFunc
 	// MaxLineSize bounds one stdout line (default DefaultMaxLineSize). Longer lines are skipped
 	// and reported as a *LineTooLongError.
@@ -65,7 +70,8 @@ type Config struct {
 	// Logger; nil means slog.Default(). Tool inputs and environment values are never logged.
 	Logger *slog.Logger
 	// CloseGrace is how long Close waits after closing stdin, and again after SIGTERM, before it
-	// escalates (default DefaultCloseGrace).
+	// escalates (default DefaultCloseGrace). It also bounds how long the readers may drain the
+	// pipes after the CLI exited.
 	CloseGrace time.Duration
 	// WriteTimeout bounds one write to stdin (default DefaultWriteTimeout); a CLI that stops
 	// reading makes writes fail with ErrStalled instead of blocking forever.
@@ -74,7 +80,11 @@ type Config struct {
 	RequestTimeout time.Duration
 	// PermissionTimeout bounds one run of the CanUseTool callback (default DefaultHookTimeout,
 	// 5 s, the hooks' default): a callback that has not answered by then is denied (fail-closed),
-	// and its late answer dropped. The CLI itself waits for a permission answer without limit.
+	// its ctx ends with cause ErrPermissionTimeout, and its late answer is dropped. (The CLI
+	// itself waits for a permission answer without limit.) With PermissionRequest hooks, the two
+	// decisions of one tool call are joined (deny wins): the callback's allow is held until the
+	// hook has decided (at most its chain timeout plus a second), and the hook's allow until the
+	// callback has (at most PermissionTimeout plus a second); one not decided in time denies.
 	PermissionTimeout time.Duration
 	// OnMessage, if set, sees every decoded message on the reader goroutine before it is queued,
 	// including the control traffic the transport answers itself. It must be fast and must not
@@ -87,9 +97,9 @@ type Config struct {
 	// OnRoundTrip, if set, is called once for each CLI request the transport answers (a hook, a
 	// permission prompt, a refused subtype) with when its line was read, decoded and answered, and
 	// when the answer was written: the SDK's own share of a round trip, in three parts. It runs on
-	// the goroutine that wrote the answer, after the write; it must be fast and must not call the transport. A request answered by
-	// nobody (cancelled by the CLI, or the session closed) is not reported. Default: nil, and then
-	// the transport reads no clock for it.
+	// the goroutine that wrote the answer, after the write; it must be fast and must not call the
+	// transport. A request answered by nobody (cancelled by the CLI, or the session closed) is not
+	// reported. Default: nil, and then the transport reads no clock for it.
 	OnRoundTrip func(RoundTrip)
 }
 
