@@ -28,6 +28,11 @@ type requests struct {
 	toolCalls map[string]*toolCall
 	callOrder []string
 
+	// activeHooks counts the hook requests begun and not yet done (answered or cancelled); idle
+	// holds what runs when it drops to zero (see Transport.WhenIdle).
+	activeHooks int
+	idle        []func()
+
 	// handlers counts the goroutines of in-flight CLI requests (begin adds, done subtracts).
 	handlers sync.WaitGroup
 }
@@ -100,8 +105,9 @@ var (
 )
 
 // begin registers the CLI's request id as in flight, with a ctx derived from parent, and counts
-// its goroutine (which must call done). It reports false for an id already in flight.
-func (r *requests) begin(parent context.Context, id string) (context.Context, bool) {
+// its goroutine, which must call done(hook) once it has answered or given up. hook marks a hook
+// request (see whenIdle). It reports false for an id already in flight.
+func (r *requests) begin(parent context.Context, id string, hook bool) (context.Context, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.inFlight[id]; dup {
@@ -110,11 +116,39 @@ func (r *requests) begin(parent context.Context, id string) (context.Context, bo
 	ctx, cancel := context.WithCancelCause(parent)
 	r.inFlight[id] = cancel
 	r.handlers.Add(1)
+	if hook {
+		r.activeHooks++
+	}
 	return ctx, true
 }
 
-// done ends the count of one request's goroutine.
-func (r *requests) done() { r.handlers.Done() }
+// done ends the count of one request's goroutine: its answer is written, or it was cancelled.
+func (r *requests) done(hook bool) {
+	var fns []func()
+	if hook {
+		r.mu.Lock()
+		if r.activeHooks--; r.activeHooks == 0 {
+			fns, r.idle = r.idle, nil
+		}
+		r.mu.Unlock()
+	}
+	for _, fn := range fns {
+		go fn() // e.g. a control request, which must not wait on a request's goroutine
+	}
+	r.handlers.Done()
+}
+
+// whenIdle runs fn on a goroutine of its own once no hook request is active: at once if none is.
+func (r *requests) whenIdle(fn func()) {
+	r.mu.Lock()
+	if r.activeHooks > 0 {
+		r.idle = append(r.idle, fn)
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
+	go fn()
+}
 
 // retire ends request id because it is being answered. It reports whether the caller may answer:
 // false if the request was cancelled (by the CLI or Close) or already retired.

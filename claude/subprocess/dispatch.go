@@ -43,7 +43,7 @@ func (t *Transport) startHookCallback(m *shared.ControlRequest, times roundTripT
 	}
 	r := &hookRequest{key: m.RequestID, in: cb.Input, times: times, toolUseID: cb.ToolUseID}
 	r.guard = e == shared.HookEventPermissionRequest && cb.ToolUseID != "" && t.cfg.CanUseTool != nil
-	ctx, ok := t.reqs.begin(t.ctx, r.key)
+	ctx, ok := t.reqs.begin(t.ctx, r.key, true)
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "event", string(e))
 		t.refuseHook(m.RequestID, e, "duplicate request id "+m.RequestID+"; denied by the SDK", times)
@@ -60,7 +60,7 @@ func (t *Transport) startHookEvent(m *shared.HookEventMessage, times roundTripTi
 		// of its own.
 		r.key = fmt.Sprintf("hook_event:%s#%d", m.ToolUseID, t.reqs.nextID.Add(1))
 	}
-	ctx, ok := t.reqs.begin(t.ctx, r.key)
+	ctx, ok := t.reqs.begin(t.ctx, r.key, true)
 	if !ok {
 		e := m.Input.Base().HookEventName
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "event", string(e))
@@ -72,7 +72,7 @@ func (t *Transport) startHookEvent(m *shared.HookEventMessage, times roundTripTi
 
 // serveHook runs a hook request's chain and answers it, unless it was cancelled.
 func (t *Transport) serveHook(ctx context.Context, r *hookRequest) {
-	defer t.reqs.done()
+	defer t.reqs.done(true)
 	e := r.in.Base().HookEventName
 	res := t.runChain(ctx, r.in, r.key)
 	out := res.Output
@@ -114,7 +114,14 @@ func (t *Transport) runChain(ctx context.Context, in shared.HookInput, id string
 		}
 		return res
 	}
-	return t.cfg.Hooks.Run(ctx, in, id)
+	res := t.cfg.Hooks.Run(ctx, in, id)
+	if e == shared.HookEventSubagentStop && !res.Cancelled {
+		// The agent's scoped hooks end with it, before the CLI hears the answer. Run does this
+		// itself only when some handler matched (it skips the chain otherwise); a second call
+		// finds nothing left to end. (To go once the executor's Run always does it.)
+		t.cfg.Hooks.endAgent(in.Base().AgentID, res.Output)
+	}
+	return res
 }
 
 // permissionVerdict reads a PermissionRequest answer's decision.
@@ -150,7 +157,7 @@ func (t *Transport) refuseHook(id string, e shared.HookEvent, reason string, tim
 
 // startPermission handles a can_use_tool request.
 func (t *Transport) startPermission(m *shared.ControlRequest, times roundTripTimes) {
-	ctx, ok := t.reqs.begin(t.ctx, m.RequestID)
+	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "subtype", m.Subtype)
 		times.answered = times.decoded
@@ -163,7 +170,7 @@ func (t *Transport) startPermission(m *shared.ControlRequest, times roundTripTim
 
 // servePermission decides a can_use_tool request and answers it, unless it was cancelled.
 func (t *Transport) servePermission(ctx context.Context, id string, req *shared.CanUseTool, times roundTripTimes) {
-	defer t.reqs.done()
+	defer t.reqs.done(false)
 	res := t.decidePermission(ctx, req)
 	if ctx.Err() != nil {
 		return

@@ -371,6 +371,13 @@ func (t *Transport) Request(ctx context.Context, subtype string, request any) ([
 	}
 }
 
+// WhenIdle runs fn on a goroutine of its own as soon as no hook request of the CLI is in
+// progress: at once if none is, else once the last one has been answered (its answer written) or
+// cancelled. Permission prompts do not count: they may wait for a person. The session uses it to
+// send a new initialize, which makes the CLI cancel every hook request it is waiting for. After
+// the transport ended, fn still runs.
+func (t *Transport) WhenIdle(fn func()) { t.reqs.whenIdle(fn) }
+
 // Close stops the CLI: it cancels the requests in flight, closes stdin, waits CloseGrace, asks the
 // CLI and its process group to terminate (SIGTERM; on Windows the process tree is ended), waits
 // CloseGrace again, then kills them. Once the CLI has exited (by Close or on its own), the tools
