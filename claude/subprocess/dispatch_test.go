@@ -317,3 +317,41 @@ func FuzzPeekRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestTransportWhenIdle: WhenIdle's fn runs once every hook request in progress has its answer written (a
+// new initialize sent earlier would make the CLI cancel it); with none in progress, at once. A
+// pending permission prompt does not hold it back.
+func TestTransportWhenIdle(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}), make(chan struct{})
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		close(started)
+		<-release
+		return shared.Deny("slow"), nil
+	}}}})
+	prompt := func(ctx context.Context, _ *shared.CanUseTool) (*shared.PermissionResult, error) {
+		<-ctx.Done() // a person who never answers
+		return nil, ctx.Err()
+	}
+	tr := startFake(t, Config{Hooks: x, CanUseTool: prompt, PermissionTimeout: time.Hour}, script(
+		"out "+canUseToolLine("p1", "Bash", "ls"),
+		"out "+hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "ls")),
+		"read", "read", "read"))
+	<-started
+	idle := make(chan error, 1)
+	tr.WhenIdle(func() { idle <- tr.WriteMessage(map[string]string{"type": "idle"}) })
+	close(release)
+	if id, _, _ := answerOf(t, nextEcho(t, tr)); id != "h1" {
+		t.Errorf("first line %q, want the hook's answer", id)
+	}
+	if got := nextEcho(t, tr); got["type"] != "idle" {
+		t.Errorf("second line %v, want WhenIdle's", got)
+	}
+	if err := <-idle; err != nil {
+		t.Fatal(err)
+	}
+	tr.WhenIdle(func() { idle <- tr.WriteMessage(map[string]string{"type": "idle again"}) })
+	if got := nextEcho(t, tr); got["type"] != "idle again" {
+		t.Errorf("third line %v, want WhenIdle's at once", got)
+	}
+}
