@@ -29,6 +29,11 @@ import (
 //	                                 non-matching hooks cost nothing more (name index)
 //	BenchmarkMemoryPerHook           names 153 -> 284 B/hook (the name index), all 121 -> 137,
 //	                                 regexp ~3.2 KiB
+//
+// The transport's rewrite (one goroutine per CLI request instead of answering inline on the reader,
+// no raw pipe I/O nor timerfd, answers encoded by go-json-experiment): BenchmarkRoundTrip p50
+// ~7 -> ~18-48 us, 10 -> 35 allocs, 3.5 -> 5.2 KB per round trip, 3 runs each on the loaded VM.
+// The CLI spends ~3.4 ms per hook request: the difference is under 2% of a round trip.
 
 func trivialHandler(context.Context, shared.HookInput) (shared.HookOutput, error) {
 	return shared.Allow(), nil
