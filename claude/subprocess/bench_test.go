@@ -3,8 +3,8 @@ package subprocess
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/go-json-experiment/json"
 	"os"
 	"os/exec"
 	"runtime"
@@ -200,7 +200,9 @@ func benchBareRoundTrip(b *testing.B, idle idleness) {
 				b.Fatal(err)
 			}
 			if gjson.GetBytes(l, "type").String() == "bench_result" {
-				var res struct{ NS []int64 }
+				var res struct {
+					NS []int64 `json:"ns"`
+				}
 				if err := json.Unmarshal(l, &res); err != nil {
 					b.Fatal(err)
 				}
@@ -274,7 +276,9 @@ func benchRun(b *testing.B, tr *Transport, n int, idle idleness) []int64 {
 		if !ok || r.MessageType != "bench_result" {
 			continue
 		}
-		var res struct{ NS []int64 }
+		var res struct {
+			NS []int64 `json:"ns"`
+		}
 		if err := json.Unmarshal(r.Raw, &res); err != nil {
 			b.Fatal(err)
 		}

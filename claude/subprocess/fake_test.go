@@ -3,9 +3,10 @@ package subprocess
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"log/slog"
 	"os"
@@ -141,7 +142,7 @@ func fakeScript(script string) int {
 			if kind == "error" {
 				r["error"] = rest
 			} else if rest != "" {
-				r["response"] = json.RawMessage(rest)
+				r["response"] = jsontext.Value(rest)
 			}
 			emit(map[string]any{"type": "control_response", "response": r})
 		case "respond-reversed":

@@ -2,9 +2,9 @@ package subprocess
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -1012,12 +1012,14 @@ func TestLargeLinesArriveWhole(t *testing.T) {
 		if err := tr.WriteMessage(msg); err != nil {
 			t.Fatalf("WriteMessage(%d bytes): %v", n, err)
 		}
-		b, _ := json.Marshal(msg)
+		b, _ := json.Marshal(msg, json.Deterministic(true)) // as the transport writes it
 		sent = append(sent, string(b))
 	}
 	for i, want := range sent {
 		got := nextRaw(t, tr, "echo")
-		var echo struct{ Line string }
+		var echo struct {
+			Line string `json:"line"`
+		}
 		if err := json.Unmarshal(got.Raw, &echo); err != nil || echo.Line != want {
 			line := echo.Line
 			t.Errorf("line %d arrived as %d bytes, want %d bytes as sent", i, len(line), len(want))

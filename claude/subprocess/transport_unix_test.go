@@ -4,8 +4,8 @@ package subprocess
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"github.com/go-json-experiment/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -50,7 +50,9 @@ func TestCloseKillsAStubbornCLI(t *testing.T) {
 
 func childPID(t *testing.T, tr *Transport) int {
 	t.Helper()
-	var c struct{ PID int }
+	var c struct {
+		PID int `json:"pid"`
+	}
 	if err := json.Unmarshal(nextRaw(t, tr, "child").Raw, &c); err != nil || c.PID == 0 {
 		t.Fatalf("child line: %v", err)
 	}
