@@ -13,7 +13,8 @@ type Head struct {
 	Type string
 	// Subtype is a control_request's request.subtype, else the line's own "subtype".
 	Subtype string
-	// RequestID is the line's "request_id" (control_request, control_cancel_request, hook_event).
+	// RequestID is the line's "request_id" (control_request, control_cancel_request, hook_event),
+	// or, for a hook_event without one, its "id".
 	RequestID string
 	// CallbackID is a control_request's request.callback_id.
 	CallbackID string
@@ -32,7 +33,7 @@ type Head struct {
 // counts. Use Parse to decode a line.
 func Peek(line []byte) Head {
 	var top, req Head
-	var inputEvent string
+	var inputEvent, id string
 	d := jsontext.NewDecoder(bytes.NewBuffer(line), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	_ = members(d, func(name string) error {
 		switch name {
@@ -42,6 +43,8 @@ func Peek(line []byte) Head {
 			top.Subtype = readString(d)
 		case "request_id":
 			top.RequestID = readString(d)
+		case "id":
+			id = readString(d)
 		case "hook_event_name":
 			top.HookEventName = readString(d)
 		case "tool_use_id":
@@ -76,6 +79,9 @@ func Peek(line []byte) Head {
 		}
 		return nil
 	})
+	if top.Type == "hook_event" && top.RequestID == "" {
+		top.RequestID = id
+	}
 	if top.Type == "control_request" {
 		top.Subtype, top.CallbackID, top.ToolUseID, top.HookEventName = req.Subtype, req.CallbackID, req.ToolUseID, inputEvent
 	}

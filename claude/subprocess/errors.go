@@ -16,6 +16,9 @@ var (
 	ErrRequestTimeout = errors.New("subprocess: control request timed out")
 	// ErrStalled: the CLI stopped reading its stdin; a write did not finish in time.
 	ErrStalled = errors.New("subprocess: CLI stopped reading stdin")
+	// ErrPermissionTimeout: the permission callback did not answer within
+	// Config.PermissionTimeout; the prompt was denied. It is the cause of the callback's ctx.
+	ErrPermissionTimeout = errors.New("subprocess: permission callback timed out")
 )
 
 // CLINotFoundError lists where the SDK looked for the CLI. errors.Is(err, ErrCLINotFound) holds.
@@ -35,22 +38,28 @@ func (e *CLINotFoundError) Unwrap() error { return ErrCLINotFound }
 // ProcessError says the CLI exited on its own with a failure. Stderr is the tail of what it wrote.
 type ProcessError struct {
 	ExitCode int
-	// Signal is set when the process was killed by a signal (ExitCode is then -1).
+	// Signal names the signal that killed the process ("SIGKILL"), or is "" (ExitCode is then
+	// the exit status; with a signal it is -1).
 	Signal string
 	Stderr string
+	// Err is the error Wait returned, usually an *exec.ExitError.
+	Err error
 }
 
 // Error describes the failure.
 func (e *ProcessError) Error() string {
 	how := fmt.Sprintf("exited with code %d", e.ExitCode)
 	if e.Signal != "" {
-		how = "was killed by " + e.Signal
+		how = "was killed by signal " + e.Signal
 	}
 	if e.Stderr == "" {
 		return "subprocess: CLI " + how
 	}
 	return "subprocess: CLI " + how + "; stderr: " + strings.TrimSpace(e.Stderr)
 }
+
+// Unwrap returns Err (an *exec.ExitError), so that errors.As finds it.
+func (e *ProcessError) Unwrap() error { return e.Err }
 
 // ProtocolError says one line of the CLI's stdout could not be used. The transport reports it and
 // goes on with the next line: the stream stays in sync.

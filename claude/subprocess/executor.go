@@ -124,8 +124,6 @@ type HookExecutor struct {
 	runs atomic.Uint64
 	// async tracks the background phases of async answers (see async.go).
 	async asyncRuns
-	// idle counts the chains in progress and holds what WhenIdle waits to run (scoped.go).
-	idle idleState
 }
 
 type registeredHook struct {
@@ -363,8 +361,6 @@ func (x *HookExecutor) InChain(ctx context.Context) bool {
 func (x *HookExecutor) Run(ctx context.Context, in shared.HookInput, requestID string) ChainResult {
 	e := in.Base().HookEventName
 	snap := x.scoped.Load()
-	release := x.Hold()
-	defer release()
 	res := x.runChain(ctx, e, in, requestID, snap)
 	if e == shared.HookEventSubagentStop && snap != nil && snap.agents > 0 {
 		// The agent's scopes end with it, before the CLI hears the answer.

@@ -40,9 +40,9 @@ func (k kind) String() string {
 	return [...]string{"none", "allow", "ask", "defer", "stop", "deny", "fail"}[k]
 }
 
-// verdict is what an answer means to the CLI: its kind and the tool input it runs with (nil: the
+// cliVerdict is what an answer means to the CLI: its kind and the tool input it runs with (nil: the
 // original).
-type verdict struct {
+type cliVerdict struct {
 	Kind  string
 	Input map[string]any
 }
@@ -246,7 +246,7 @@ func genInput(e shared.HookEvent) shared.HookInput {
 
 // cliReads decodes an answer as CLI 2.1.330 reads it for event e. An answer the CLI would find
 // ambiguous or schema-invalid is a test failure: the SDK must never send one.
-func cliReads(t *testing.T, e shared.HookEvent, b []byte) verdict {
+func cliReads(t *testing.T, e shared.HookEvent, b []byte) cliVerdict {
 	t.Helper()
 	var w struct {
 		Continue *bool          `json:"continue"`
@@ -264,7 +264,7 @@ func cliReads(t *testing.T, e shared.HookEvent, b []byte) verdict {
 		t.Fatalf("answer %s: decision %q is schema-invalid (the CLI ignores the whole answer)", b, w.Decision)
 	}
 	if w.HSO != nil && w.HSO["hookEventName"] != string(e) {
-		return verdict{Kind: "deny"} // the CLI blocks on a wrong event name
+		return cliVerdict{Kind: "deny"} // the CLI blocks on a wrong event name
 	}
 	str := func(k string) string { s, _ := w.HSO[k].(string); return s }
 	input := func(m map[string]any) map[string]any { in, _ := m["updatedInput"].(map[string]any); return in }
@@ -279,61 +279,61 @@ func cliReads(t *testing.T, e shared.HookEvent, b []byte) verdict {
 		}
 		switch {
 		case w.Decision == "block" || pd == "deny":
-			return verdict{Kind: "deny"}
+			return cliVerdict{Kind: "deny"}
 		case pd != "":
-			return verdict{Kind: pd, Input: input(w.HSO)}
+			return cliVerdict{Kind: pd, Input: input(w.HSO)}
 		case w.Decision == "approve":
-			return verdict{Kind: "allow", Input: input(w.HSO)}
+			return cliVerdict{Kind: "allow", Input: input(w.HSO)}
 		}
-		return verdict{Kind: "none", Input: input(w.HSO)}
+		return cliVerdict{Kind: "none", Input: input(w.HSO)}
 	case evPerm:
 		// The top-level decision means nothing for PermissionRequest: only decision.behavior.
 		d, _ := w.HSO["decision"].(map[string]any)
 		switch d["behavior"] {
 		case "deny":
-			return verdict{Kind: "deny"}
+			return cliVerdict{Kind: "deny"}
 		case "allow":
-			return verdict{Kind: "allow", Input: input(d)}
+			return cliVerdict{Kind: "allow", Input: input(d)}
 		case nil:
 			if d != nil {
 				t.Fatalf("answer %s: decision without behavior", b)
 			}
-			return verdict{Kind: "none"}
+			return cliVerdict{Kind: "none"}
 		}
 		t.Fatalf("answer %s: behavior %v is schema-invalid", b, d["behavior"])
 	case evMS:
 		switch pd := str("permissionDecision"); pd {
 		case "deny", "allow":
-			return verdict{Kind: pd}
+			return cliVerdict{Kind: pd}
 		case "":
-			return verdict{Kind: "none"}
+			return cliVerdict{Kind: "none"}
 		default:
 			t.Fatalf("answer %s: model switch decision %q", b, pd)
 		}
 	case evUPS, evUPE:
 		switch {
 		case w.Decision == "block":
-			return verdict{Kind: "deny"}
+			return cliVerdict{Kind: "deny"}
 		case w.Continue != nil && !*w.Continue:
-			return verdict{Kind: "stop"}
+			return cliVerdict{Kind: "stop"}
 		case w.Decision == "approve":
-			return verdict{Kind: "allow"}
+			return cliVerdict{Kind: "allow"}
 		}
-		return verdict{Kind: "none"}
+		return cliVerdict{Kind: "none"}
 	}
 	t.Fatalf("the test cannot read the answers of guarding event %s: teach cliReads its denial", e)
-	return verdict{}
+	return cliVerdict{}
 }
 
 // expect folds the meanings of a chain by the documented merge rules (docs/HOOKS.md, "Chains and
 // ordering"): a failure, a deny or a defer ends the chain (a failure as the event's denial); the
 // strongest decision wins; the last rewrite is sent; continue:false on a guarding event does not
 // end the chain. It returns the verdict and how many handlers run.
-func expect(ms []meaning) (verdict, int) {
+func expect(ms []meaning) (cliVerdict, int) {
 	k, in := kNone, shared.ToolInput(nil)
 	for i, m := range ms {
 		if m.kind == kFail || m.kind == kDeny {
-			return verdict{Kind: "deny"}, i + 1
+			return cliVerdict{Kind: "deny"}, i + 1
 		}
 		if m.input != nil {
 			in = m.input
@@ -342,10 +342,10 @@ func expect(ms []meaning) (verdict, int) {
 			k = m.kind
 		}
 		if m.kind == kDefer {
-			return verdict{Kind: "defer", Input: in}, i + 1
+			return cliVerdict{Kind: "defer", Input: in}, i + 1
 		}
 	}
-	v := verdict{Kind: k.String()}
+	v := cliVerdict{Kind: k.String()}
 	if in != nil {
 		v.Input = map[string]any(in)
 	}
@@ -354,7 +354,7 @@ func expect(ms []meaning) (verdict, int) {
 
 // runChain runs the shapes as one chain for event e and returns the CLI's reading of the answer,
 // how many handlers ran, and the answer.
-func runChain(t *testing.T, e shared.HookEvent, chain []shape, quiet *slog.Logger) (verdict, int, []byte) {
+func runChain(t *testing.T, e shared.HookEvent, chain []shape, quiet *slog.Logger) (cliVerdict, int, []byte) {
 	t.Helper()
 	var cfgs []shared.HookConfig
 	for _, s := range chain {
@@ -466,25 +466,25 @@ func TestGuardOutputsOnTheWire(t *testing.T) {
 		name  string
 		event shared.HookEvent
 		chain []shape
-		want  verdict
+		want  cliVerdict
 		in    string // a text the answer must hold
 	}{
-		{"raw deny alone", evPre, []shape{rawDeny}, verdict{Kind: "deny"}, ""},
-		{"raw deny, then Allow", evPre, []shape{rawDeny, h(shared.Allow())}, verdict{Kind: "deny"}, ""},
-		{"Allow, then raw deny", evPre, []shape{h(shared.Allow()), rawDeny}, verdict{Kind: "deny"}, ""},
-		{"raw rewrite", evPre, []shape{rawRewrite}, verdict{Kind: "none", Input: map[string]any{"command": "echo safe"}}, ""},
-		{"raw rewrite, then Allow", evPre, []shape{rawRewrite, h(shared.Allow())}, verdict{Kind: "allow", Input: map[string]any{"command": "echo safe"}}, ""},
-		{"raw PermissionRequest deny", evPerm, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"decision": map[string]any{"behavior": "deny"}}}})}, verdict{Kind: "deny"}, ""},
-		{"raw PreModelSwitch deny", evMS, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "deny"}}})}, verdict{Kind: "deny"}, ""},
-		{"raw field the SDK cannot read", evPre, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "allow", "x": 1}}})}, verdict{Kind: "deny"}, "cannot read"},
-		{"PermissionRequest Block alone", evPerm, []shape{h(shared.Block("no"))}, verdict{Kind: "deny"}, `"message":"no"`},
-		{"PermissionRequest allow, then Block", evPerm, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionAllow}}}), h(shared.Block("no"))}, verdict{Kind: "deny"}, ""},
-		{"PermissionRequest rewrite, then Allow", evPerm, []shape{h(shared.AllowWithInput(shared.ToolInput{"command": "echo safe"})), h(shared.Allow())}, verdict{Kind: "allow", Input: map[string]any{"command": "echo safe"}}, ""},
-		{"typed nil on PreToolUse", evPre, []shape{h((*shared.SyncHookOutput)(nil))}, verdict{Kind: "deny"}, "typed nil"},
-		{"typed nil, then Allow, on PermissionRequest", evPerm, []shape{h((*shared.SyncHookOutput)(nil)), h(shared.Allow())}, verdict{Kind: "deny"}, "typed nil"},
-		{"typed nil async on UserPromptSubmit", evUPS, []shape{h((*shared.AsyncHookOutput)(nil))}, verdict{Kind: "deny"}, ""},
-		{"AllowWithInput on UserPromptSubmit", evUPS, []shape{h(shared.AllowWithInput(shared.ToolInput{"a": "b"}))}, verdict{Kind: "deny"}, "only meaningful"},
-		{"Stop does not skip a later PreToolUse guard", evPre, []shape{h(shared.Stop("s")), h(shared.Deny("no"))}, verdict{Kind: "deny"}, ""},
+		{"raw deny alone", evPre, []shape{rawDeny}, cliVerdict{Kind: "deny"}, ""},
+		{"raw deny, then Allow", evPre, []shape{rawDeny, h(shared.Allow())}, cliVerdict{Kind: "deny"}, ""},
+		{"Allow, then raw deny", evPre, []shape{h(shared.Allow()), rawDeny}, cliVerdict{Kind: "deny"}, ""},
+		{"raw rewrite", evPre, []shape{rawRewrite}, cliVerdict{Kind: "none", Input: map[string]any{"command": "echo safe"}}, ""},
+		{"raw rewrite, then Allow", evPre, []shape{rawRewrite, h(shared.Allow())}, cliVerdict{Kind: "allow", Input: map[string]any{"command": "echo safe"}}, ""},
+		{"raw PermissionRequest deny", evPerm, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"decision": map[string]any{"behavior": "deny"}}}})}, cliVerdict{Kind: "deny"}, ""},
+		{"raw PreModelSwitch deny", evMS, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "deny"}}})}, cliVerdict{Kind: "deny"}, ""},
+		{"raw field the SDK cannot read", evPre, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.RawSpecificOutput{Fields: map[string]any{"permissionDecision": "allow", "x": 1}}})}, cliVerdict{Kind: "deny"}, "cannot read"},
+		{"PermissionRequest Block alone", evPerm, []shape{h(shared.Block("no"))}, cliVerdict{Kind: "deny"}, `"message":"no"`},
+		{"PermissionRequest allow, then Block", evPerm, []shape{h(&shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionAllow}}}), h(shared.Block("no"))}, cliVerdict{Kind: "deny"}, ""},
+		{"PermissionRequest rewrite, then Allow", evPerm, []shape{h(shared.AllowWithInput(shared.ToolInput{"command": "echo safe"})), h(shared.Allow())}, cliVerdict{Kind: "allow", Input: map[string]any{"command": "echo safe"}}, ""},
+		{"typed nil on PreToolUse", evPre, []shape{h((*shared.SyncHookOutput)(nil))}, cliVerdict{Kind: "deny"}, "typed nil"},
+		{"typed nil, then Allow, on PermissionRequest", evPerm, []shape{h((*shared.SyncHookOutput)(nil)), h(shared.Allow())}, cliVerdict{Kind: "deny"}, "typed nil"},
+		{"typed nil async on UserPromptSubmit", evUPS, []shape{h((*shared.AsyncHookOutput)(nil))}, cliVerdict{Kind: "deny"}, ""},
+		{"AllowWithInput on UserPromptSubmit", evUPS, []shape{h(shared.AllowWithInput(shared.ToolInput{"a": "b"}))}, cliVerdict{Kind: "deny"}, "only meaningful"},
+		{"Stop does not skip a later PreToolUse guard", evPre, []shape{h(shared.Stop("s")), h(shared.Deny("no"))}, cliVerdict{Kind: "deny"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

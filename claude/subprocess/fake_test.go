@@ -3,9 +3,10 @@ package subprocess
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"log/slog"
 	"os"
@@ -62,6 +63,7 @@ func runFake(mode string) int {
 //	out TEXT        write TEXT and a newline on stdout
 //	raw QUOTED      write the Go-quoted bytes as they are (CRLF, no newline, ...)
 //	pad N           write a JSON line of exactly N bytes ({"type":"pad","p":"xx..."}) and a newline
+//	nest N TEXT     write TEXT with $NEST replaced by N '[' and N ']', and a newline
 //	stderr TEXT     write TEXT and a newline on stderr
 //	read            read one stdin line and write {"type":"echo","line":LINE} (or echo_eof)
 //	echo-until-eof  echo every stdin line, then write {"type":"eof"}
@@ -73,6 +75,7 @@ func runFake(mode string) int {
 //	spawn-sleep     start `sleep 1000` (it inherits stdout) and write {"type":"child","pid":N}
 //	ignore-term     ignore SIGTERM
 //	hang            sleep for an hour
+//	kill-self       kill itself (SIGKILL on Unix)
 //	exit N          exit with code N
 func fakeScript(script string) int {
 	in := bufio.NewReader(os.Stdin)
@@ -104,6 +107,11 @@ func fakeScript(script string) int {
 			n, _ := strconv.Atoi(arg)
 			const head, tail = `{"type":"pad","p":"`, `"}`
 			os.Stdout.WriteString(head + strings.Repeat("x", max(0, n-len(head)-len(tail))) + tail + "\n")
+		case "nest":
+			ns, text, _ := strings.Cut(arg, " ")
+			n, _ := strconv.Atoi(ns)
+			nest := strings.Repeat("[", n) + strings.Repeat("]", n)
+			os.Stdout.WriteString(strings.Replace(text, "$NEST", nest, 1) + "\n")
 		case "stderr":
 			os.Stderr.WriteString(arg + "\n")
 		case "read":
@@ -134,7 +142,7 @@ func fakeScript(script string) int {
 			if kind == "error" {
 				r["error"] = rest
 			} else if rest != "" {
-				r["response"] = json.RawMessage(rest)
+				r["response"] = jsontext.Value(rest)
 			}
 			emit(map[string]any{"type": "control_response", "response": r})
 		case "respond-reversed":
@@ -164,6 +172,11 @@ func fakeScript(script string) int {
 		case "ignore-term":
 			signal.Ignore(syscall.SIGTERM)
 		case "hang":
+			time.Sleep(time.Hour)
+		case "kill-self":
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Kill()
+			}
 			time.Sleep(time.Hour)
 		case "exit":
 			n, _ := strconv.Atoi(arg)

@@ -1,15 +1,18 @@
 package subprocess
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
+	"sync"
+	"time"
 )
 
 // FindCLI returns the CLI to run: explicit if not "", else $CLAUDE_CLI_PATH, else "claude" on PATH.
@@ -18,7 +21,7 @@ func FindCLI(explicit string) (string, error) {
 	var tried []string
 	check := func(p string) (string, bool) {
 		fi, err := os.Stat(p)
-		if err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+		if err == nil && !fi.IsDir() && executable(fi) {
 			return p, true
 		}
 		return "", false
@@ -48,21 +51,47 @@ func FindCLI(explicit string) (string, error) {
 	return "", &CLINotFoundError{Tried: tried}
 }
 
-// childEnv returns the CLI's environment: base (os.Environ() if nil) without CLAUDECODE (the CLI
-// refuses to nest inside a Claude Code session), then extra, which wins over base.
+// parentSessionEnv are the variables a running Claude Code session sets for the processes it
+// starts (CLI 2.1.330: its Bash tool, hooks, MCP servers and plugins). A program that uses the SDK
+// from inside such a session (a script the agent runs) inherits them, and they would tie the new
+// CLI to the parent session: its id, its messaging socket and token, its PID, its project
+// directory. They are removed from the inherited environment; a value set explicitly through
+// Config.Env is kept. (CLAUDECODE makes the CLI refuse to start at all.)
+var parentSessionEnv = map[string]bool{
+	"CLAUDECODE":                                  true,
+	"CLAUDE_CODE_SESSION_ID":                      true,
+	"CLAUDE_CODE_CHILD_SESSION":                   true,
+	"CLAUDE_CODE_SESSION_ATTENDED":                true,
+	"CLAUDE_CODE_CHILD_NOTES_DIR":                 true,
+	"CLAUDE_CODE_ENTRYPOINT":                      true,
+	"CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS":         true,
+	"CLAUDE_CODE_MESSAGING_SOCKET":                true,
+	"CLAUDE_CODE_MESSAGING_TOKEN":                 true,
+	"CLAUDE_CODE_STARTER_MAY_HOLD_CONNECTOR_FILE": true,
+	"CLAUDE_PID":                                  true,
+	"CLAUDE_PROJECT_DIR":                          true,
+	"CLAUDE_ENV_FILE":                             true,
+	"CLAUDE_EFFORT":                               true,
+	"CLAUDE_PLUGIN_ROOT":                          true,
+	"CLAUDE_PLUGIN_DATA":                          true,
+}
+
+// childEnv returns the CLI's environment: base (os.Environ() if nil) without the parent session's
+// variables (parentSessionEnv), then extra, which wins over base. CLAUDECODE is dropped from extra
+// too: the CLI refuses to nest inside a Claude Code session.
 func childEnv(base, extra []string) []string {
 	if base == nil {
 		base = os.Environ()
 	}
-	drop := map[string]bool{"CLAUDECODE": true}
+	set := map[string]bool{}
 	for _, kv := range extra {
 		k, _, _ := strings.Cut(kv, "=")
-		drop[k] = true
+		set[k] = true
 	}
 	env := make([]string, 0, len(base)+len(extra))
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if !drop[k] {
+		if !set[k] && !parentSessionEnv[k] {
 			env = append(env, kv)
 		}
 	}
@@ -84,29 +113,167 @@ func newProcessTag() string {
 	return "AGENT_SDK_PROC_" + strings.ToUpper(hex.EncodeToString(b[:]))
 }
 
-// killTagged sends SIGKILL to every process whose environment has tag: the tools the CLI started,
-// also those that left its process group and session (CLI 2.1.330 starts Bash commands with
-// setsid, so a `sleep 300 &` is reparented to init when its shell exits, out of reach of a signal
-// to the process group). It reads /proc/PID/environ, so it sees only processes of the same user,
-// and does nothing where there is no /proc.
-func killTagged(tag string) {
-	entries, err := os.ReadDir("/proc")
+// process is the CLI process: its pipes, its waiter and its one stop sequence. The transport reads
+// stdout and stderr; the process only owns their ends.
+type process struct {
+	cmd    *exec.Cmd
+	tag    string        // see newProcessTag
+	stdin  *os.File      // written by the transport's lineWriter
+	stdout *os.File      // read by the transport's reader
+	stderr *os.File      // read by drainStderr
+	exited chan struct{} // closed when Wait has returned
+	// waitErr is Wait's error, set before exited is closed.
+	waitErr error
+	stopMu  sync.Mutex // serialises stop
+}
+
+// startProcess starts the CLI with pipes on its stdin, stdout and stderr. Its waiter goroutine
+// closes exited when the CLI has exited.
+func startProcess(cfg Config) (*process, error) {
+	var files []*os.File // every pipe end, closed on failure
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		files = append(files, r, w)
+		return r, w, err
+	}
+	fail := func(err error) (*process, error) {
+		for _, f := range files {
+			if f != nil {
+				f.Close()
+			}
+		}
+		return nil, err
+	}
+	inR, inW, err := pipe()
 	if err != nil {
+		return fail(fmt.Errorf("subprocess: stdin pipe: %w", err))
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		return fail(fmt.Errorf("subprocess: stdout pipe: %w", err))
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		return fail(fmt.Errorf("subprocess: stderr pipe: %w", err))
+	}
+	cmd := exec.Command(cfg.CLIPath, cfg.Args...)
+	cmd.Dir = cfg.Dir
+	tag := newProcessTag()
+	cmd.Env = append(childEnv(cfg.BaseEnv, cfg.Env), tag+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	ownGroup(cmd) // so that the stop sequence reaches the tools the CLI started
+	if err := cmd.Start(); err != nil {
+		return fail(fmt.Errorf("subprocess: starting %s: %w", cfg.CLIPath, err))
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	p := &process{cmd: cmd, tag: tag, stdin: inW, stdout: outR, stderr: errR, exited: make(chan struct{})}
+	go func() { // the process waiter: it ends when the CLI has exited.
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// waitExited reports whether the CLI exits within d.
+func (p *process) waitExited(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+// stop is the one stop sequence: close stdin (the CLI exits at EOF when idle), wait grace, ask the
+// CLI and its process group to terminate, wait grace again, then kill them. It returns when the CLI
+// has exited. closeStdin closes the CLI's stdin (the writer's, so that writes fail cleanly).
+func (p *process) stop(grace time.Duration, closeStdin func()) {
+	p.stopMu.Lock()
+	defer p.stopMu.Unlock()
+	closeStdin()
+	if p.waitExited(grace) {
 		return
 	}
-	entry := []byte(tag + "=1\x00")
-	self := os.Getpid()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
+	terminateGroup(p.cmd.Process)
+	if p.waitExited(grace) {
+		return
+	}
+	killGroup(p.cmd.Process)
+	<-p.exited
+}
+
+// killDescendants kills what the CLI started and left running, once the CLI has exited: its
+// process group, and (on Linux) every process with the transport's tag in its environment,
+// wherever it went (CLI 2.1.330 starts Bash commands with setsid, out of reach of the group).
+func (p *process) killDescendants() {
+	killGroup(p.cmd.Process)
+	killTagged(p.tag)
+}
+
+// exitError turns Wait's error into the transport's: nil for a clean exit, else a *ProcessError
+// with the stderr tail.
+func exitError(werr error, stderr string) error {
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		pe := &ProcessError{ExitCode: ee.ExitCode(), Stderr: stderr, Err: ee}
+		pe.Signal = exitSignal(ee)
+		return pe
+	}
+	if werr != nil {
+		return fmt.Errorf("subprocess: waiting for CLI: %w", werr)
+	}
+	return nil
+}
+
+// drainStderr reads the CLI's stderr line by line into tail (and to onLine) until EOF. Lines
+// longer than 1 MiB are consumed and recorded as skipped.
+func drainStderr(r io.Reader, tail *tailBuffer, onLine func(string)) {
+	br := bufio.NewReaderSize(r, 16<<10)
+	for {
+		line, size, err := readLine(br, 1<<20)
+		if line != nil {
+			tail.Write(line)
+			if onLine != nil {
+				onLine(string(line))
+			}
+		} else if size > 0 {
+			tail.Write(fmt.Appendf(nil, "[stderr line of %d bytes skipped]", size))
 		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
 		if err != nil {
-			continue
-		}
-		if bytes.HasPrefix(env, entry) || bytes.Contains(env, append([]byte{0}, entry...)) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			return
 		}
 	}
+}
+
+// tailBuffer keeps the last max bytes of stderr, line by line.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(line []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, line...)
+	b.buf = append(b.buf, '\n')
+	// Cut back to the tail only once the buffer holds twice as much: one copy of max bytes per max
+	// bytes written, so that a flood of short lines costs time linear in its size.
+	if len(b.buf) > 2*b.max {
+		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
+	}
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	tail := b.buf
+	if over := len(tail) - b.max; over > 0 {
+		tail = tail[over:]
+	}
+	return strings.TrimSpace(string(tail))
 }

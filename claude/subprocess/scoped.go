@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -171,54 +170,5 @@ func (x *HookExecutor) endAgent(agentID string, out shared.HookOutput) {
 	x.smu.Unlock()
 	if n > 0 {
 		x.logger.Debug("subprocess: agent stopped, its scoped hooks end", "agent_id", agentID, "scopes", n)
-	}
-}
-
-// idleState counts the chains in progress (Hold) and holds the functions WhenIdle runs once there
-// is none.
-type idleState struct {
-	mu    sync.Mutex
-	held  int
-	queue []func()
-}
-
-// Hold marks a chain as in progress until release is called (once; later calls do nothing): WhenIdle
-// waits for it. Run holds itself while it runs; a caller that delivers Run's result (the transport,
-// which writes the answer to the CLI) holds from before Run until the result is delivered, so that
-// what WhenIdle runs (a new initialize, which makes the CLI cancel every hook request it waits for)
-// comes after the answer.
-func (x *HookExecutor) Hold() (release func()) {
-	x.idle.mu.Lock()
-	x.idle.held++
-	x.idle.mu.Unlock()
-	return sync.OnceFunc(func() {
-		x.idle.mu.Lock()
-		x.idle.held--
-		var fns []func()
-		if x.idle.held == 0 {
-			fns, x.idle.queue = x.idle.queue, nil
-		}
-		x.idle.mu.Unlock()
-		runIdle(fns)
-	})
-}
-
-// WhenIdle runs fn on a goroutine of its own as soon as no chain is in progress (see Hold): at once
-// if none is, else when the last one has been released. The session uses it to send a new
-// initialize, which makes the CLI cancel every hook request it is waiting for.
-func (x *HookExecutor) WhenIdle(fn func()) {
-	x.idle.mu.Lock()
-	if x.idle.held > 0 {
-		x.idle.queue = append(x.idle.queue, fn)
-		x.idle.mu.Unlock()
-		return
-	}
-	x.idle.mu.Unlock()
-	runIdle([]func(){fn})
-}
-
-func runIdle(fns []func()) {
-	for _, fn := range fns {
-		go fn() // e.g. a control request, which must not wait on the goroutine that answers hooks
 	}
 }

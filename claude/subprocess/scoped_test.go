@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -297,42 +296,6 @@ func TestRegisterScopedFromAHandler(t *testing.T) {
 	if other.InChain(context.WithValue(context.Background(), chainKey{}, x)) {
 		t.Error("InChain is true for another executor's chain")
 	}
-}
-
-func TestWhenIdle(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		release := make(chan struct{})
-		x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
-			<-release
-			return shared.Allow(), nil
-		}}}}, ExecutorOptions{})
-		var order []string
-		var mu sync.Mutex
-		note := func(s string) {
-			mu.Lock()
-			order = append(order, s)
-			mu.Unlock()
-		}
-		ran := make(chan struct{})
-		x.WhenIdle(func() { note("idle at once"); close(ran) })
-		<-ran
-		go func() { // as the transport does: held until the answer is written
-			release := x.Hold()
-			defer release()
-			x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
-			note("answered")
-		}()
-		synctest.Wait() // the handler is blocked
-		ran = make(chan struct{})
-		x.WhenIdle(func() { note("idle after the chain"); close(ran) })
-		synctest.Wait()
-		note("released")
-		close(release)
-		<-ran
-		if diff := cmp.Diff([]string{"idle at once", "released", "answered", "idle after the chain"}, order); diff != "" {
-			t.Errorf("order (-want +got):\n%s", diff)
-		}
-	})
 }
 
 // BenchmarkDispatchScoped is BenchmarkExecutorDispatch with one scope registered: the cost of

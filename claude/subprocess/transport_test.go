@@ -2,9 +2,9 @@ package subprocess
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,13 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
-
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -313,7 +311,9 @@ func TestCanUseToolCancelled(t *testing.T) {
 	}
 }
 
-// TestDuplicateRequestID: a second request with the id of one in flight is skipped.
+// TestDuplicateRequestID: a second request with the id of one in flight is not run; it is denied
+// at once (the CLI takes the first answer for an id, so the call is denied and the CLI does not
+// wait out its timeout). The first request still runs and is answered.
 func TestDuplicateRequestID(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
@@ -329,26 +329,42 @@ func TestDuplicateRequestID(t *testing.T) {
 		}
 		return shared.Deny(c), nil
 	}}}})
-	tr := startFake(t, Config{Hooks: x}, script(
+	tr := startFake(t, Config{Hooks: x, CanUseTool: func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
+		<-release
+		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+	}}, script(
 		"out "+hookCallbackLine("d1", toolInput(shared.HookEventPreToolUse, "Bash", "first")),
 		"out "+hookCallbackLine("d1", toolInput(shared.HookEventPreToolUse, "Bash", "duplicate")),
+		"out "+canUseToolLine("p1", "Bash", "ls"),
+		"out "+canUseToolLine("p1", "Bash", "rm"),
 		"out "+hookCallbackLine("d2", toolInput(shared.HookEventPreToolUse, "Bash", "other")),
-		"read", "read", "echo-until-eof"))
+		"read", "read", "read", "echo-until-eof"))
 	deny := func(r string) string {
 		return fmt.Sprintf(`{"decision":"block","reason":%q,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":%q}}`, r, r)
 	}
-	if diff := cmp.Diff(decodeJSON(t, success("d2", deny("other"))), nextEcho(t, tr)); diff != "" {
-		t.Fatalf("first answer (-want +got):\n%s", diff)
+	for i, want := range []string{
+		success("d1", deny("duplicate request id d1; denied by the SDK")),
+		success("p1", `{"behavior":"deny","message":"duplicate request id p1; denied by the SDK"}`),
+		success("d2", deny("other")),
+	} {
+		if diff := cmp.Diff(decodeJSON(t, want), nextEcho(t, tr)); diff != "" {
+			t.Fatalf("answer %d (-want +got):\n%s", i, diff)
+		}
 	}
 	close(release)
-	if diff := cmp.Diff(decodeJSON(t, success("d1", deny("first"))), nextEcho(t, tr)); diff != "" {
-		t.Fatalf("second answer (-want +got):\n%s", diff)
+	got := []map[string]any{nextEcho(t, tr), nextEcho(t, tr)}
+	sortByID := cmpopts.SortSlices(func(a, b map[string]any) bool {
+		return a["response"].(map[string]any)["request_id"].(string) < b["response"].(map[string]any)["request_id"].(string)
+	})
+	want := []map[string]any{decodeJSON(t, success("d1", deny("first"))), decodeJSON(t, success("p1", `{"behavior":"allow"}`))}
+	if diff := cmp.Diff(want, got, sortByID); diff != "" {
+		t.Fatalf("the first requests' answers (-want +got):\n%s", diff)
 	}
 	tr.Close()
 	msgs, _ := drain(t, tr)
 	for _, m := range msgs {
 		if r, ok := m.(*shared.RawMessage); ok && r.MessageType == "echo" {
-			t.Errorf("a third answer: %s", r.Raw)
+			t.Errorf("another answer: %s", r.Raw)
 		}
 	}
 	mu.Lock()
@@ -590,19 +606,21 @@ func TestRequest(t *testing.T) {
 		tr := startFake(t, Config{}, script("skip", "stderr first line", "stderr fatal: boom", "exit 3"))
 		_, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"})
 		want := &ProcessError{ExitCode: 3, Stderr: "first line\nfatal: boom"}
-		if diff := cmp.Diff(want, err); diff != "" {
+		// Err is the *exec.ExitError (checked by TestProcessErrorUnwraps).
+		ignoreErr := cmpopts.IgnoreFields(ProcessError{}, "Err")
+		if diff := cmp.Diff(want, err, ignoreErr); diff != "" {
 			t.Errorf("err (-want +got):\n%s", diff)
 		}
-		if _, err := tr.Next(context.Background()); cmp.Diff(want, err) != "" {
+		if _, err := tr.Next(context.Background()); cmp.Diff(want, err, ignoreErr) != "" {
 			t.Errorf("Next = %v, want the *ProcessError", err)
 		}
-		if diff := cmp.Diff(want, tr.ExitErr()); diff != "" {
+		if diff := cmp.Diff(want, tr.ExitErr(), ignoreErr); diff != "" {
 			t.Errorf("ExitErr (-want +got):\n%s", diff)
 		}
-		if _, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"}); cmp.Diff(want, err) != "" {
+		if _, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"}); cmp.Diff(want, err, ignoreErr) != "" {
 			t.Errorf("Request after the exit = %v, want the *ProcessError", err)
 		}
-		if err := tr.WriteMessage(map[string]string{"type": "x"}); cmp.Diff(want, err) != "" {
+		if err := tr.WriteMessage(map[string]string{"type": "x"}); cmp.Diff(want, err, ignoreErr) != "" {
 			t.Errorf("WriteMessage after the exit = %v, want the *ProcessError", err)
 		}
 	})
@@ -647,80 +665,6 @@ func TestCloseReturnsTheSameErrorEveryTime(t *testing.T) {
 			}
 		}
 	})
-}
-
-func TestCloseKillsAStubbornCLI(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name       string
-		script     string
-		wantSignal syscall.Signal
-	}{
-		{"ignores stdin EOF: SIGTERM", script("hang"), syscall.SIGTERM},
-		{"ignores stdin EOF and SIGTERM: SIGKILL", script("ignore-term", "hang"), syscall.SIGKILL},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			// The fake writes a line once it has set up its signals, so Close does not race them.
-			tr := startFake(t, Config{CloseGrace: 50 * time.Millisecond}, strings.Replace(tt.script, "hang", "out {\"type\":\"ready\"}\nhang", 1))
-			nextRaw(t, tr, "ready")
-			start := time.Now()
-			if err := tr.Close(); err != nil {
-				t.Errorf("Close = %v, want nil (the SDK stopped it)", err)
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("Close took %v", d)
-			}
-			ws := tr.cmd.ProcessState.Sys().(syscall.WaitStatus)
-			if !ws.Signaled() || ws.Signal() != tt.wantSignal {
-				t.Errorf("the CLI ended with %v, want killed by %v", tr.cmd.ProcessState, tt.wantSignal)
-			}
-		})
-	}
-}
-
-func childPID(t *testing.T, tr *Transport) int {
-	t.Helper()
-	var c struct{ PID int }
-	if err := json.Unmarshal(nextRaw(t, tr, "child").Raw, &c); err != nil || c.PID == 0 {
-		t.Fatalf("child line: %v", err)
-	}
-	t.Cleanup(func() { syscall.Kill(c.PID, syscall.SIGKILL) })
-	return c.PID
-}
-
-// TestCloseKillsTheProcessGroup: a tool the CLI started (a grandchild holding stdout) is gone
-// after Close.
-func TestCloseKillsTheProcessGroup(t *testing.T) {
-	t.Parallel()
-	tr := startFake(t, Config{CloseGrace: 50 * time.Millisecond}, script("spawn-sleep", "hang"))
-	pid := childPID(t, tr)
-	if proctest.Gone(pid) {
-		t.Fatal("the grandchild is not running")
-	}
-	tr.Close()
-	if !proctest.WaitGone(pid, 5*time.Second) {
-		t.Errorf("the grandchild %d still runs after Close", pid)
-	}
-}
-
-// TestExitWithAGrandchildHoldingStdout: the CLI exits on its own while a tool it started still
-// holds stdout; the transport must still end (and stop the tool), not wait for the tool.
-func TestExitWithAGrandchildHoldingStdout(t *testing.T) {
-	t.Parallel()
-	tr := startFake(t, Config{}, script("spawn-sleep", "stderr bye", "exit 4"))
-	pid := childPID(t, tr)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, err := tr.Next(ctx)
-	var pe *ProcessError
-	if !errors.As(err, &pe) || pe.ExitCode != 4 || pe.Stderr != "bye" {
-		t.Fatalf("Next = %v, want the *ProcessError of the exit", err)
-	}
-	if !proctest.WaitGone(pid, 5*time.Second) {
-		t.Errorf("the grandchild %d still runs", pid)
-	}
 }
 
 func TestStartContextClosesTheTransport(t *testing.T) {
@@ -937,16 +881,16 @@ func TestNoGoroutinesAfterClose(t *testing.T) {
 	}
 }
 
-// TestManyRequestsSomeSlow: a burst of hook requests, a third of them slower than the reader's
-// handoff delay, so that the reading changes hands many times; every request is answered exactly
-// once, and every line is read once.
+// TestManyRequestsSomeSlow: a burst of hook requests, a third of them slow, so that many are in
+// flight at once and answered out of order; every request is answered exactly once, and every
+// line is read once.
 func TestManyRequestsSomeSlow(t *testing.T) {
 	t.Parallel()
 	const n = 150
 	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		c := shared.ToolCall(in).ToolInput.String("command")
 		if i, _ := strconv.Atoi(c); i%3 == 0 {
-			time.Sleep(3 * handoffDelay) // the workload: a slow handler
+			time.Sleep(3 * time.Millisecond) // the workload: a slow handler
 		}
 		return shared.Deny(c), nil
 	}}}})
@@ -1007,11 +951,10 @@ func TestWriteMessageEncodingError(t *testing.T) {
 	}
 }
 
-// TestInlineHandlerTimesOut: a handler of a request that runs inline on the reader times out,
-// and the CLI gets the
-// fail-closed denial, whether the handler honours its ctx or ignores it. The line after the
-// request is read while the handler hangs.
-func TestInlineHandlerTimesOut(t *testing.T) {
+// TestHandlerTimesOut: a handler that overruns its timeout gets the CLI the fail-closed denial,
+// whether it honours its ctx or ignores it. The line after the request is read while the handler
+// hangs.
+func TestHandlerTimesOut(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
@@ -1058,8 +1001,8 @@ func TestInlineHandlerTimesOut(t *testing.T) {
 	}
 }
 
-// TestLargeLinesArriveWhole: a line larger than the pipe holds is written partly at once
-// (writeNow) and the rest with the write deadline; the CLI reads every line whole and in order.
+// TestLargeLinesArriveWhole: a line larger than the pipe holds is written with the write
+// deadline; the CLI reads every line whole and in order.
 func TestLargeLinesArriveWhole(t *testing.T) {
 	t.Parallel()
 	tr := startFake(t, Config{}, script("read", "read", "read"))
@@ -1069,12 +1012,14 @@ func TestLargeLinesArriveWhole(t *testing.T) {
 		if err := tr.WriteMessage(msg); err != nil {
 			t.Fatalf("WriteMessage(%d bytes): %v", n, err)
 		}
-		b, _ := json.Marshal(msg)
+		b, _ := json.Marshal(msg, json.Deterministic(true)) // as the transport writes it
 		sent = append(sent, string(b))
 	}
 	for i, want := range sent {
 		got := nextRaw(t, tr, "echo")
-		var echo struct{ Line string }
+		var echo struct {
+			Line string `json:"line"`
+		}
 		if err := json.Unmarshal(got.Raw, &echo); err != nil || echo.Line != want {
 			line := echo.Line
 			t.Errorf("line %d arrived as %d bytes, want %d bytes as sent", i, len(line), len(want))

@@ -113,7 +113,7 @@ func TestRealCLI_CrashMidHook(t *testing.T) {
 	start := time.Now()
 	_, err := s.Run(testCtx(t), "touch a file")
 	var pe *subprocess.ProcessError
-	if !errors.As(err, &pe) || pe.Signal != "killed" {
+	if !errors.As(err, &pe) || pe.Signal != "SIGKILL" {
 		t.Fatalf("Run = %v, want a *subprocess.ProcessError for SIGKILL", err)
 	}
 	if err := <-ctxErr; !errors.Is(err, context.Canceled) {

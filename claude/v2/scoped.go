@@ -73,7 +73,8 @@ func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hooks shar
 		return fmt.Errorf("v2: RegisterScoped: %w", err)
 	}
 	s.regMu.Lock()
-	started := s.t != nil && s.sent != nil
+	t := s.t
+	started := t != nil && s.sent != nil
 	need := started && !covers(s.sent, s.registration())
 	s.regMu.Unlock()
 	if !need {
@@ -81,7 +82,7 @@ func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hooks shar
 		return nil
 	}
 	done := make(chan error, 1)
-	s.x.WhenIdle(func() { done <- s.syncRegistration() })
+	t.WhenIdle(func() { done <- s.syncRegistration() }) // once every hook request in flight is answered
 	if s.x.InChain(ctx) {
 		// The caller's own hook request is in flight: the initialize is sent once it is answered.
 		go func() {

@@ -116,8 +116,8 @@ func TestCrashMidTurn(t *testing.T) {
 		stderr string
 	}{
 		{"exit code", []string{"stderr first line", "stderr panic: runtime error", "exit 2"}, 2, "", "first line\npanic: runtime error"},
-		{"SIGKILL", []string{"stderr out of memory", "kill KILL"}, -1, "killed", "out of memory"},
-		{"SIGSEGV", []string{"stderr about to fault", "kill SEGV"}, -1, "segmentation fault", "about to fault"},
+		{"SIGKILL", []string{"stderr out of memory", "kill KILL"}, -1, "SIGKILL", "out of memory"},
+		{"SIGSEGV", []string{"stderr about to fault", "kill SEGV"}, -1, "SIGSEGV", "about to fault"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,10 +32,11 @@ func TestStdinClosedUnderTheSDK(t *testing.T) {
 		"hang",
 	)
 	var ran atomic.Int32
+	answered := make(chan struct{}) // the answer's write was tried (and failed)
 	s := f.start(t, v2.WithHook(shared.HookEventPreToolUse, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		ran.Add(1)
 		return shared.Allow(), nil
-	}))
+	}), v2.WithRoundTripTrace(func(subprocess.RoundTrip) { close(answered) }))
 	if err := s.Send(testCtx(t), "go"); err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +47,14 @@ func TestStdinClosedUnderTheSDK(t *testing.T) {
 	if r, ok := msgs[len(msgs)-1].(*shared.ResultMessage); !ok || r.Result != "done" {
 		t.Errorf("last message %+v, want the result", msgs[len(msgs)-1])
 	}
+	select {
+	case <-answered:
+	case <-testCtx(t).Done():
+		t.Fatal("the hook's answer was never written")
+	}
 	if ran.Load() != 1 {
 		t.Errorf("the hook ran %d times, want 1", ran.Load())
 	}
-	// The hook's answer was written (and failed) before the result was read: the reader answers a
-	// quick hook before it reads the next line.
 	if l := f.logs.String(); !strings.Contains(l, "answering a CLI request") || !strings.Contains(l, "broken pipe") {
 		t.Errorf("the failed answer is not logged with its cause:\n%s", l)
 	}

@@ -115,8 +115,10 @@ func TestNoSecretsInLogs(t *testing.T) {
 		`send {"type":"control_cancel_request","request_id":"`+secret+`"}`,
 		`send {"type":"hook_event","hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":"`+secret+`","tool_use_id":"t9"}`,
 		`send {"type":"system","subtype":"init","session_id":"s1","pad":"`+strings.Repeat(secret, 300)+`"}`, // over the line limit
-		"unordered 8",
+		"unordered 9",
 		`expect {"type":"control_response","response":{"request_id":"c1","response":{"hookSpecificOutput":{"permissionDecision":"deny"}}}}`,
+		`expect {"type":"control_response","response":{"request_id":"c2","response":{"hookSpecificOutput":{"permissionDecision":"deny"}}}}`,
+		// The duplicate c2 is denied at once; the first c2 is denied at its timeout.
 		`expect {"type":"control_response","response":{"request_id":"c2","response":{"hookSpecificOutput":{"permissionDecision":"deny"}}}}`,
 		`expect {"type":"control_response","response":{"request_id":"c3"}}`,
 		`expect {"type":"control_response","response":{"request_id":"c4","response":{"hookSpecificOutput":{"decision":{"behavior":"deny"}}}}}`,

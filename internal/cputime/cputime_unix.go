@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package cputime reads the CPU time of the calling process, for benchmarks that report what a
 // process (not its children) spent.
 package cputime
