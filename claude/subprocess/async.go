@@ -10,10 +10,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// ErrAsyncNotAllowed: a handler of an event that guards an action answered async. A later
-// decision could not stop the action, so the SDK denies (fail closed).
-var ErrAsyncNotAllowed = errors.New("async answer refused: the event guards an action and a later decision could not stop it")
-
 // asyncRuns tracks the background phases of async answers (shared.Async).
 type asyncRuns struct {
 	ctx    context.Context // cancelled by Close, after the wait
@@ -37,7 +33,7 @@ func asyncAnswer(e shared.HookEvent, out shared.HookOutput) (_ shared.HookOutput
 		return out, nil, nil
 	}
 	if e.GuardsAction() {
-		return nil, nil, fmt.Errorf("%w (%s)", ErrAsyncNotAllowed, e)
+		return nil, nil, fmt.Errorf("%w (%s)", shared.ErrAsyncNotAllowed, e)
 	}
 	switch v := out.(type) {
 	case *shared.AsyncWork:
@@ -54,7 +50,7 @@ func asyncAnswer(e shared.HookEvent, out shared.HookOutput) (_ shared.HookOutput
 		return out, nil, nil
 	}
 	if work.Work == nil {
-		return nil, nil, fmt.Errorf("%w: shared.Async without work", ErrInvalidOutput)
+		return nil, nil, fmt.Errorf("%w: shared.Async without work", shared.ErrInvalidOutput)
 	}
 	return nil, work, nil
 }
@@ -67,7 +63,9 @@ func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.Asyn
 		timeout = shared.DefaultAsyncTimeout
 	}
 	run.Async, run.Started, run.Duration, run.Outcome, run.Err = true, time.Now(), 0, "", nil
-	hookErr := func(err error) error { return &HookError{Event: run.Event, Index: run.Index, Name: run.Name, Err: err} }
+	hookErr := func(err error) error {
+		return &shared.HookError{Event: run.Event, Index: run.Index, Name: run.Name, Err: err}
+	}
 	a := &x.async
 	a.mu.Lock()
 	if a.closed {
@@ -75,7 +73,7 @@ func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.Asyn
 		if x.opts.Observe != nil {
 			x.opts.Observe(run)
 		}
-		x.observeEnd(run, hookErr(fmt.Errorf("%w: the session is closing", ErrHookCancelled)))
+		x.observeEnd(run, hookErr(fmt.Errorf("%w: the session is closing", shared.ErrHookCancelled)))
 		return
 	}
 	a.wg.Add(1)
@@ -95,7 +93,7 @@ func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.Asyn
 			if prog != nil {
 				prog.end()
 			}
-			if err != nil && !errors.Is(err, ErrHookPanic) {
+			if err != nil && !errors.Is(err, shared.ErrHookPanic) {
 				x.logger.Warn("async hook failed", "event", string(run.Event), "hook", hookLabel(h), "error", errSummary(err))
 			}
 			x.observeEnd(run, err)
@@ -103,7 +101,7 @@ func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.Asyn
 		})
 	}
 	// The watchdog reports a timeout even if the work ignores its ctx.
-	watchdog := time.AfterFunc(timeout, func() { finish(hookErr(fmt.Errorf("%w after %v", ErrHookTimeout, timeout))) })
+	watchdog := time.AfterFunc(timeout, func() { finish(hookErr(fmt.Errorf("%w after %v", shared.ErrHookTimeout, timeout))) })
 	go func() { // the background phase: it ends when Work returns (its end may be reported earlier, at the timeout)
 		defer cancel()
 		r := callHandler(ctx, func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) { return w.Work(ctx) }, nil)
@@ -113,9 +111,9 @@ func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.Asyn
 		case stack != nil:
 			x.logger.Error("async hook panicked", "event", string(run.Event), "hook", hookLabel(h), "panic", fmt.Sprint(err), "stack", string(stack))
 		case ctx.Err() != nil && a.ctx.Err() != nil:
-			out, err = nil, ErrHookCancelled
+			out, err = nil, shared.ErrHookCancelled
 		case ctx.Err() != nil:
-			out, err = nil, fmt.Errorf("%w after %v", ErrHookTimeout, timeout)
+			out, err = nil, fmt.Errorf("%w after %v", shared.ErrHookTimeout, timeout)
 		}
 		if err != nil {
 			finish(hookErr(err))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/commandhook"
 )
 
 // runLog records Observe reports (and progress lines) as text, in order.
@@ -86,7 +87,7 @@ func TestAsyncAnswerRunsInTheBackground(t *testing.T) {
 		}
 		close(release)
 		end := <-log.ends
-		if end.Outcome != OutcomeSuccess || end.Duration != 2*time.Second || end.ID != 1 || end.Event != shared.HookEventPostToolUse {
+		if end.Outcome != shared.HookOutcomeSuccess || end.Duration != 2*time.Second || end.ID != 1 || end.Event != shared.HookEventPostToolUse {
 			t.Errorf("async end report %+v", end)
 		}
 		want := []string{"audit started", "audit success", "audit async started", "ctx started", "ctx success", "audit async success"}
@@ -107,8 +108,8 @@ func TestAsyncAnswerRefusedForGuardingEvents(t *testing.T) {
 		for _, out := range []shared.HookOutput{work, &shared.AsyncHookOutput{Async: true}, shared.AsyncHookOutput{Async: true}} {
 			x := newExecutor(t, shared.Hooks{e: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return out, nil }}}}, ExecutorOptions{})
 			res := x.Run(context.Background(), input(e, "Bash"), "r")
-			if !errors.Is(res.Err, ErrAsyncNotAllowed) {
-				t.Errorf("%s %T: Err = %v, want ErrAsyncNotAllowed", e, out, res.Err)
+			if !errors.Is(res.Err, shared.ErrAsyncNotAllowed) {
+				t.Errorf("%s %T: Err = %v, want shared.ErrAsyncNotAllowed", e, out, res.Err)
 			}
 			if v, reason := denialOf(t, e, res.Output); (v != "deny" && v != "block") || !strings.Contains(reason, "async answer refused") {
 				t.Errorf("%s %T: answer %q %q, want a denial that says why", e, out, v, reason)
@@ -131,17 +132,17 @@ func TestAsyncWorkFailures(t *testing.T) {
 	tests := []struct {
 		name    string
 		work    func(ctx context.Context, stuck <-chan struct{}) (shared.HookOutput, error)
-		outcome Outcome
+		outcome shared.HookOutcome
 		errIs   error
 		took    time.Duration
 	}{
-		{"error", func(context.Context, <-chan struct{}) (shared.HookOutput, error) { return nil, errBoom }, OutcomeError, errBoom, 0},
-		{"panic", func(context.Context, <-chan struct{}) (shared.HookOutput, error) { panic("async boom") }, OutcomePanic, ErrHookPanic, 0},
+		{"error", func(context.Context, <-chan struct{}) (shared.HookOutput, error) { return nil, errBoom }, shared.HookOutcomeError, errBoom, 0},
+		{"panic", func(context.Context, <-chan struct{}) (shared.HookOutput, error) { panic("async boom") }, shared.HookOutcomePanic, shared.ErrHookPanic, 0},
 		{"timeout, ctx honoured", func(ctx context.Context, _ <-chan struct{}) (shared.HookOutput, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
-		}, OutcomeTimeout, ErrHookTimeout, 3 * time.Second},
-		{"timeout, ctx ignored", func(ctx context.Context, stuck <-chan struct{}) (shared.HookOutput, error) { <-stuck; return nil, nil }, OutcomeTimeout, ErrHookTimeout, 3 * time.Second},
+		}, shared.HookOutcomeTimeout, shared.ErrHookTimeout, 3 * time.Second},
+		{"timeout, ctx ignored", func(ctx context.Context, stuck <-chan struct{}) (shared.HookOutput, error) { <-stuck; return nil, nil }, shared.HookOutcomeTimeout, shared.ErrHookTimeout, 3 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,11 +191,11 @@ func TestCloseWaitsForAsyncWork(t *testing.T) {
 		}
 		close(release)
 		<-closed
-		if end := <-log.ends; end.Outcome != OutcomeSuccess {
+		if end := <-log.ends; end.Outcome != shared.HookOutcomeSuccess {
 			t.Errorf("end %+v", end)
 		}
 		x.Run(context.Background(), input(shared.HookEventNotification, ""), "r2")
-		if end := <-log.ends; end.Outcome != OutcomeCancelled || runs != 1 {
+		if end := <-log.ends; end.Outcome != shared.HookOutcomeCancelled || runs != 1 {
 			t.Errorf("after Close: outcome %v, work ran %d times", end.Outcome, runs)
 		}
 	})
@@ -207,7 +208,7 @@ func TestCommandHookTwoPhaseAsync(t *testing.T) {
 	marker := filepath.Join(dir, "phase2")
 	cmd := `if [ "$HOOK_ASYNC_PHASE" = 1 ]; then echo "$HOOK_TOOL_NAME" > ` + marker + `; echo second; else echo '{"async":true,"asyncTimeout":5000}'; fi`
 	log := newRunLog()
-	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "cmd", Handler: CommandHook(cmd, CommandHookOptions{})}}},
+	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "cmd", Handler: commandhook.New(cmd, shared.CommandHookOptions{})}}},
 		ExecutorOptions{Observe: log.observe, Progress: log.progress})
 	res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r")
 	if res.Err != nil || res.Output != nil {
@@ -215,7 +216,7 @@ func TestCommandHookTwoPhaseAsync(t *testing.T) {
 	}
 	end := <-log.ends
 	x.Close()
-	if end.Outcome != OutcomeSuccess {
+	if end.Outcome != shared.HookOutcomeSuccess {
 		t.Fatalf("second phase: %+v", end)
 	}
 	if b, err := os.ReadFile(marker); err != nil || strings.TrimSpace(string(b)) != "Bash" {
@@ -228,10 +229,10 @@ func TestCommandHookTwoPhaseAsync(t *testing.T) {
 
 	// For a guarding event the async answer is refused and the second phase never runs.
 	os.Remove(marker)
-	x = newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: CommandHook(cmd, CommandHookOptions{})}}}, ExecutorOptions{})
+	x = newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: commandhook.New(cmd, shared.CommandHookOptions{})}}}, ExecutorOptions{})
 	res = x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
 	x.Close()
-	if v, _ := denialOf(t, shared.HookEventPreToolUse, res.Output); v != "deny" || !errors.Is(res.Err, ErrAsyncNotAllowed) {
+	if v, _ := denialOf(t, shared.HookEventPreToolUse, res.Output); v != "deny" || !errors.Is(res.Err, shared.ErrAsyncNotAllowed) {
 		t.Errorf("PreToolUse async command: %q, %v", v, res.Err)
 	}
 	if _, err := os.Stat(marker); err == nil {

@@ -234,7 +234,7 @@ func (t *Transport) decidePermission(ctx context.Context, req *shared.CanUseTool
 	if t.cfg.CanUseTool == nil {
 		return denyPermission("no permission callback is set; denied by the SDK")
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, t.cfg.PermissionTimeout, ErrPermissionTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, t.cfg.PermissionTimeout, shared.ErrPermissionTimeout)
 	defer cancel()
 	type outcome struct {
 		r   *shared.PermissionResult
@@ -258,7 +258,7 @@ func (t *Transport) decidePermission(ctx context.Context, req *shared.CanUseTool
 	case p := <-panicked:
 		return denyPermission(fmt.Sprintf("permission callback panicked: %v; denied by the SDK", p))
 	case <-ctx.Done():
-		if context.Cause(ctx) == ErrPermissionTimeout {
+		if context.Cause(ctx) == shared.ErrPermissionTimeout {
 			t.logger.Warn("subprocess: permission callback timed out", "tool", req.ToolName, "timeout", t.cfg.PermissionTimeout)
 			return denyPermission(fmt.Sprintf("permission callback did not answer within %v; denied by the SDK (fail-closed)", t.cfg.PermissionTimeout))
 		}
@@ -319,6 +319,6 @@ func (t *Transport) answerUndecodable(line []byte, cause error) {
 // traceRoundTrip reports an answered CLI request to Config.OnRoundTrip.
 func (t *Transport) traceRoundTrip(id, subtype string, e shared.HookEvent, times roundTripTimes) {
 	if f := t.cfg.OnRoundTrip; f != nil {
-		f(RoundTrip{RequestID: id, Subtype: subtype, Event: e, Read: times.read, Decoded: times.decoded, Answered: times.answered, Written: time.Now()})
+		f(shared.RoundTrip{RequestID: id, Subtype: subtype, Event: e, Read: times.read, Decoded: times.decoded, Answered: times.answered, Written: time.Now()})
 	}
 }

@@ -156,8 +156,8 @@ func TestPermissionCallbackTimeout(t *testing.T) {
 				t.Errorf("answer %s %v, want the timeout's denial", id, resp)
 			}
 			if tt.name == "honours ctx" {
-				if err := <-cause; !errors.Is(err, ErrPermissionTimeout) {
-					t.Errorf("the callback's ctx cause = %v, want ErrPermissionTimeout", err)
+				if err := <-cause; !errors.Is(err, shared.ErrPermissionTimeout) {
+					t.Errorf("the callback's ctx cause = %v, want shared.ErrPermissionTimeout", err)
 				}
 			}
 		})
@@ -263,7 +263,7 @@ func TestPermissionDecisionsOfOneToolCallAgree(t *testing.T) {
 					return tt.guard(ctx, promptWritten), nil
 				}}}})
 			cb := func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return tt.callback, nil }
-			onRT := func(rt RoundTrip) {
+			onRT := func(rt shared.RoundTrip) {
 				if rt.Subtype == "can_use_tool" {
 					close(promptWritten)
 				}

@@ -19,53 +19,6 @@ import (
 // DefaultHookTimeout bounds one handler run when neither the HookConfig nor the session sets one.
 const DefaultHookTimeout = 5 * time.Second
 
-// Errors a hook run can end with; a *HookError wraps one of them or the handler's own error.
-var (
-	// ErrHookTimeout: the handler did not return before its timeout.
-	ErrHookTimeout = errors.New("hook timed out")
-	// ErrHookPanic: the handler panicked.
-	ErrHookPanic = errors.New("hook panicked")
-	// ErrHookCancelled: the CLI cancelled the request, or the session closed.
-	ErrHookCancelled = errors.New("hook cancelled")
-	// ErrInvalidOutput: the handler returned an output that does not fit its event.
-	ErrInvalidOutput = errors.New("invalid hook output")
-)
-
-// HookError says one handler failed. errors.Is works with ErrHookTimeout, ErrHookPanic,
-// ErrHookCancelled, ErrInvalidOutput, or the handler's own error.
-type HookError struct {
-	Event shared.HookEvent
-	Index int    // the handler's index in the event's list
-	Name  string // HookConfig.Name, if set
-	Err   error
-	// Stack is the goroutine stack of a panic.
-	Stack []byte
-}
-
-// Error describes the failure.
-func (e *HookError) Error() string {
-	n := e.Name
-	if n == "" {
-		n = fmt.Sprintf("#%d", e.Index)
-	}
-	return fmt.Sprintf("subprocess: %s hook %s: %v", e.Event, n, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *HookError) Unwrap() error { return e.Err }
-
-// Outcome says how one handler run ended. It is shared.HookOutcome.
-type Outcome = shared.HookOutcome
-
-// The outcomes of a handler run.
-const (
-	OutcomeSuccess   = shared.HookOutcomeSuccess
-	OutcomeError     = shared.HookOutcomeError
-	OutcomePanic     = shared.HookOutcomePanic
-	OutcomeTimeout   = shared.HookOutcomeTimeout
-	OutcomeCancelled = shared.HookOutcomeCancelled
-)
-
 // HookRun reports one handler run to the executor's observer.
 type HookRun struct {
 	// ID numbers the executor's handler runs from 1; the background phase of an async answer
@@ -83,7 +36,7 @@ type HookRun struct {
 	Started time.Time
 	// Duration and Outcome are zero in the "started" report.
 	Duration time.Duration
-	Outcome  Outcome
+	Outcome  shared.HookOutcome
 	Err      error
 }
 
@@ -380,11 +333,11 @@ func (x *HookExecutor) runChain(ctx context.Context, e shared.HookEvent, in shar
 		}
 		if ctx.Err() != nil {
 			// Cancelled between two handlers: the next one does not start.
-			return ChainResult{Ran: res.Ran, Cancelled: true, Err: x.hookError(e, h, ErrHookCancelled)}
+			return ChainResult{Ran: res.Ran, Cancelled: true, Err: x.hookError(e, h, shared.ErrHookCancelled)}
 		}
 		res.Ran++
 		out, err := x.call(ctx, e, h, in, id)
-		if ctx.Err() != nil && errors.Is(err, ErrHookCancelled) {
+		if ctx.Err() != nil && errors.Is(err, shared.ErrHookCancelled) {
 			return ChainResult{Ran: res.Ran, Cancelled: true, Err: err}
 		}
 		if err == nil {
@@ -401,7 +354,7 @@ func (x *HookExecutor) runChain(ctx context.Context, e shared.HookEvent, in shar
 			res.Output = wire.Deny(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(err))
 			return res
 		}
-		if errors.Is(err, ErrHookTimeout) {
+		if errors.Is(err, shared.ErrHookTimeout) {
 			break // the handler may still be running: what follows it must not run beside it
 		}
 	}
@@ -449,9 +402,9 @@ func (x *HookExecutor) call(ctx context.Context, e shared.HookEvent, h *register
 	// deadline would fail open).
 	switch {
 	case ctx.Err() != nil:
-		r = handlerResult{err: ErrHookCancelled}
+		r = handlerResult{err: shared.ErrHookCancelled}
 	case hctx.Err() != nil && r.stack == nil:
-		r = handlerResult{err: fmt.Errorf("%w after %v", ErrHookTimeout, h.timeout)}
+		r = handlerResult{err: fmt.Errorf("%w after %v", shared.ErrHookTimeout, h.timeout)}
 	}
 	out, err := r.out, r.err
 	var work *shared.AsyncWork
@@ -460,12 +413,12 @@ func (x *HookExecutor) call(ctx context.Context, e shared.HookEvent, h *register
 	}
 	if err == nil {
 		if werr := wire.Check(e, out); werr != nil {
-			err = fmt.Errorf("%w: %v", ErrInvalidOutput, werr)
+			err = fmt.Errorf("%w: %v", shared.ErrInvalidOutput, werr)
 		}
 	}
 	if err != nil {
 		err = x.hookError(e, h, err)
-		err.(*HookError).Stack = r.stack
+		err.(*shared.HookError).Stack = r.stack
 		if r.stack != nil {
 			x.logger.Error("hook panicked", "event", string(e), "hook", hookLabel(h), "panic", fmt.Sprint(r.err), "stack", string(r.stack))
 		}
@@ -483,10 +436,10 @@ func (x *HookExecutor) call(ctx context.Context, e shared.HookEvent, h *register
 
 // hookError wraps err as a *HookError of h, unless it is one.
 func (x *HookExecutor) hookError(e shared.HookEvent, h *registeredHook, err error) error {
-	if he, ok := err.(*HookError); ok {
+	if he, ok := err.(*shared.HookError); ok {
 		return he
 	}
-	return &HookError{Event: e, Index: h.index, Name: h.name, Err: err}
+	return &shared.HookError{Event: e, Index: h.index, Name: h.name, Err: err}
 }
 
 // observeEnd reports the end of run to Observe, its outcome classified from err.
@@ -495,17 +448,17 @@ func (x *HookExecutor) observeEnd(run HookRun, err error) {
 		return
 	}
 	run.Duration = time.Since(run.Started)
-	run.Outcome = OutcomeSuccess
+	run.Outcome = shared.HookOutcomeSuccess
 	switch {
 	case err == nil:
-	case errors.Is(err, ErrHookPanic):
-		run.Outcome = OutcomePanic
-	case errors.Is(err, ErrHookTimeout):
-		run.Outcome = OutcomeTimeout
-	case errors.Is(err, ErrHookCancelled):
-		run.Outcome = OutcomeCancelled
+	case errors.Is(err, shared.ErrHookPanic):
+		run.Outcome = shared.HookOutcomePanic
+	case errors.Is(err, shared.ErrHookTimeout):
+		run.Outcome = shared.HookOutcomeTimeout
+	case errors.Is(err, shared.ErrHookCancelled):
+		run.Outcome = shared.HookOutcomeCancelled
 	default:
-		run.Outcome = OutcomeError
+		run.Outcome = shared.HookOutcomeError
 	}
 	run.Err = err
 	x.opts.Observe(run)
@@ -531,7 +484,7 @@ func hookLabel(h *registeredHook) string {
 
 // errSummary is the error text without a panic's stack.
 func errSummary(err error) string {
-	var he *HookError
+	var he *shared.HookError
 	if errors.As(err, &he) {
 		return fmt.Sprintf("%s hook %s: %v", he.Event, func() string {
 			if he.Name != "" {
@@ -545,5 +498,5 @@ func errSummary(err error) string {
 
 type panicError struct{ value any }
 
-func (p *panicError) Error() string { return fmt.Sprintf("%v: %v", ErrHookPanic, p.value) }
-func (p *panicError) Unwrap() error { return ErrHookPanic }
+func (p *panicError) Error() string { return fmt.Sprintf("%v: %v", shared.ErrHookPanic, p.value) }
+func (p *panicError) Unwrap() error { return shared.ErrHookPanic }

@@ -293,7 +293,7 @@ func TestRunChain(t *testing.T) {
 			steps:     []step{{name: "a", panic: "kaboom"}, {name: "b", out: shared.AddContext("two")}},
 			wantCalls: []string{"a:orig", "b:orig"},
 			want:      `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"two"}}`,
-			wantErr:   ErrHookPanic,
+			wantErr:   shared.ErrHookPanic,
 		},
 		{
 			name:      "Stop nonsense output is reported and the others still merge",
@@ -301,7 +301,7 @@ func TestRunChain(t *testing.T) {
 			steps:     []step{{name: "a", out: &shared.SyncHookOutput{HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: "deny"}}}, {name: "b", out: shared.AddContext("two")}},
 			wantCalls: []string{"a", "b"},
 			want:      `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"two"}}`,
-			wantErr:   ErrInvalidOutput,
+			wantErr:   shared.ErrInvalidOutput,
 		},
 	}
 	for _, tt := range tests {
@@ -418,10 +418,10 @@ func TestRunFailsClosed(t *testing.T) {
 		wantReason string // a substring of the denial's reason
 	}{
 		{"error", step{err: errBoom}, errBoom, "boom"},
-		{"panic", step{panic: "the handler exploded"}, ErrHookPanic, "hook panicked: the handler exploded"},
-		{"timeout", step{hang: true, timeout: 2 * time.Second}, ErrHookTimeout, "hook timed out after 2s"},
-		{"wrong hookSpecificOutput type", step{out: &shared.SyncHookOutput{HookSpecificOutput: &shared.SessionStartOutput{AdditionalContext: "x"}}}, ErrInvalidOutput, "belongs to another event"},
-		{"unknown decision word", step{out: &shared.SyncHookOutput{Decision: "perhaps"}}, ErrInvalidOutput, `unknown decision "perhaps"`},
+		{"panic", step{panic: "the handler exploded"}, shared.ErrHookPanic, "hook panicked: the handler exploded"},
+		{"timeout", step{hang: true, timeout: 2 * time.Second}, shared.ErrHookTimeout, "hook timed out after 2s"},
+		{"wrong hookSpecificOutput type", step{out: &shared.SyncHookOutput{HookSpecificOutput: &shared.SessionStartOutput{AdditionalContext: "x"}}}, shared.ErrInvalidOutput, "belongs to another event"},
+		{"unknown decision word", step{out: &shared.SyncHookOutput{Decision: "perhaps"}}, shared.ErrInvalidOutput, `unknown decision "perhaps"`},
 	}
 	for _, g := range guarded {
 		for _, f := range failures {
@@ -443,9 +443,9 @@ func TestRunFailsClosed(t *testing.T) {
 					if !errors.Is(res.Err, f.wantErr) {
 						t.Errorf("Err = %v, want %v", res.Err, f.wantErr)
 					}
-					var he *HookError
+					var he *shared.HookError
 					if !errors.As(res.Err, &he) || he.Name != "bad" || he.Index != 1 || he.Event != g.event {
-						t.Errorf("Err = %#v, want a *HookError for bad (#1)", res.Err)
+						t.Errorf("Err = %#v, want a *shared.HookError for bad (#1)", res.Err)
 					}
 					verdict, reason := denialOf(t, g.event, res.Output)
 					if verdict != g.want {
@@ -497,8 +497,8 @@ func TestRunTimeoutEndsNonGuardingChain(t *testing.T) {
 				if d := time.Since(start); d != time.Second {
 					t.Errorf("chain took %v, want exactly the 1s timeout", d)
 				}
-				if !errors.Is(res.Err, ErrHookTimeout) {
-					t.Errorf("Err = %v, want ErrHookTimeout", res.Err)
+				if !errors.Is(res.Err, shared.ErrHookTimeout) {
+					t.Errorf("Err = %v, want shared.ErrHookTimeout", res.Err)
 				}
 				if ran {
 					t.Error("the handler after the timed-out one ran")
@@ -518,7 +518,7 @@ func TestRunTimeoutEndsNonGuardingChain(t *testing.T) {
 func TestRunTimeoutIsATimeoutEvenWhenTheHandlerReturnsCtxErr(t *testing.T) {
 	for i := range 200 {
 		synctest.Test(t, func(t *testing.T) {
-			var outcomes []Outcome
+			var outcomes []shared.HookOutcome
 			rec := &recorder{}
 			x := newExecutor(t, chain(rec, shared.HookEventStop,
 				step{name: "slow", hang: true, timeout: time.Second},
@@ -529,7 +529,7 @@ func TestRunTimeoutIsATimeoutEvenWhenTheHandlerReturnsCtxErr(t *testing.T) {
 				}
 			}})
 			res := x.Run(context.Background(), input(shared.HookEventStop, ""), "r")
-			if !errors.Is(res.Err, ErrHookTimeout) || len(rec.got()) != 1 || len(outcomes) != 1 || outcomes[0] != OutcomeTimeout {
+			if !errors.Is(res.Err, shared.ErrHookTimeout) || len(rec.got()) != 1 || len(outcomes) != 1 || outcomes[0] != shared.HookOutcomeTimeout {
 				t.Fatalf("run %d: Err = %v, handlers run %v, outcomes %v; want a timeout that ends the chain", i, res.Err, rec.got(), outcomes)
 			}
 		})
@@ -552,7 +552,7 @@ func TestRunCancelled(t *testing.T) {
 						}},
 						{Handler: step{name: "after"}.handler(rec)},
 					}}
-					var outcomes []Outcome
+					var outcomes []shared.HookOutcome
 					x := newExecutor(t, hooks, ExecutorOptions{Observe: func(r HookRun) {
 						if r.Outcome != "" {
 							outcomes = append(outcomes, r.Outcome)
@@ -561,13 +561,13 @@ func TestRunCancelled(t *testing.T) {
 					ctx, cancel := context.WithCancel(context.Background())
 					go func() { <-started; cancel() }()
 					res := x.Run(ctx, input(e, "Bash"), "r")
-					if !res.Cancelled || !errors.Is(res.Err, ErrHookCancelled) || res.Output != nil {
-						t.Fatalf("run %d: Run = %+v, want Cancelled with ErrHookCancelled and no output", i, res)
+					if !res.Cancelled || !errors.Is(res.Err, shared.ErrHookCancelled) || res.Output != nil {
+						t.Fatalf("run %d: Run = %+v, want Cancelled with shared.ErrHookCancelled and no output", i, res)
 					}
 					if len(rec.got()) != 0 {
 						t.Fatalf("run %d: handlers after the cancel ran: %v", i, rec.got())
 					}
-					if diff := cmp.Diff([]Outcome{OutcomeCancelled}, outcomes); diff != "" {
+					if diff := cmp.Diff([]shared.HookOutcome{shared.HookOutcomeCancelled}, outcomes); diff != "" {
 						t.Fatalf("run %d: outcomes (-want +got):\n%s", i, diff)
 					}
 				})
@@ -628,22 +628,22 @@ func TestRunObserve(t *testing.T) {
 		x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "req_7")
 		base := HookRun{Event: shared.HookEventPostToolUse, ToolName: "Bash", ToolUseID: "toolu_01", RequestID: "req_7"}
 		var ids = map[int]uint64{0: 1, 2: 2, 3: 3, 4: 4} // runs are numbered as they start
-		run := func(idx int, name string, started time.Duration, d time.Duration, o Outcome) HookRun {
+		run := func(idx int, name string, started time.Duration, d time.Duration, o shared.HookOutcome) HookRun {
 			r := base
 			r.ID, r.Index, r.Name, r.Started, r.Duration, r.Outcome = ids[idx], idx, name, t0.Add(started), d, o
 			return r
 		}
 		want := []HookRun{
 			run(0, "slow", 0, 0, ""),
-			run(0, "slow", 0, 1500*time.Millisecond, OutcomeSuccess),
+			run(0, "slow", 0, 1500*time.Millisecond, shared.HookOutcomeSuccess),
 			run(2, "fails", 1500*time.Millisecond, 0, ""),
-			run(2, "fails", 1500*time.Millisecond, 0, OutcomeError),
+			run(2, "fails", 1500*time.Millisecond, 0, shared.HookOutcomeError),
 			run(3, "", 1500*time.Millisecond, 0, ""),
-			run(3, "", 1500*time.Millisecond, 0, OutcomePanic),
+			run(3, "", 1500*time.Millisecond, 0, shared.HookOutcomePanic),
 			run(4, "hangs", 1500*time.Millisecond, 0, ""),
-			run(4, "hangs", 1500*time.Millisecond, 3*time.Second, OutcomeTimeout),
+			run(4, "hangs", 1500*time.Millisecond, 3*time.Second, shared.HookOutcomeTimeout),
 		}
-		wantErrs := []error{nil, nil, nil, errBoom, nil, ErrHookPanic, nil, ErrHookTimeout}
+		wantErrs := []error{nil, nil, nil, errBoom, nil, shared.ErrHookPanic, nil, shared.ErrHookTimeout}
 		if diff := cmp.Diff(want, runs, cmpopts.IgnoreFields(HookRun{}, "Err")); diff != "" {
 			t.Errorf("observed runs (-want +got):\n%s", diff)
 		}
@@ -666,9 +666,9 @@ func TestPanicIsLoggedWithStack(t *testing.T) {
 	hooks := shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("deep trouble") }}}}
 	x := newExecutor(t, hooks, ExecutorOptions{Logger: logger})
 	res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
-	var he *HookError
+	var he *shared.HookError
 	if !errors.As(res.Err, &he) || len(he.Stack) == 0 {
-		t.Fatalf("Err = %#v, want a *HookError with a stack", res.Err)
+		t.Fatalf("Err = %#v, want a *shared.HookError with a stack", res.Err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -777,7 +777,7 @@ func TestRunCancelledWhileAHandlerIgnoresCtx(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		started, release := make(chan struct{}), make(chan struct{})
 		defer close(release)
-		var outcomes []Outcome
+		var outcomes []shared.HookOutcome
 		hooks := shared.Hooks{shared.HookEventPreToolUse: {{Timeout: time.Hour, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			close(started)
 			<-release
@@ -795,10 +795,10 @@ func TestRunCancelledWhileAHandlerIgnoresCtx(t *testing.T) {
 		if d := time.Since(start); d != time.Second {
 			t.Errorf("Run returned after %v, want 1s (at the cancel)", d)
 		}
-		if !res.Cancelled || res.Output != nil || !errors.Is(res.Err, ErrHookCancelled) {
+		if !res.Cancelled || res.Output != nil || !errors.Is(res.Err, shared.ErrHookCancelled) {
 			t.Errorf("Run = %+v, want Cancelled", res)
 		}
-		if diff := cmp.Diff([]Outcome{OutcomeCancelled}, outcomes); diff != "" {
+		if diff := cmp.Diff([]shared.HookOutcome{shared.HookOutcomeCancelled}, outcomes); diff != "" {
 			t.Errorf("outcomes (-want +got):\n%s", diff)
 		}
 	})
@@ -907,7 +907,7 @@ func TestRunMatchesLikeTheMatchers(t *testing.T) {
 func TestRunHandlerIgnoringCtxIsDeniedAtItsDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
-		var outcomes []Outcome
+		var outcomes []shared.HookOutcome
 		x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Name: "deaf", Timeout: 3 * time.Second,
 			Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				<-release // ignores ctx
@@ -924,14 +924,14 @@ func TestRunHandlerIgnoringCtxIsDeniedAtItsDeadline(t *testing.T) {
 		}
 		close(release)
 		synctest.Wait() // the handler returns its allow now, to nobody
-		if !errors.Is(res.Err, ErrHookTimeout) || res.Cancelled {
-			t.Errorf("Run = %+v, want ErrHookTimeout", res)
+		if !errors.Is(res.Err, shared.ErrHookTimeout) || res.Cancelled {
+			t.Errorf("Run = %+v, want shared.ErrHookTimeout", res)
 		}
 		verdict, reason := denialOf(t, shared.HookEventPreToolUse, res.Output)
 		if verdict != "deny" || !strings.Contains(reason, "deaf") || !strings.Contains(reason, "timed out after 3s") {
 			t.Errorf("answer %q %q, want the fail-closed denial naming the hook and its timeout", verdict, reason)
 		}
-		if diff := cmp.Diff([]Outcome{OutcomeTimeout}, outcomes); diff != "" {
+		if diff := cmp.Diff([]shared.HookOutcome{shared.HookOutcomeTimeout}, outcomes); diff != "" {
 			t.Errorf("outcomes (-want +got):\n%s", diff)
 		}
 	})
@@ -950,9 +950,9 @@ func TestPanicStackReachesHookError(t *testing.T) {
 		t.Run(string(e), func(t *testing.T) {
 			x := newExecutor(t, shared.Hooks{e: {{Handler: panickingHandler}}}, ExecutorOptions{})
 			res := x.Run(context.Background(), input(e, "Bash"), "r")
-			var he *HookError
-			if !errors.As(res.Err, &he) || !errors.Is(res.Err, ErrHookPanic) {
-				t.Fatalf("Err = %v, want a *HookError wrapping ErrHookPanic", res.Err)
+			var he *shared.HookError
+			if !errors.As(res.Err, &he) || !errors.Is(res.Err, shared.ErrHookPanic) {
+				t.Fatalf("Err = %v, want a *shared.HookError wrapping shared.ErrHookPanic", res.Err)
 			}
 			if !strings.Contains(string(he.Stack), "panickingHandler") {
 				t.Errorf("HookError.Stack does not name the panicking function:\n%s", he.Stack)

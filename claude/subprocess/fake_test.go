@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"log/slog"
 	"os"
@@ -17,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
 
@@ -265,7 +266,7 @@ func drain(t testing.TB, tr *Transport) ([]shared.Message, error) {
 	for {
 		m, err := tr.Next(ctx)
 		if err != nil {
-			var pe *ProtocolError
+			var pe *shared.ProtocolError
 			if errors.As(err, &pe) {
 				continue
 			}

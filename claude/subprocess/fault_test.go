@@ -63,8 +63,8 @@ func TestStalledCLIWritesFailFast(t *testing.T) {
 	if d := time.Since(start); d > 10*writeTimeout {
 		t.Errorf("a write behind the stalled ones took %v", d)
 	}
-	if !errors.Is(err, ErrStalled) {
-		t.Errorf("WriteMessage = %v, want ErrStalled", err)
+	if !errors.Is(err, shared.ErrStalled) {
+		t.Errorf("WriteMessage = %v, want shared.ErrStalled", err)
 	}
 	start = time.Now()
 	if err := tr.Close(); err != nil {
@@ -214,7 +214,7 @@ func TestEveryEventFailsClosedOrOpen(t *testing.T) {
 						}},
 					}}, ExecutorOptions{})
 					res := x.Run(context.Background(), input(e, "Bash"), "r")
-					var he *HookError
+					var he *shared.HookError
 					if !errors.As(res.Err, &he) || he.Name != "bad" {
 						t.Fatalf("Err = %v, want the failure of the bad handler", res.Err)
 					}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // Framing: the CLI speaks one JSON value per line. readLineHead reads a line with an explicit
@@ -119,7 +120,7 @@ func (w *lineWriter) writeLine(line []byte) error {
 		if w.closedErr != nil {
 			return w.closedErr
 		}
-		return ErrClosed
+		return shared.ErrClosed
 	}
 	if w.broken != nil {
 		return w.broken
@@ -129,9 +130,9 @@ func (w *lineWriter) writeLine(line []byte) error {
 	if _, err := w.f.Write(line); err != nil {
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			err = fmt.Errorf("%w: %v", ErrStalled, err)
+			err = fmt.Errorf("%w: %v", shared.ErrStalled, err)
 		case errors.Is(err, os.ErrClosed):
-			err = ErrClosed // Close closed stdin under a blocked write
+			err = shared.ErrClosed // Close closed stdin under a blocked write
 		default:
 			err = fmt.Errorf("subprocess: writing to CLI: %w", err)
 		}

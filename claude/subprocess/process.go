@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"io"
 	"os"
 	"os/exec"
@@ -31,7 +32,7 @@ func FindCLI(explicit string) (string, error) {
 			return p, nil
 		}
 		tried = append(tried, "option "+explicit)
-		return "", &CLINotFoundError{Tried: tried}
+		return "", &shared.CLINotFoundError{Tried: tried}
 	}
 	if env := os.Getenv("CLAUDE_CLI_PATH"); env != "" {
 		if p, ok := check(env); ok {
@@ -48,7 +49,7 @@ func FindCLI(explicit string) (string, error) {
 		return p, nil
 	}
 	tried = append(tried, "claude on PATH")
-	return "", &CLINotFoundError{Tried: tried}
+	return "", &shared.CLINotFoundError{Tried: tried}
 }
 
 // parentSessionEnv are the variables a running Claude Code session sets for the processes it
@@ -219,7 +220,7 @@ func (p *process) killDescendants() {
 func exitError(werr error, stderr string) error {
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
-		pe := &ProcessError{ExitCode: ee.ExitCode(), Stderr: stderr, Err: ee}
+		pe := &shared.ProcessError{ExitCode: ee.ExitCode(), Stderr: stderr, Err: ee}
 		pe.Signal = exitSignal(ee)
 		return pe
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/commandhook"
 )
 
 // Progress lines come between a run's start and end reports; a line reported after the run
@@ -65,7 +66,7 @@ func TestNoProgressWithoutTheOption(t *testing.T) {
 func TestCommandHookProgressThroughTheExecutor(t *testing.T) {
 	log := newRunLog()
 	var opt []string
-	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "cmd", Handler: CommandHook("echo one; echo two >&2; echo three", CommandHookOptions{
+	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "cmd", Handler: commandhook.New("echo one; echo two >&2; echo three", shared.CommandHookOptions{
 		Progress: func(stream, line string) { opt = append(opt, stream+":"+line) },
 	})}}}, ExecutorOptions{Observe: log.observe, Progress: log.progress})
 	res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r")

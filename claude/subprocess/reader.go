@@ -34,8 +34,8 @@ func (t *Transport) readStdout(r io.Reader) {
 			t.stats.lines.Add(1)
 			if line == nil && size > 0 {
 				t.stats.oversized.Add(1)
-				tooLong := &LineTooLongError{Size: size, Limit: t.cfg.MaxLineSize}
-				t.inbox.push(inboxItem{err: &ProtocolError{Line: lineNo, Err: tooLong}})
+				tooLong := &shared.LineTooLongError{Size: size, Limit: t.cfg.MaxLineSize}
+				t.inbox.push(inboxItem{err: &shared.ProtocolError{Line: lineNo, Err: tooLong}})
 				// A request cut here must still be answered (and denied where it guards a tool).
 				t.answerUndecodable(head, tooLong)
 			} else {
@@ -72,7 +72,7 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 			return
 		}
 		t.stats.decode.Add(1)
-		t.inbox.push(inboxItem{err: &ProtocolError{Line: lineNo, Err: err}})
+		t.inbox.push(inboxItem{err: &shared.ProtocolError{Line: lineNo, Err: err}})
 		t.answerUndecodable(line, err)
 		return
 	}

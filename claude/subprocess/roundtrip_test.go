@@ -103,10 +103,10 @@ func TestOnRoundTripTimesBracketTheCallbacks(t *testing.T) {
 // rtRecorder keeps what Config.OnRoundTrip reports.
 type rtRecorder struct {
 	mu  sync.Mutex
-	got []RoundTrip
+	got []shared.RoundTrip
 }
 
-func (r *rtRecorder) add(rt RoundTrip) {
+func (r *rtRecorder) add(rt shared.RoundTrip) {
 	r.mu.Lock()
 	r.got = append(r.got, rt)
 	r.mu.Unlock()
@@ -114,7 +114,7 @@ func (r *rtRecorder) add(rt RoundTrip) {
 
 // after reads the fake's echoes of the transport's answers (n of them) and its final system
 // message, closes the transport and returns the round trips reported.
-func (r *rtRecorder) after(t *testing.T, tr *Transport, echoes int) []RoundTrip {
+func (r *rtRecorder) after(t *testing.T, tr *Transport, echoes int) []shared.RoundTrip {
 	t.Helper()
 	for range echoes {
 		nextRaw(t, tr, "echo")
@@ -125,5 +125,5 @@ func (r *rtRecorder) after(t *testing.T, tr *Transport, echoes int) []RoundTrip 
 	tr.Close()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]RoundTrip(nil), r.got...)
+	return append([]shared.RoundTrip(nil), r.got...)
 }

@@ -1,19 +1,10 @@
 package subprocess
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-)
-
-// Errors of scoped-hook registration.
-var (
-	// ErrScopeExists: a scope with this id is registered already.
-	ErrScopeExists = errors.New("subprocess: a scope with this id is registered already")
-	// ErrEmptyScopeID: a scope needs an id.
-	ErrEmptyScopeID = errors.New("subprocess: empty scope id")
 )
 
 // ScopeOptions configure one scope of hooks.
@@ -93,7 +84,7 @@ func newScopeSet(scopes []*scope, prev *scopeSet) *scopeSet {
 // CLIMatcher, ChainTimeout) with the CLI when it grew.
 func (x *HookExecutor) RegisterScoped(id string, hooks shared.Hooks, opts ScopeOptions) error {
 	if id == "" {
-		return ErrEmptyScopeID
+		return shared.ErrEmptyScopeID
 	}
 	byEvent, err := x.compileHooks(hooks, id, opts.AgentID)
 	if err != nil {
@@ -104,7 +95,7 @@ func (x *HookExecutor) RegisterScoped(id string, hooks shared.Hooks, opts ScopeO
 	defer x.smu.Unlock()
 	prev := x.scoped.Load()
 	if prev != nil && slices.ContainsFunc(prev.scopes, func(s *scope) bool { return s.id == id }) {
-		return fmt.Errorf("%w: %q", ErrScopeExists, id)
+		return fmt.Errorf("%w: %q", shared.ErrScopeExists, id)
 	}
 	var scopes []*scope
 	if prev != nil {

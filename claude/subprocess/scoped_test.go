@@ -171,8 +171,8 @@ func TestRegisterScopedValidatesEagerly(t *testing.T) {
 		hooks shared.Hooks
 		check func(error) bool
 	}{
-		{"empty id", "", ok, func(err error) bool { return errors.Is(err, ErrEmptyScopeID) }},
-		{"duplicate id", "taken", ok, func(err error) bool { return errors.Is(err, ErrScopeExists) }},
+		{"empty id", "", ok, func(err error) bool { return errors.Is(err, shared.ErrEmptyScopeID) }},
+		{"duplicate id", "taken", ok, func(err error) bool { return errors.Is(err, shared.ErrScopeExists) }},
 		{"nil handler", "x", shared.Hooks{shared.HookEventPreToolUse: {{}}}, func(err error) bool { return errors.As(err, &re) }},
 		{"bad matcher", "x", shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "(", Handler: trivialHandler}}}, func(err error) bool { return errors.As(err, &re) }},
 		{"unknown event", "x", shared.Hooks{"NoSuchEvent": {{Handler: trivialHandler}}}, func(err error) bool { return errors.As(err, &re) }},

@@ -35,9 +35,6 @@ const (
 	DefaultRequestTimeout = 60 * time.Second
 )
 
-// CanUseToolFunc decides a permission prompt (a can_use_tool request). An error or a panic denies.
-type CanUseToolFunc func(ctx context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error)
-
 // Config configures a Transport. Only CLIPath is required.
 type Config struct {
 	// CLIPath is the CLI binary (see FindCLI).
@@ -59,7 +56,7 @@ type Config struct {
 	Hooks *HookExecutor
 	// CanUseTool answers can_use_tool requests, each on a goroutine of its own, bounded by
 	// PermissionTimeout; nil denies them.
-	CanUseTool CanUseToolFunc
+	CanUseTool shared.CanUseToolFunc
 	// MaxLineSize bounds one stdout line (default DefaultMaxLineSize). Longer lines are skipped
 	// and reported as a *LineTooLongError.
 	MaxLineSize int
@@ -100,37 +97,7 @@ type Config struct {
 	// the goroutine that wrote the answer, after the write; it must be fast and must not call the
 	// transport. A request answered by nobody (cancelled by the CLI, or the session closed) is not
 	// reported. Default: nil, and then the transport reads no clock for it.
-	OnRoundTrip func(RoundTrip)
-}
-
-// RoundTrip is one CLI request the transport answered, for Config.OnRoundTrip.
-type RoundTrip struct {
-	// RequestID is the request's id (for a spec-framed hook_event, its request_id or a key
-	// made from its tool_use_id).
-	RequestID string
-	// Subtype is "hook_callback", "can_use_tool", "hook_event" (the spec framing), or the subtype
-	// of a request the transport refused with an error.
-	Subtype string
-	// Event is the hook event of a hook request, else "".
-	Event shared.HookEvent
-	// Read is when the request's line had been read from the CLI's stdout, before decoding it.
-	Read time.Time
-	// Decoded is when the line had been decoded into a typed message.
-	Decoded time.Time
-	// Answered is when the answer had been decided (the hook chain ended, the permission callback
-	// returned), before it was encoded and written: from Decoded to Answered is the dispatch,
-	// the handlers included.
-	Answered time.Time
-	// Written is when the write of the answer to the CLI's stdin returned.
-	Written time.Time
-}
-
-// Stats counts what the reader skipped.
-type Stats struct {
-	Lines          int64
-	NoiseLines     int64 // not JSON: skipped
-	OversizedLines int64
-	DecodeErrors   int64
+	OnRoundTrip func(shared.RoundTrip)
 }
 
 // Transport is one running CLI process. All methods are safe for concurrent use.
@@ -253,9 +220,9 @@ func (t *Transport) finish(werr error) {
 	t.reqs.cancelAll()
 	term, pendingErr := perr, perr
 	if perr == nil {
-		pendingErr = ErrClosed
+		pendingErr = shared.ErrClosed
 		if term = io.EOF; t.closing.Load() {
-			term = ErrClosed
+			term = shared.ErrClosed
 		}
 	}
 	// Writes fail with the process's error before anyone learns of the end.
@@ -293,8 +260,8 @@ func (t *Transport) ExitErr() error {
 }
 
 // Stats returns the reader's counters.
-func (t *Transport) Stats() Stats {
-	return Stats{
+func (t *Transport) Stats() shared.Stats {
+	return shared.Stats{
 		Lines:          t.stats.lines.Load(),
 		NoiseLines:     t.stats.noise.Load(),
 		OversizedLines: t.stats.oversized.Load(),
@@ -353,11 +320,11 @@ func (t *Transport) Request(ctx context.Context, subtype string, request any) ([
 			return nil, r.err
 		}
 		if r.resp.Subtype == "error" {
-			return nil, &ControlError{Subtype: subtype, Message: r.resp.Error, Code: r.resp.ErrorCode}
+			return nil, &shared.ControlError{Subtype: subtype, Message: r.resp.Error, Code: r.resp.ErrorCode}
 		}
 		return r.resp.Response, nil
 	case <-timer.C:
-		return nil, fmt.Errorf("%w: %s after %v", ErrRequestTimeout, subtype, t.cfg.RequestTimeout)
+		return nil, fmt.Errorf("%w: %s after %v", shared.ErrRequestTimeout, subtype, t.cfg.RequestTimeout)
 	case <-ctx.Done():
 		if t.ctx.Err() != nil && !t.closing.Load() {
 			// The process ended on its own, and ctx may have ended because of it (a hook's ctx

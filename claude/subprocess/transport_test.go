@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/go-json-experiment/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -220,8 +221,8 @@ func TestControlCancel(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 	msgs, err := drain(t, tr)
-	if !errors.Is(err, ErrClosed) {
-		t.Errorf("drain ended with %v, want ErrClosed", err)
+	if !errors.Is(err, shared.ErrClosed) {
+		t.Errorf("drain ended with %v, want shared.ErrClosed", err)
 	}
 	for _, m := range msgs {
 		if r, ok := m.(*shared.RawMessage); ok && r.MessageType == "echo" {
@@ -244,7 +245,7 @@ func TestCanUseTool(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		fn   CanUseToolFunc
+		fn   shared.CanUseToolFunc
 		want string
 	}{
 		{"no callback denies", nil, `{"behavior":"deny","message":"no permission callback is set; denied by the SDK"}`},
@@ -399,12 +400,12 @@ func TestLineTooLong(t *testing.T) {
 			tr := startFake(t, Config{MaxLineSize: tt.max}, script(verbs...))
 			ctx := context.Background()
 			m, err := tr.Next(ctx)
-			var pe *ProtocolError
-			var lt *LineTooLongError
+			var pe *shared.ProtocolError
+			var lt *shared.LineTooLongError
 			if !errors.As(err, &pe) || !errors.As(err, &lt) {
-				t.Fatalf("Next = %v, %v; want a *ProtocolError wrapping a *LineTooLongError", m, err)
+				t.Fatalf("Next = %v, %v; want a *shared.ProtocolError wrapping a *shared.LineTooLongError", m, err)
 			}
-			if diff := cmp.Diff(&LineTooLongError{Size: tt.size, Limit: tt.max}, lt); diff != "" || pe.Line != 1 {
+			if diff := cmp.Diff(&shared.LineTooLongError{Size: tt.size, Limit: tt.max}, lt); diff != "" || pe.Line != 1 {
 				t.Errorf("error %v at line %d (-want +got):\n%s", err, pe.Line, diff)
 			}
 			for _, n := range tt.okSizes {
@@ -466,7 +467,7 @@ func TestFraming(t *testing.T) {
 	if protoErrs != 0 {
 		t.Errorf("%d protocol errors", protoErrs)
 	}
-	want := Stats{Lines: 8, NoiseLines: 3}
+	want := shared.Stats{Lines: 8, NoiseLines: 3}
 	if diff := cmp.Diff(want, tr.Stats()); diff != "" {
 		t.Errorf("Stats (-want +got):\n%s", diff)
 	}
@@ -510,10 +511,10 @@ func TestUndecodableRequestsAnswered(t *testing.T) {
 			})
 			tr := startFake(t, Config{Hooks: x}, script("out "+tt.line, "read"))
 			_, err := tr.Next(context.Background())
-			var pe *ProtocolError
+			var pe *shared.ProtocolError
 			var de *parser.DecodeError
 			if !errors.As(err, &pe) || !errors.As(err, &de) || pe.Line != 1 {
-				t.Fatalf("Next: %v, want a *ProtocolError at line 1 wrapping a *parser.DecodeError", err)
+				t.Fatalf("Next: %v, want a *shared.ProtocolError at line 1 wrapping a *parser.DecodeError", err)
 			}
 			tt.check(t, nextEcho(t, tr))
 			if st := tr.Stats(); st.DecodeErrors != 1 {
@@ -575,11 +576,11 @@ func TestRequest(t *testing.T) {
 			t.Errorf("Request = %s, %v", raw, err)
 		}
 	})
-	t.Run("a CLI error is a *ControlError", func(t *testing.T) {
+	t.Run("a CLI error is a *shared.ControlError", func(t *testing.T) {
 		t.Parallel()
 		tr := startFake(t, Config{}, script("respond error no such model", "wait-eof"))
 		_, err := tr.Request(context.Background(), "set_model", map[string]string{"subtype": "set_model"})
-		if diff := cmp.Diff(&ControlError{Subtype: "set_model", Message: "no such model"}, err); diff != "" {
+		if diff := cmp.Diff(&shared.ControlError{Subtype: "set_model", Message: "no such model"}, err); diff != "" {
 			t.Errorf("err (-want +got):\n%s", diff)
 		}
 	})
@@ -587,8 +588,8 @@ func TestRequest(t *testing.T) {
 		t.Parallel()
 		tr := startFake(t, Config{RequestTimeout: 50 * time.Millisecond}, script("wait-eof"))
 		_, err := tr.Request(context.Background(), "interrupt", map[string]string{"subtype": "interrupt"})
-		if !errors.Is(err, ErrRequestTimeout) {
-			t.Errorf("err = %v, want ErrRequestTimeout", err)
+		if !errors.Is(err, shared.ErrRequestTimeout) {
+			t.Errorf("err = %v, want shared.ErrRequestTimeout", err)
 		}
 	})
 	t.Run("ctx", func(t *testing.T) {
@@ -605,23 +606,23 @@ func TestRequest(t *testing.T) {
 		t.Parallel()
 		tr := startFake(t, Config{}, script("skip", "stderr first line", "stderr fatal: boom", "exit 3"))
 		_, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"})
-		want := &ProcessError{ExitCode: 3, Stderr: "first line\nfatal: boom"}
+		want := &shared.ProcessError{ExitCode: 3, Stderr: "first line\nfatal: boom"}
 		// Err is the *exec.ExitError (checked by TestProcessErrorUnwraps).
-		ignoreErr := cmpopts.IgnoreFields(ProcessError{}, "Err")
+		ignoreErr := cmpopts.IgnoreFields(shared.ProcessError{}, "Err")
 		if diff := cmp.Diff(want, err, ignoreErr); diff != "" {
 			t.Errorf("err (-want +got):\n%s", diff)
 		}
 		if _, err := tr.Next(context.Background()); cmp.Diff(want, err, ignoreErr) != "" {
-			t.Errorf("Next = %v, want the *ProcessError", err)
+			t.Errorf("Next = %v, want the *shared.ProcessError", err)
 		}
 		if diff := cmp.Diff(want, tr.ExitErr(), ignoreErr); diff != "" {
 			t.Errorf("ExitErr (-want +got):\n%s", diff)
 		}
 		if _, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"}); cmp.Diff(want, err, ignoreErr) != "" {
-			t.Errorf("Request after the exit = %v, want the *ProcessError", err)
+			t.Errorf("Request after the exit = %v, want the *shared.ProcessError", err)
 		}
 		if err := tr.WriteMessage(map[string]string{"type": "x"}); cmp.Diff(want, err, ignoreErr) != "" {
-			t.Errorf("WriteMessage after the exit = %v, want the *ProcessError", err)
+			t.Errorf("WriteMessage after the exit = %v, want the *shared.ProcessError", err)
 		}
 	})
 }
@@ -643,11 +644,11 @@ func TestCloseReturnsTheSameErrorEveryTime(t *testing.T) {
 		if err := tr.Close(); err != nil {
 			t.Errorf("Close again = %v", err)
 		}
-		if _, err := tr.Next(context.Background()); err != ErrClosed {
-			t.Errorf("Next after Close = %v, want ErrClosed", err)
+		if _, err := tr.Next(context.Background()); err != shared.ErrClosed {
+			t.Errorf("Next after Close = %v, want shared.ErrClosed", err)
 		}
-		if err := tr.WriteMessage(map[string]string{"type": "x"}); err != ErrClosed {
-			t.Errorf("WriteMessage after Close = %v, want ErrClosed", err)
+		if err := tr.WriteMessage(map[string]string{"type": "x"}); err != shared.ErrClosed {
+			t.Errorf("WriteMessage after Close = %v, want shared.ErrClosed", err)
 		}
 	})
 	t.Run("crashed", func(t *testing.T) {
@@ -655,9 +656,9 @@ func TestCloseReturnsTheSameErrorEveryTime(t *testing.T) {
 		tr := startFake(t, Config{}, script("stderr oops", "exit 7"))
 		<-tr.Done()
 		first := tr.Close()
-		var pe *ProcessError
+		var pe *shared.ProcessError
 		if !errors.As(first, &pe) || pe.ExitCode != 7 || pe.Stderr != "oops" {
-			t.Fatalf("Close = %v, want a *ProcessError with code 7", first)
+			t.Fatalf("Close = %v, want a *shared.ProcessError with code 7", first)
 		}
 		for range 3 {
 			if err := tr.Close(); err != first {
@@ -689,8 +690,8 @@ func TestWriteStalls(t *testing.T) {
 	t.Parallel()
 	tr := startFake(t, Config{WriteTimeout: 50 * time.Millisecond, CloseGrace: 50 * time.Millisecond}, script("hang"))
 	big := map[string]string{"type": "user", "pad": strings.Repeat("x", 1<<20)} // more than a pipe holds
-	if err := tr.WriteMessage(big); !errors.Is(err, ErrStalled) {
-		t.Errorf("WriteMessage = %v, want ErrStalled", err)
+	if err := tr.WriteMessage(big); !errors.Is(err, shared.ErrStalled) {
+		t.Errorf("WriteMessage = %v, want shared.ErrStalled", err)
 	}
 }
 
@@ -805,9 +806,9 @@ func TestFindCLI(t *testing.T) {
 				}
 				return
 			}
-			var nf *CLINotFoundError
-			if !errors.As(err, &nf) || !errors.Is(err, ErrCLINotFound) {
-				t.Fatalf("FindCLI = %q, %v; want a *CLINotFoundError", got, err)
+			var nf *shared.CLINotFoundError
+			if !errors.As(err, &nf) || !errors.Is(err, shared.ErrCLINotFound) {
+				t.Fatalf("FindCLI = %q, %v; want a *shared.CLINotFoundError", got, err)
 			}
 			if diff := cmp.Diff(tt.wantTried, nf.Tried); diff != "" {
 				t.Errorf("Tried (-want +got):\n%s", diff)

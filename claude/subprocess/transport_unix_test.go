@@ -5,14 +5,17 @@ package subprocess
 import (
 	"context"
 	"errors"
-	"github.com/go-json-experiment/json"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/go-json-experiment/json"
+
 	"syscall"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/proctest"
 )
 
 // Tests of the Unix stop sequence: signals, process groups.
@@ -84,9 +87,9 @@ func TestExitWithAGrandchildHoldingStdout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, err := tr.Next(ctx)
-	var pe *ProcessError
+	var pe *shared.ProcessError
 	if !errors.As(err, &pe) || pe.ExitCode != 4 || pe.Stderr != "bye" {
-		t.Fatalf("Next = %v, want the *ProcessError of the exit", err)
+		t.Fatalf("Next = %v, want the *shared.ProcessError of the exit", err)
 	}
 	if !proctest.WaitGone(pid, 5*time.Second) {
 		t.Errorf("the grandchild %d still runs", pid)
@@ -99,9 +102,9 @@ func TestProcessErrorNamesTheSignal(t *testing.T) {
 	t.Parallel()
 	tr := startFake(t, Config{}, script("stderr dying", "kill-self"))
 	_, err := drain(t, tr)
-	var pe *ProcessError
+	var pe *shared.ProcessError
 	if !errors.As(err, &pe) || pe.Signal != "SIGKILL" || pe.ExitCode != -1 {
-		t.Fatalf("end = %#v, want a *ProcessError for SIGKILL", err)
+		t.Fatalf("end = %#v, want a *shared.ProcessError for SIGKILL", err)
 	}
 	if want := "subprocess: CLI was killed by signal SIGKILL; stderr: dying"; err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)

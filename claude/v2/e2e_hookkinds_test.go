@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -146,9 +145,9 @@ func TestRealCLI_CommandHandlerExitCodes(t *testing.T) {
 esac`)
 	var post recorder[*shared.PostToolUseHookInput]
 	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHooks(shared.Hooks{
-		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: v2.CommandHandler(script, subprocess.CommandHookOptions{})}},
+		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: v2.CommandHandler(script, shared.CommandHookOptions{})}},
 		shared.HookEventPostToolUse: {
-			{Handler: v2.CommandHandler("echo post hook broken >&2; exit 1", subprocess.CommandHookOptions{})},
+			{Handler: v2.CommandHandler("echo post hook broken >&2; exit 1", shared.CommandHookOptions{})},
 			{Handler: post.handler(nil)},
 		},
 	}))
@@ -356,7 +355,7 @@ func TestRealCLI_HookEvents(t *testing.T) {
 	})
 	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHookEvents(),
 		v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventPostToolUse: {{Matcher: "Bash", Command: "echo from-cli-hook"}}}),
-		v2.WithHooks(shared.Hooks{shared.HookEventPostToolUse: {{Name: "lint", Handler: v2.CommandHandler("echo step one; echo step two; echo warn >&2", subprocess.CommandHookOptions{})}}}))
+		v2.WithHooks(shared.Hooks{shared.HookEventPostToolUse: {{Name: "lint", Handler: v2.CommandHandler("echo step one; echo step two; echo warn >&2", shared.CommandHookOptions{})}}}))
 	msgs, _ := query(t, s, "say hi")
 	var sdk, cli []string
 	var sdkEnd, cliEnd *shared.HookResponse

@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
@@ -28,7 +27,7 @@ type obsRecorder struct{ records[v2.Observation] }
 func (r *obsRecorder) Observe(o v2.Observation) { r.add(o) }
 
 // rtRecorder keeps the round trips of WithRoundTripTrace.
-type rtRecorder = records[subprocess.RoundTrip]
+type rtRecorder = records[shared.RoundTrip]
 
 // teeCLI returns a CLI path that runs the real CLI with everything the SDK writes to it copied
 // to the returned log file.

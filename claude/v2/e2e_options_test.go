@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -205,7 +204,7 @@ func TestRealCLI_PermissionMode(t *testing.T) {
 		t.Errorf("default: file made %v, can_use_tool asked %d times", env.exists("b.txt"), asked.Load())
 	}
 	err := s.SetPermissionMode(testCtx(t), "bogus")
-	var ce *subprocess.ControlError
+	var ce *shared.ControlError
 	if !errors.As(err, &ce) || ce.Code != "invalid_mode" {
 		t.Errorf("SetPermissionMode(bogus) = %v, want a *ControlError with code invalid_mode", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -69,7 +68,7 @@ func TestRealCLI_PermissionRequestGuardAndCallbackAgree(t *testing.T) {
 					askedOnce.Do(func() { close(asked) })
 					return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
 				}),
-				v2.WithRoundTripTrace(func(rt subprocess.RoundTrip) {
+				v2.WithRoundTripTrace(func(rt shared.RoundTrip) {
 					if rt.Subtype == "can_use_tool" {
 						writtenOnce.Do(func() { close(written) })
 					}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -23,7 +22,7 @@ func ExampleWithCommandHooks() {
 			shared.HookEventPreToolUse: {{Matcher: "Write", Prompt: "Does this write stay inside the project? $ARGUMENTS"}},
 		}),
 		v2.WithHooks(shared.Hooks{
-			shared.HookEventPostToolUse: {{Name: "lint", Handler: v2.CommandHandler("./scripts/lint.sh", subprocess.CommandHookOptions{})}},
+			shared.HookEventPostToolUse: {{Name: "lint", Handler: v2.CommandHandler("./scripts/lint.sh", shared.CommandHookOptions{})}},
 		}),
 	)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -63,7 +62,7 @@ func ExampleWithCanUseTool() {
 // Where the time of each hook round trip goes: the SDK's decoding, the handlers, the answer.
 // (It needs the claude CLI, so it is compiled but not run by go test.)
 func ExampleWithRoundTripTrace() {
-	trace := func(rt subprocess.RoundTrip) {
+	trace := func(rt shared.RoundTrip) {
 		log.Printf("%s %s: decode %v, handlers %v, answer %v", rt.Subtype, rt.Event,
 			rt.Decoded.Sub(rt.Read), rt.Answered.Sub(rt.Decoded), rt.Written.Sub(rt.Answered))
 	}

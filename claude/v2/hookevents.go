@@ -6,6 +6,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+	"github.com/hookwire/agent-sdk-go/internal/commandhook"
 )
 
 // WithHookEvents makes the session's stream report hooks as they run: a *shared.HookStarted when
@@ -22,15 +23,39 @@ func WithHookEvents() Option {
 	return optionFunc(func(o *options) { o.hookEvents = true })
 }
 
-// CommandHandler returns a Go hook that runs command through a shell with the command-hook
-// protocol (stdin: the input JSON; exit 0: stdout is the answer, JSON or plain text; exit 2: block
-// with stderr; any other exit: an error, so events that guard an action — PreToolUse,
-// PermissionRequest, UserPromptSubmit, ... — are denied, the others go on). The command's output
-// lines are HookProgress events with WithHookEvents. Register it like any handler, e.g.
-// {Matcher: "Bash", Handler: v2.CommandHandler("./check.sh", subprocess.CommandHookOptions{})}.
-// It is subprocess.CommandHook; see there for the environment and the async two-phase form.
-func CommandHandler(command string, opts subprocess.CommandHookOptions) shared.HookHandler {
-	return subprocess.CommandHook(command, opts)
+// CommandHandler returns a HookHandler that runs command through a shell, with the protocol of
+// command hooks (the CLI's settings hooks, the Lime and Gemini CLIs):
+//
+//   - stdin: the event's input JSON, as the CLI sent it;
+//   - environment: HOOK_EVENT, CLAUDE_PROJECT_DIR, CLAUDE_SESSION_ID, and for tool events
+//     HOOK_TOOL_NAME and HOOK_TOOL_INPUT (JSON), plus HOOK_TOOL_OUTPUT and HOOK_TOOL_IS_ERROR (0/1)
+//     for PostToolUse and PostToolUseFailure. HOOK_TOOL_INPUT and HOOK_TOOL_OUTPUT are left out
+//     when larger than 32 KiB, and HOOK_TOOL_INPUT_OMITTED /
+//     HOOK_TOOL_OUTPUT_OMITTED then hold their size in bytes: read stdin for the whole input;
+//   - exit 0: stdout is the answer: empty is no opinion, plain text becomes a systemMessage, and
+//     stdout that starts with "{" is read as the CLI reads a command hook's JSON (exact key names,
+//     unknown top-level keys ignored, the CLI's own words approve / block at the top level). JSON
+//     the CLI could read otherwise than the SDK (a duplicate key, invalid UTF-8) or cannot read
+//     (invalid JSON, a wrong type) is an error: for events that guard an action the SDK denies;
+//   - exit 2: block, with stderr as the reason (for PreToolUse a permission deny);
+//   - any other exit: a *shared.CommandExitError. For events that guard an action (PreToolUse,
+//     PermissionRequest, UserPromptSubmit, ...) the SDK's fail-closed rule denies; for the others
+//     it is logged and the agent goes on.
+//   - two-phase async (the Goat runner's form): exit 0 with {"async":true,"asyncTimeout":MS}
+//     (milliseconds, as the CLI reads it; default shared.DefaultAsyncTimeout) answers "no opinion
+//     now" and the command is run a second time in the background, with HOOK_ASYNC_PHASE=1 and
+//     that timeout (see shared.AsyncWork). For events that guard an action the SDK refuses the
+//     async answer and denies.
+//
+// The handler's timeout (ctx) kills the command's whole process group. Output beyond
+// OutputLimit is cut, never buffered without bound. Each output line also goes, as it comes, to
+// opts.Progress and to the session's hook progress events (shared.ReportHookProgress).
+//
+// Register it like any handler, e.g. {Matcher: "Bash", Handler: v2.CommandHandler("./check.sh",
+// shared.CommandHookOptions{})}. The command's output lines are HookProgress events with
+// WithHookEvents.
+func CommandHandler(command string, opts shared.CommandHookOptions) shared.HookHandler {
+	return commandhook.New(command, opts)
 }
 
 // emit queues an SDK event on the stream; before the transport runs (the synthesized

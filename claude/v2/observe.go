@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // Observer watches a session without taking part in it: audit logs, metrics, tracing. Unlike a
@@ -130,7 +129,7 @@ type TurnEnded struct {
 type SessionEnded struct {
 	At        time.Time
 	SessionID string
-	// Err is what Close returns: the CLI's failure (a *subprocess.ProcessError), or nil.
+	// Err is what Close returns: the CLI's failure (a *shared.ProcessError), or nil.
 	Err error
 }
 
@@ -169,9 +168,9 @@ func WithObserver(obs Observer) Option {
 // WithRoundTripTrace calls fn for each request of the CLI that the SDK answered (hooks, permission
 // prompts), with when the SDK read the request's line, decoded it and decided the answer, and when
 // the answer was written: the SDK's own share of a round trip, and how it splits into decoding,
-// dispatch (the handlers included) and answering (see subprocess.RoundTrip). fn runs on the
+// dispatch (the handlers included) and answering (see shared.RoundTrip). fn runs on the
 // goroutine that wrote the answer, on the agent's path: it must be fast. Default: none.
-func WithRoundTripTrace(fn func(subprocess.RoundTrip)) Option {
+func WithRoundTripTrace(fn func(shared.RoundTrip)) Option {
 	return optionFunc(func(o *options) { o.onRoundTrip = fn })
 }
 

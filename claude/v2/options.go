@@ -41,7 +41,7 @@ type options struct {
 	logger              *slog.Logger
 	hooks               shared.Hooks
 	hookTimeout         time.Duration
-	canUseTool          subprocess.CanUseToolFunc
+	canUseTool          shared.CanUseToolFunc
 	onStderr            func(string)
 	maxLineSize         int
 	closeGrace          time.Duration
@@ -51,7 +51,7 @@ type options struct {
 	synthesizeLifecycle bool
 	// Observers and the round-trip trace (observe.go).
 	observers   []Observer
-	onRoundTrip func(subprocess.RoundTrip)
+	onRoundTrip func(shared.RoundTrip)
 	// Settings hooks (settings.go), hook events and subagent hooks (hookevents.go, scoped.go).
 	commandHooks  map[shared.HookEvent][]SettingsCommandHook
 	promptHooks   map[shared.HookEvent][]SettingsPromptHook
@@ -225,7 +225,7 @@ func WithAllowUnenforcedHooks() Option {
 
 // WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error or
 // a panic of fn denies. Default: none (the CLI denies what would need a prompt).
-func WithCanUseTool(fn subprocess.CanUseToolFunc) Option {
+func WithCanUseTool(fn shared.CanUseToolFunc) Option {
 	return optionFunc(func(o *options) { o.canUseTool = fn })
 }
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -272,8 +271,8 @@ esac`
 	transcript += sendResult("done") + "eof\n"
 	r := newReplay(t, transcript)
 	s := r.session(t, v2.WithHooks(shared.Hooks{
-		shared.HookEventPreToolUse:  {{Matcher: "Bash", Handler: v2.CommandHandler(script, subprocess.CommandHookOptions{})}},
-		shared.HookEventPostToolUse: {{Handler: v2.CommandHandler(script, subprocess.CommandHookOptions{})}},
+		shared.HookEventPreToolUse:  {{Matcher: "Bash", Handler: v2.CommandHandler(script, shared.CommandHookOptions{})}},
+		shared.HookEventPostToolUse: {{Handler: v2.CommandHandler(script, shared.CommandHookOptions{})}},
 	}))
 	if res := run(t, s, "go"); res.Result != "done" {
 		t.Fatalf("result %+v", res)
@@ -325,7 +324,7 @@ func TestReplay_ScopedHookBetweenRegisterAndUnregister(t *testing.T) {
 	if err := s.RegisterScoped(testCtx(t), "guard", guard); err != nil {
 		t.Fatalf("RegisterScoped: %v", err)
 	}
-	if err := s.RegisterScoped(testCtx(t), "guard", guard); !errors.Is(err, subprocess.ErrScopeExists) {
+	if err := s.RegisterScoped(testCtx(t), "guard", guard); !errors.Is(err, shared.ErrScopeExists) {
 		t.Errorf("second RegisterScoped(guard) = %v, want ErrScopeExists", err)
 	}
 	run(t, s, "one")
@@ -466,7 +465,7 @@ func TestReplay_HookEventsInOrder(t *testing.T) {
 		sendResult("done") + "eof\n"
 	r := newReplay(t, transcript)
 	s := r.session(t, v2.WithHookEvents(), v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {
-		{Handler: v2.CommandHandler("echo checking; echo 'still checking'", subprocess.CommandHookOptions{})},
+		{Handler: v2.CommandHandler("echo checking; echo 'still checking'", shared.CommandHookOptions{})},
 		{Name: "go-note", Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 			shared.ReportHookProgress(ctx, "note", "looked")
 			return shared.Allow(), nil

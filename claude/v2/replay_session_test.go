@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -169,7 +168,7 @@ func TestReplay_InterruptFromAHook(t *testing.T) {
 			case <-testCtx(t).Done():
 				t.Fatal("the hook's Interrupt never returned")
 			}
-			var ce *subprocess.ControlError
+			var ce *shared.ControlError
 			if tc.ok && err != nil || !tc.ok && !errors.As(err, &ce) {
 				t.Errorf("Interrupt from the hook = %v, want the CLI's answer (ok: %v)", err, tc.ok)
 			}

@@ -45,10 +45,9 @@ const MinCLIVersion = "2.1.0"
 // Info().HooksDisabledByEnv, and refuses to start with WithStrictHooks.
 const HooksEnabledEnv = "AGENT_SDK_HOOKS_ENABLED"
 
-// Errors of the session API.
+// Errors of the session API. The errors of the process and the transport (shared.ErrClosed,
+// *shared.ProcessError, *shared.ProtocolError, *shared.ControlError, ...) are in claude/shared.
 var (
-	// ErrClosed: the session was closed. It is subprocess.ErrClosed.
-	ErrClosed = subprocess.ErrClosed
 	// ErrHooksNotEnforced: hooks could not be put in force (the CLI refused or did not apply the
 	// registration) and the session may not run without them: a hook guards an action, or
 	// WithStrictHooks was set. See WithAllowUnenforcedHooks.
@@ -447,7 +446,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	reg := s.registration()
 	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg})
 	if err != nil {
-		var ce *subprocess.ControlError
+		var ce *shared.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
 			return s.hooksNotApplied(reg, "the CLI refused the hook registration: "+ce.Message)
 		}
@@ -622,9 +621,9 @@ func (s *Session) Send(ctx context.Context, prompt string) error {
 }
 
 // Receive yields the session's messages until and including the next *shared.ResultMessage. A
-// non-fatal problem (a malformed or oversized line) is yielded as a *subprocess.ProtocolError and
-// the iteration goes on; a fatal one (the CLI crashed: *subprocess.ProcessError; the session was
-// closed: ErrClosed; the output ended: ErrUnexpectedExit) is yielded last. A prompt can produce more
+// non-fatal problem (a malformed or oversized line) is yielded as a *shared.ProtocolError and
+// the iteration goes on; a fatal one (the CLI crashed: *shared.ProcessError; the session was
+// closed: shared.ErrClosed; the output ended: ErrUnexpectedExit) is yielded last. A prompt can produce more
 // than one result (a background task finishing starts a turn by itself, see StartedByCLI): call
 // Receive again for the next. Only one Receive (or Query, Run) iterates at a time; a second one
 // yields ErrBusy.
@@ -650,7 +649,7 @@ func (s *Session) receiveLocked(ctx context.Context, ownTurn bool, yield func(sh
 	for {
 		msg, err := s.t.Next(ctx)
 		if err != nil {
-			var pe *subprocess.ProtocolError
+			var pe *shared.ProtocolError
 			if errors.As(err, &pe) {
 				if !yield(nil, err) {
 					return
@@ -717,7 +716,7 @@ func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage
 	var last error
 	for m, err := range s.Query(ctx, prompt) {
 		if err != nil {
-			var pe *subprocess.ProtocolError
+			var pe *shared.ProtocolError
 			if errors.As(err, &pe) {
 				s.logger.Warn("v2: skipped a line", "error", err)
 				continue
@@ -766,7 +765,7 @@ func (s *Session) SetPermissionMode(ctx context.Context, mode string) error {
 }
 
 // SetModel switches the model; "" goes back to the default. A PreModelSwitch hook may refuse it
-// (a *subprocess.ControlError with Code "blocked_by_hook").
+// (a *shared.ControlError with Code "blocked_by_hook").
 func (s *Session) SetModel(ctx context.Context, model string) error {
 	req := map[string]string{"subtype": "set_model"}
 	if model != "" {
@@ -791,11 +790,11 @@ func (s *Session) Control(ctx context.Context, subtype string, request map[strin
 func (s *Session) Done() <-chan struct{} { return s.t.Done() }
 
 // Stats returns the transport's line counters.
-func (s *Session) Stats() subprocess.Stats { return s.t.Stats() }
+func (s *Session) Stats() shared.Stats { return s.t.Stats() }
 
 // Close runs the SDK's SessionEnd hooks (the CLI sends none at exit), then stops the CLI (stdin
 // closed, a grace period, SIGTERM, SIGKILL to its process group) and waits for every goroutine the
-// session owns. It returns the CLI's failure if it had crashed (a *subprocess.ProcessError), else
+// session owns. It returns the CLI's failure if it had crashed (a *shared.ProcessError), else
 // nil; every call returns the same.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() {

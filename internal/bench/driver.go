@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cputime"
 )
@@ -143,7 +142,7 @@ type rtLog struct {
 	parts [][3]int64
 }
 
-func (l *rtLog) add(rt subprocess.RoundTrip) {
+func (l *rtLog) add(rt shared.RoundTrip) {
 	d := int64(rt.Written.Sub(rt.Read))
 	p := [3]int64{int64(rt.Decoded.Sub(rt.Read)), int64(rt.Answered.Sub(rt.Decoded)), int64(rt.Written.Sub(rt.Answered))}
 	l.mu.Lock()

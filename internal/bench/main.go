@@ -449,7 +449,7 @@ func (res *Result) WriteTable(w io.Writer) {
 			continue
 		}
 		if !header {
-			fmt.Fprintf(w, "\nthe Go SDK's round trip in parts (p50 µs each; see subprocess.RoundTrip)\n%-5s %-13s %9s %9s %9s\n",
+			fmt.Fprintf(w, "\nthe Go SDK's round trip in parts (p50 µs each; see shared.RoundTrip)\n%-5s %-13s %9s %9s %9s\n",
 				"shape", "config", "decode", "dispatch", "answer")
 			header = true
 		}

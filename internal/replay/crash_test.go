@@ -14,11 +14,10 @@ import (
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// The CLI crashes. Each test checks that the session ends with a *subprocess.ProcessError carrying
+// The CLI crashes. Each test checks that the session ends with a *shared.ProcessError carrying
 // the exit code (or signal) and the stderr tail; that what was pending (a hook's ctx, a control
 // request) ends at once instead of waiting out its timeout; that Close returns that same error every
 // time, also when called concurrently; and that nothing is left: no SDK goroutine, not the CLI, not
@@ -45,13 +44,13 @@ func closeConcurrently(t *testing.T, s *v2.Session, n int, want error) {
 	}
 }
 
-// wantProcessError checks err is a *subprocess.ProcessError with the exit code (or signal) and a
+// wantProcessError checks err is a *shared.ProcessError with the exit code (or signal) and a
 // stderr tail containing stderr.
-func wantProcessError(t *testing.T, err error, code int, signal, stderr string) *subprocess.ProcessError {
+func wantProcessError(t *testing.T, err error, code int, signal, stderr string) *shared.ProcessError {
 	t.Helper()
-	var pe *subprocess.ProcessError
+	var pe *shared.ProcessError
 	if !errors.As(err, &pe) {
-		t.Fatalf("err = %v, want a *subprocess.ProcessError", err)
+		t.Fatalf("err = %v, want a *shared.ProcessError", err)
 	}
 	if pe.ExitCode != code || pe.Signal != signal || !strings.Contains(pe.Stderr, stderr) {
 		t.Errorf("ProcessError = %+v, want exit code %d, signal %q, stderr containing %q", pe, code, signal, stderr)
@@ -151,7 +150,7 @@ func TestCrashMidTurn(t *testing.T) {
 			if len(msgs) < 2 {
 				t.Errorf("messages before the crash: %d, want the assistant message and the child", len(msgs))
 			}
-			if err := s.Send(testCtx(t), "again"); !errors.As(err, new(*subprocess.ProcessError)) {
+			if err := s.Send(testCtx(t), "again"); !errors.As(err, new(*shared.ProcessError)) {
 				t.Errorf("Send after the crash = %v, want the *ProcessError", err)
 			}
 			closeConcurrently(t, s, 3, error(pe))

@@ -134,7 +134,7 @@ func TestCloseFromInsideACallback(t *testing.T) {
 			if err := <-closeErr; err != nil {
 				t.Fatalf("Close from inside the %s: %v", kind, err)
 			}
-			if _, _, err := receiveAll(t, s); !errors.Is(err, v2.ErrClosed) {
+			if _, _, err := receiveAll(t, s); !errors.Is(err, shared.ErrClosed) {
 				t.Errorf("Receive ended with %v, want ErrClosed", err)
 			}
 			if err := s.Close(); err != nil {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
 )
@@ -202,7 +201,7 @@ func receiveAll(t testing.TB, s *v2.Session) ([]shared.Message, []error, error) 
 }
 
 func isProtocolError(err error) bool {
-	var pe *subprocess.ProtocolError
+	var pe *shared.ProtocolError
 	return errors.As(err, &pe)
 }
 

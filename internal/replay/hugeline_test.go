@@ -9,13 +9,12 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
 // TestHugeLines: a 64 MiB line on stdout (a Write hook for a 64 MiB file, a 64 MiB message). Under
 // the default limit (100 MiB) both arrive whole and the hook answers; with a 1 MiB limit both are
-// skipped and reported as *subprocess.LineTooLongError, without holding them in memory, and the
+// skipped and reported as *shared.LineTooLongError, without holding them in memory, and the
 // stream stays in sync: the next request is answered. (A skipped hook request cannot be answered:
 // its id is in the part not kept. The CLI's own timeout then decides; it fails closed for PreToolUse,
 // and the SDK registers guarding events with onFailure:block.) Not parallel: it holds 64 MiB lines.
@@ -77,7 +76,7 @@ func TestHugeLines(t *testing.T) {
 					t.Fatalf("got a %d-byte message and protocol errors %v; want both lines skipped", raw, protoErrs)
 				}
 				for _, err := range protoErrs {
-					var lt *subprocess.LineTooLongError
+					var lt *shared.LineTooLongError
 					if !errors.As(err, &lt) || lt.Limit != tt.max || lt.Size < size {
 						t.Errorf("protocol error %v, want a *LineTooLongError for a %d MiB line", err, size>>20)
 					}

@@ -230,7 +230,7 @@ func TestEndAtEveryStage(t *testing.T) {
 				for i, ch := range pending {
 					select {
 					case err := <-ch:
-						if !errors.Is(err, v2.ErrClosed) {
+						if !errors.Is(err, shared.ErrClosed) {
 							t.Errorf("pending call %d ended with %v, want ErrClosed", i, err)
 						}
 					case <-time.After(10 * time.Second):
@@ -247,7 +247,7 @@ func TestEndAtEveryStage(t *testing.T) {
 				if a, ok := f.answers(t)["c1"]; ok {
 					t.Errorf("the hook cancelled by the end was answered: %v", a)
 				}
-				if err := s.Send(context.Background(), "late"); !errors.Is(err, v2.ErrClosed) {
+				if err := s.Send(context.Background(), "late"); !errors.Is(err, shared.ErrClosed) {
 					t.Errorf("Send after the end = %v, want ErrClosed", err)
 				}
 				if !proctest.WaitGone(pid, 5*time.Second) {

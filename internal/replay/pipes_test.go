@@ -36,7 +36,7 @@ func TestStdinClosedUnderTheSDK(t *testing.T) {
 	s := f.start(t, v2.WithHook(shared.HookEventPreToolUse, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		ran.Add(1)
 		return shared.Allow(), nil
-	}), v2.WithRoundTripTrace(func(subprocess.RoundTrip) { close(answered) }))
+	}), v2.WithRoundTripTrace(func(shared.RoundTrip) { close(answered) }))
 	if err := s.Send(testCtx(t), "go"); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestStdoutClosedEarly(t *testing.T) {
 			if errors.Is(end, context.DeadlineExceeded) {
 				t.Fatal("Receive waited forever for a CLI whose stdout is closed")
 			}
-			var pe *subprocess.ProcessError
+			var pe *shared.ProcessError
 			if !errors.Is(end, v2.ErrUnexpectedExit) && !errors.As(end, &pe) {
 				t.Errorf("Receive ended with %v, want ErrUnexpectedExit or a *ProcessError", end)
 			}

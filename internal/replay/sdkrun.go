@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -116,7 +115,7 @@ func SDKRun() int {
 	for i := 0; i < *turns && code == 0; i++ {
 		for m, err := range s.Receive(ctx) {
 			if err != nil {
-				var pe *subprocess.ProtocolError
+				var pe *shared.ProtocolError
 				if errors.As(err, &pe) {
 					out.printf("protocol error: %v", err)
 					continue
@@ -130,7 +129,7 @@ func SDKRun() int {
 	}
 	if err := s.Close(); err != nil {
 		out.printf("close error: %v", err)
-		var pe *subprocess.ProcessError
+		var pe *shared.ProcessError
 		if errors.As(err, &pe) {
 			out.printf("exit code %d", pe.ExitCode)
 		}
@@ -295,7 +294,7 @@ func summarize(in shared.ToolInput) string {
 	return b.String()
 }
 
-func canUseTool(spec string, out *printer) subprocess.CanUseToolFunc {
+func canUseTool(spec string, out *printer) shared.CanUseToolFunc {
 	kind, arg, _ := strings.Cut(spec, ":")
 	return func(ctx context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
 		out.printf("can_use_tool %s %s", req.ToolName, summarize(req.Input))

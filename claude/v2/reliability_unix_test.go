@@ -1,3 +1,5 @@
+//go:build unix
+
 package v2_test
 
 import (
@@ -13,7 +15,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -78,7 +79,7 @@ func TestRealCLI_CloseStopsToolsTheCLIStarted(t *testing.T) {
 				t.Errorf("Close = %v", err)
 			}
 			if tt.running {
-				if err := <-turn; !errors.Is(err, v2.ErrClosed) {
+				if err := <-turn; !errors.Is(err, shared.ErrClosed) {
 					t.Errorf("the turn ended with %v, want ErrClosed", err)
 				}
 			}
@@ -93,7 +94,7 @@ func TestRealCLI_CloseStopsToolsTheCLIStarted(t *testing.T) {
 }
 
 // TestRealCLI_CrashMidHook: the real CLI is killed while a hook runs. The hook's ctx is cancelled at
-// once (its timeout is a minute), the turn ends with a *subprocess.ProcessError naming the signal,
+// once (its timeout is a minute), the turn ends with a *shared.ProcessError naming the signal,
 // and Close returns that same error.
 func TestRealCLI_CrashMidHook(t *testing.T) {
 	t.Parallel()
@@ -112,9 +113,9 @@ func TestRealCLI_CrashMidHook(t *testing.T) {
 	pid <- s.Info().PID
 	start := time.Now()
 	_, err := s.Run(testCtx(t), "touch a file")
-	var pe *subprocess.ProcessError
+	var pe *shared.ProcessError
 	if !errors.As(err, &pe) || pe.Signal != "SIGKILL" {
-		t.Fatalf("Run = %v, want a *subprocess.ProcessError for SIGKILL", err)
+		t.Fatalf("Run = %v, want a *shared.ProcessError for SIGKILL", err)
 	}
 	if err := <-ctxErr; !errors.Is(err, context.Canceled) {
 		t.Errorf("the hook's ctx ended with %v, want context.Canceled (the crash)", err)

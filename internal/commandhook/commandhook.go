@@ -1,4 +1,4 @@
-package subprocess
+package commandhook
 
 import (
 	"bytes"
@@ -9,90 +9,34 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// DefaultCommandOutputLimit bounds what a command hook's stdout and stderr may hold each.
-const DefaultCommandOutputLimit = 1 << 20
+// DefaultOutputLimit bounds what a command hook's stdout and stderr may hold each.
+const DefaultOutputLimit = 1 << 20
 
-// CommandHookOptions configure CommandHook. The zero value is ready to use.
-type CommandHookOptions struct {
-	// Shell runs the command; default ["sh", "-c"].
-	Shell []string
-	// Dir is the command's working directory; default the input's cwd.
-	Dir string
-	// Env is added to the inherited environment.
-	Env []string
-	// OutputLimit bounds stdout and stderr each (default DefaultCommandOutputLimit); the rest is
-	// discarded and the output marked as cut.
-	OutputLimit int
-	// Progress, if set, gets each line the command writes, as it comes ("stdout" or "stderr"),
-	// one call at a time. Independently of it, the lines go to the hook's progress reporter (shared.ReportHookProgress)
-	// when the session reports hook events.
-	Progress func(stream, line string)
-}
-
-// CommandEnvLimit bounds the size of HOOK_TOOL_INPUT and HOOK_TOOL_OUTPUT in a command hook's
+// EnvLimit bounds the size of HOOK_TOOL_INPUT and HOOK_TOOL_OUTPUT in a command hook's
 // environment: 32 KiB. Linux refuses to start a program with one environment variable over 128 KiB
 // (MAX_ARG_STRLEN), and all of them together must fit in a few MiB, so a larger value is left out
 // and HOOK_TOOL_INPUT_OMITTED (HOOK_TOOL_OUTPUT_OMITTED) holds its size in bytes instead. The JSON on
 // stdin always carries the whole input and output.
-const CommandEnvLimit = 32 << 10
+const EnvLimit = 32 << 10
 
 // AsyncPhaseEnv is set to "1" in the environment of the second run of a command hook that answered
-// {"async":true} (see CommandHook).
+// {"async":true} (see New).
 const AsyncPhaseEnv = "HOOK_ASYNC_PHASE"
 
-// CommandExitError says a command hook exited with a code other than 0 or 2. For events that
-// guard an action the SDK then denies (fail closed); for other events it logs and goes on.
-type CommandExitError struct {
-	Command  string
-	ExitCode int
-	Stderr   string
-}
-
-// Error describes the failure.
-func (e *CommandExitError) Error() string {
-	return fmt.Sprintf("command hook %q exited with code %d: %s", e.Command, e.ExitCode, strings.TrimSpace(e.Stderr))
-}
-
-// CommandHook returns a HookHandler that runs command through a shell, with the protocol of
-// command hooks (the CLI's settings hooks, the Lime and Gemini CLIs):
-//
-//   - stdin: the event's input JSON, as the CLI sent it;
-//   - environment: HOOK_EVENT, CLAUDE_PROJECT_DIR, CLAUDE_SESSION_ID, and for tool events
-//     HOOK_TOOL_NAME and HOOK_TOOL_INPUT (JSON), plus HOOK_TOOL_OUTPUT and HOOK_TOOL_IS_ERROR (0/1)
-//     for PostToolUse and PostToolUseFailure. HOOK_TOOL_INPUT and HOOK_TOOL_OUTPUT are left out
-//     when larger than CommandEnvLimit (32 KiB), and HOOK_TOOL_INPUT_OMITTED /
-//     HOOK_TOOL_OUTPUT_OMITTED then hold their size in bytes: read stdin for the whole input;
-//   - exit 0: stdout is the answer: empty is no opinion, plain text becomes a systemMessage, and
-//     stdout that starts with "{" is read as the CLI reads a command hook's JSON (exact key names,
-//     unknown top-level keys ignored, the CLI's own words approve / block at the top level). JSON
-//     the CLI could read otherwise than the SDK (a duplicate key, invalid UTF-8) or cannot read
-//     (invalid JSON, a wrong type) is an error: for events that guard an action the SDK denies;
-//   - exit 2: block, with stderr as the reason (for PreToolUse a permission deny);
-//   - any other exit: a *CommandExitError. For events that guard an action (PreToolUse,
-//     PermissionRequest, UserPromptSubmit, ...) the SDK's fail-closed rule denies; for the others
-//     it is logged and the agent goes on.
-//   - two-phase async (the Goat runner's form): exit 0 with {"async":true,"asyncTimeout":MS}
-//     (milliseconds, as the CLI reads it; default shared.DefaultAsyncTimeout) answers "no opinion
-//     now" and the command is run a second time in the background, with HOOK_ASYNC_PHASE=1 and
-//     that timeout (see shared.AsyncWork). For events that guard an action the SDK refuses the
-//     async answer and denies.
-//
-// The handler's timeout (ctx) kills the command's whole process group. Output beyond
-// OutputLimit is cut, never buffered without bound. Each output line also goes, as it comes, to
-// opts.Progress and to the session's hook progress events (shared.ReportHookProgress).
-func CommandHook(command string, opts CommandHookOptions) shared.HookHandler {
+// New returns a HookHandler that runs command through a shell with the protocol of command hooks;
+// v2.CommandHandler documents it (it is the public constructor).
+func New(command string, opts shared.CommandHookOptions) shared.HookHandler {
 	if len(opts.Shell) == 0 {
 		opts.Shell = []string{"sh", "-c"}
 	}
 	if opts.OutputLimit <= 0 {
-		opts.OutputLimit = DefaultCommandOutputLimit
+		opts.OutputLimit = DefaultOutputLimit
 	}
 	return func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		out, err := runCommandHook(ctx, command, opts, in, nil)
@@ -112,7 +56,7 @@ func CommandHook(command string, opts CommandHookOptions) shared.HookHandler {
 }
 
 // runCommandHook runs command once with the command-hook protocol; env is added last.
-func runCommandHook(ctx context.Context, command string, opts CommandHookOptions, in shared.HookInput, env []string) (shared.HookOutput, error) {
+func runCommandHook(ctx context.Context, command string, opts shared.CommandHookOptions, in shared.HookInput, env []string) (shared.HookOutput, error) {
 	b := in.Base()
 	e := b.HookEventName
 	stdin := []byte(b.Raw)
@@ -150,7 +94,7 @@ func runCommandHook(ctx context.Context, command string, opts CommandHookOptions
 	stdout := &capped{limit: opts.OutputLimit, stream: "stdout", progress: progress}
 	stderr := &capped{limit: opts.OutputLimit, stream: "stderr", progress: progress}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	// A background grandchild may hold the output pipes open after the command exits.
 	cmd.WaitDelay = 500 * time.Millisecond
 	if err := cmd.Start(); err != nil {
@@ -162,7 +106,7 @@ func runCommandHook(ctx context.Context, command string, opts CommandHookOptions
 	select {
 	case werr = <-done:
 	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd.Process)
 		select {
 		case <-done:
 		case <-time.After(2 * time.Second):
@@ -171,7 +115,7 @@ func runCommandHook(ctx context.Context, command string, opts CommandHookOptions
 		return nil, ctx.Err()
 	}
 	// Tools left in the background by the command must not outlive it.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	killGroup(cmd.Process)
 	stdout.flush()
 	stderr.flush()
 	code := 0
@@ -204,7 +148,7 @@ func runCommandHook(ctx context.Context, command string, opts CommandHookOptions
 		}
 		return shared.Block(reason), nil // each event's own denial (shared.SyncHookOutput.Decision)
 	}
-	return nil, &CommandExitError{Command: command, ExitCode: code, Stderr: stderr.String()}
+	return nil, &shared.CommandExitError{Command: command, ExitCode: code, Stderr: stderr.String()}
 }
 
 // commandOutput is a command hook's stdout as the CLI reads it: exact key names, unknown keys
@@ -272,7 +216,7 @@ func commandEnv(in shared.HookInput) []string {
 		"CLAUDE_SESSION_ID=" + b.SessionID,
 	}
 	capped := func(name, value string) {
-		if len(value) > CommandEnvLimit {
+		if len(value) > EnvLimit {
 			env = append(env, fmt.Sprintf("%s_OMITTED=%d", name, len(value)))
 			return
 		}

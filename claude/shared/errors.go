@@ -1,10 +1,14 @@
-package subprocess
+package shared
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 )
+
+// ErrAsyncNotAllowed: a handler of an event that guards an action answered async. A later
+// decision could not stop the action, so the SDK denies (fail closed).
+var ErrAsyncNotAllowed = errors.New("async answer refused: the event guards an action and a later decision could not stop it")
 
 // Sentinel errors of the transport.
 var (
@@ -101,3 +105,46 @@ func (e *ControlError) Error() string {
 	}
 	return fmt.Sprintf("subprocess: CLI refused %s: %s", e.Subtype, e.Message)
 }
+
+// Errors a hook run can end with; a *HookError wraps one of them or the handler's own error.
+var (
+	// ErrHookTimeout: the handler did not return before its timeout.
+	ErrHookTimeout = errors.New("hook timed out")
+	// ErrHookPanic: the handler panicked.
+	ErrHookPanic = errors.New("hook panicked")
+	// ErrHookCancelled: the CLI cancelled the request, or the session closed.
+	ErrHookCancelled = errors.New("hook cancelled")
+	// ErrInvalidOutput: the handler returned an output that does not fit its event.
+	ErrInvalidOutput = errors.New("invalid hook output")
+)
+
+// HookError says one handler failed. errors.Is works with ErrHookTimeout, ErrHookPanic,
+// ErrHookCancelled, ErrInvalidOutput, or the handler's own error.
+type HookError struct {
+	Event HookEvent
+	Index int    // the handler's index in the event's list
+	Name  string // HookConfig.Name, if set
+	Err   error
+	// Stack is the goroutine stack of a panic.
+	Stack []byte
+}
+
+// Error describes the failure.
+func (e *HookError) Error() string {
+	n := e.Name
+	if n == "" {
+		n = fmt.Sprintf("#%d", e.Index)
+	}
+	return fmt.Sprintf("subprocess: %s hook %s: %v", e.Event, n, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *HookError) Unwrap() error { return e.Err }
+
+// Errors of scoped-hook registration.
+var (
+	// ErrScopeExists: a scope with this id is registered already.
+	ErrScopeExists = errors.New("subprocess: a scope with this id is registered already")
+	// ErrEmptyScopeID: a scope needs an id.
+	ErrEmptyScopeID = errors.New("subprocess: empty scope id")
+)

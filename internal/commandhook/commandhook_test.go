@@ -1,4 +1,4 @@
-package subprocess
+package commandhook
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
@@ -84,7 +85,7 @@ func TestCommandHookProtocol(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := tt.in.Base().HookEventName
-			got, err := CommandHook(tt.command, CommandHookOptions{})(context.Background(), tt.in)
+			got, err := New(tt.command, shared.CommandHookOptions{})(context.Background(), tt.in)
 			if err == nil && tt.wantErr != "" {
 				// An output the SDK refuses to write is an error too (the executor denies).
 				err = wire.Check(e, got)
@@ -111,7 +112,7 @@ func TestCommandHookProtocol(t *testing.T) {
 // A tool input or output over 128 KiB cannot be one environment variable on Linux
 // (MAX_ARG_STRLEN): the command used not to start at all, so a 200 KB Write was always denied and
 // a PostToolUse hook never ran. HOOK_TOOL_INPUT / HOOK_TOOL_OUTPUT are left out above
-// CommandEnvLimit, with a marker variable; stdin still carries everything (issue 12 item 8).
+// EnvLimit, with a marker variable; stdin still carries everything (issue 12 item 8).
 func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
 	big := strings.Repeat("x", 200_000)
 	in := preToolUse("ls")
@@ -119,7 +120,7 @@ func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
 	in.ToolInput = shared.ToolInput{"file_path": "/tmp/f", "content": big}
 	in.Raw = nil // stdin is the input, encoded
 	script := `n=$(wc -c); printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"systemMessage":"%s %s %s"}' "$n" "${HOOK_TOOL_INPUT_OMITTED:-none}" "${#HOOK_TOOL_INPUT}"`
-	got, err := CommandHook(script, CommandHookOptions{})(context.Background(), in)
+	got, err := New(script, shared.CommandHookOptions{})(context.Background(), in)
 	if err != nil {
 		t.Fatalf("a PreToolUse command hook for a 200 KB Write failed: %v", err)
 	}
@@ -147,7 +148,7 @@ func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
 	post.ToolInput = shared.ToolInput{"command": "cat big"}
 	post.ToolResponse = []byte(`"` + big + `"`)
 	script = `cat >/dev/null; echo "ran ${HOOK_TOOL_OUTPUT_OMITTED:-none} ${#HOOK_TOOL_OUTPUT} $HOOK_TOOL_INPUT"`
-	got, err = CommandHook(script, CommandHookOptions{})(context.Background(), post)
+	got, err = New(script, shared.CommandHookOptions{})(context.Background(), post)
 	if err != nil {
 		t.Fatalf("a PostToolUse command hook with a 200 KB output failed: %v", err)
 	}
@@ -158,14 +159,14 @@ func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
 }
 
 func TestCommandHookExitCodeFailsClosedInChain(t *testing.T) {
-	x, err := NewHookExecutor(shared.Hooks{shared.HookEventPreToolUse: {{Handler: CommandHook("exit 1", CommandHookOptions{})}}}, ExecutorOptions{})
+	x, err := subprocess.NewHookExecutor(shared.Hooks{shared.HookEventPreToolUse: {{Handler: New("exit 1", shared.CommandHookOptions{})}}}, subprocess.ExecutorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := x.Run(context.Background(), preToolUse("ls"), "r1")
-	var ce *CommandExitError
+	var ce *shared.CommandExitError
 	if !errors.As(res.Err, &ce) || ce.ExitCode != 1 {
-		t.Fatalf("Err = %v, want a *CommandExitError with code 1", res.Err)
+		t.Fatalf("Err = %v, want a *shared.CommandExitError with code 1", res.Err)
 	}
 	s, _ := shared.AsSync(res.Output)
 	if p, _ := s.HookSpecificOutput.(*shared.PreToolUseOutput); p == nil || p.PermissionDecision != shared.DecisionDeny {
@@ -179,7 +180,7 @@ func TestCommandHookTimeoutKillsProcessGroup(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	cmd := "sleep 60 & echo $! > " + pidFile + "; wait"
-	_, err := CommandHook(cmd, CommandHookOptions{})(ctx, preToolUse("ls"))
+	_, err := New(cmd, shared.CommandHookOptions{})(ctx, preToolUse("ls"))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the deadline", err)
 	}
@@ -198,7 +199,7 @@ func TestCommandHookTimeoutKillsProcessGroup(t *testing.T) {
 
 func TestCommandHookOutputIsCut(t *testing.T) {
 	var lines int
-	out, err := CommandHook("head -c 200000 /dev/zero | tr '\\0' 'x'; echo; echo last", CommandHookOptions{
+	out, err := New("head -c 200000 /dev/zero | tr '\\0' 'x'; echo; echo last", shared.CommandHookOptions{
 		OutputLimit: 1000,
 		Progress:    func(stream, line string) { lines++ },
 	})(context.Background(), preToolUse("ls"))
@@ -217,7 +218,7 @@ func TestCommandHookOutputIsCut(t *testing.T) {
 // A command's stderr may hold any bytes: its exit-2 reason must still encode with JSON v2, which
 // refuses invalid UTF-8, or the denial would never reach the CLI.
 func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
-	got, err := CommandHook(`printf 'bad \377 bytes' >&2; exit 2`, CommandHookOptions{})(context.Background(), preToolUse("ls"))
+	got, err := New(`printf 'bad \377 bytes' >&2; exit 2`, shared.CommandHookOptions{})(context.Background(), preToolUse("ls"))
 	if err != nil {
 		t.Fatal(err)
 	}
