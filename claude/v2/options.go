@@ -208,8 +208,12 @@ func WithHookTimeout(d time.Duration) Option {
 // WithStrictHooks makes CreateSession fail with ErrHooksNotEnforced whenever Go hooks cannot be
 // put in force: the CLI refuses or does not apply the hook registration, whatever the events
 // (without it, only hooks that guard an action fail the session, and the others get a warning), or
-// hooks were switched off by the AGENT_SDK_HOOKS_ENABLED=false rollback switch. Default: off.
-// It excludes WithAllowUnenforcedHooks.
+// hooks were switched off by the AGENT_SDK_HOOKS_ENABLED=false rollback switch. It also makes a
+// tool event's matcher that names a tool the CLI does not have (a typo such as "Wirte", a dropped
+// tool such as "MultiEdit": see shared.UnknownToolNames) an error wrapping shared.ErrUnknownTool,
+// from CreateSession and RegisterScoped (subprocess.ExecutorOptions.StrictToolNames); without it
+// each such name is a warning in Info().Warnings. Default: off. It excludes
+// WithAllowUnenforcedHooks.
 func WithStrictHooks() Option { return optionFunc(func(o *options) { o.strictHooks = true }) }
 
 // WithAllowUnenforcedHooks lets a session start without its Go hooks: when the CLI refuses the hook

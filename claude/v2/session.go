@@ -192,7 +192,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		s.info.HooksDisabledByEnv = true
 		hooks = nil
 	}
-	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger}
+	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger, StrictToolNames: o.strictHooks}
 	if o.hookEvents {
 		xo.Observe, xo.Progress = s.onHookRun, s.onHookProgress
 	}
@@ -201,6 +201,9 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		return nil, err
 	}
 	s.x = x
+	for _, n := range shared.UnknownToolNames(hooks) {
+		s.warn(fmt.Sprintf("a hook matcher names %q, a tool the CLI does not have: the hook never fires for it", n))
+	}
 	ok := false
 	defer func() {
 		if !ok {
