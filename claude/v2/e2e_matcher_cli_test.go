@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -56,7 +55,7 @@ func TestRealCLI_MatcherTaskAliasGuardsAgent(t *testing.T) {
 				return fakeapi.ToolReply("toolu_a1", "Agent", agentInput(subagentMarker+" write sub.txt"))
 			})
 			var pre recorder[*shared.PreToolUseHookInput]
-			var rts records[subprocess.RoundTrip]
+			var rts records[shared.RoundTrip]
 			s := env.session(t, v2.WithPermissionMode(v2.PermissionModeAcceptEdits), v2.WithRoundTripTrace(rts.add),
 				v2.WithHook(shared.HookEventPreToolUse, tc.matcher, pre.handler(func(in *shared.PreToolUseHookInput) shared.HookOutput {
 					return shared.Deny("no subagents here")
@@ -203,7 +202,7 @@ func TestRealCLI_MatcherFiniteRegexRoundTrips(t *testing.T) {
 				return []fakeapi.Reply{fakeapi.ToolsReply(uses...), fakeapi.TextReply("done")}
 			})
 			var pre recorder[*shared.PreToolUseHookInput]
-			var rts records[subprocess.RoundTrip]
+			var rts records[shared.RoundTrip]
 			hooks := shared.Hooks{shared.HookEventPreToolUse: {{Matcher: tc.matcher, Handler: pre.handler(nil)}}}
 			reg, err := v2.HookRegistrationFor(hooks)
 			if err != nil {
@@ -285,7 +284,7 @@ func TestRealCLI_MatcherUnknownToolName(t *testing.T) {
 			), fakeapi.TextReply("done")}
 		})
 		var pre recorder[*shared.PreToolUseHookInput]
-		var rts records[subprocess.RoundTrip]
+		var rts records[shared.RoundTrip]
 		s := env.session(t, v2.WithAllowedTools("Bash", "Write"), hooksFor(&pre), v2.WithRoundTripTrace(rts.add))
 		var unknown []string
 		for _, w := range s.Info().Warnings {
