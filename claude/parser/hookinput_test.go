@@ -1,11 +1,12 @@
 package parser_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
@@ -276,21 +277,21 @@ func TestDecodeHookInput(t *testing.T) {
 		raw       string
 		wantType  string
 		wantEvent shared.HookEvent
-		wantExtra map[string]json.RawMessage
+		wantExtra map[string]jsontext.Value
 	}{
 		{"unknown event", `{"hook_event_name":"TeammateIdle","session_id":"s","cwd":"/p","teammate_name":"bob","team":{"a":1}}`,
 			"*shared.GenericHookInput", "TeammateIdle",
-			map[string]json.RawMessage{"teammate_name": json.RawMessage(`"bob"`), "team": json.RawMessage(`{"a":1}`)}},
+			map[string]jsontext.Value{"teammate_name": jsontext.Value(`"bob"`), "team": jsontext.Value(`{"a":1}`)}},
 		{"event this SDK does not know", `{"hook_event_name":"BrandNewEvent","session_id":"s","cwd":"/p","x":[1,2]}`,
-			"*shared.GenericHookInput", "BrandNewEvent", map[string]json.RawMessage{"x": json.RawMessage(`[1,2]`)}},
+			"*shared.GenericHookInput", "BrandNewEvent", map[string]jsontext.Value{"x": jsontext.Value(`[1,2]`)}},
 		{"new field on a known event", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{},"future":null}`,
-			"*shared.PreToolUseHookInput", "PreToolUse", map[string]json.RawMessage{"future": json.RawMessage(`null`)}},
+			"*shared.PreToolUseHookInput", "PreToolUse", map[string]jsontext.Value{"future": jsontext.Value(`null`)}},
 		{"escaped key", `{"hook_event_name":"Stop","we\"ird":1}`,
-			"*shared.StopHookInput", "Stop", map[string]json.RawMessage{`we"ird`: json.RawMessage(`1`)}},
+			"*shared.StopHookInput", "Stop", map[string]jsontext.Value{`we"ird`: jsontext.Value(`1`)}},
 		{"null tool_input", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":null}`,
 			"*shared.PreToolUseHookInput", "PreToolUse", nil},
 		{"names differing only in case are distinct", `{"hook_event_name":"PreToolUse","tool_name":"Bash","Tool_Name":"Write","tool_input":{"command":"ls","Command":"rm"}}`,
-			"*shared.PreToolUseHookInput", "PreToolUse", map[string]json.RawMessage{"Tool_Name": json.RawMessage(`"Write"`)}},
+			"*shared.PreToolUseHookInput", "PreToolUse", map[string]jsontext.Value{"Tool_Name": jsontext.Value(`"Write"`)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,12 +2,13 @@ package parser_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
@@ -186,7 +187,7 @@ func checkRaw(typ, subtype string) func(*testing.T, shared.Message) {
 }
 
 // rawOf returns the Raw field of a decoded message.
-func rawOf(m shared.Message) json.RawMessage {
+func rawOf(m shared.Message) jsontext.Value {
 	switch v := m.(type) {
 	case *shared.SystemMessage:
 		return v.Raw
@@ -354,7 +355,7 @@ func TestParseHookEvent(t *testing.T) {
 		t.Fatalf("Input is %T, want *shared.PreToolUseHookInput", ev.Input)
 	}
 	want := &shared.PreToolUseHookInput{
-		BaseHookInput:  shared.BaseHookInput{SessionID: "s", Cwd: "/p", HookEventName: "PreToolUse", Raw: json.RawMessage(line)},
+		BaseHookInput:  shared.BaseHookInput{SessionID: "s", Cwd: "/p", HookEventName: "PreToolUse", Raw: jsontext.Value(line)},
 		ToolCallFields: shared.ToolCallFields{ToolName: "Write", ToolInput: shared.ToolInput{"file_path": "/etc/passwd"}, ToolUseID: "t1"},
 	}
 	if diff := cmp.Diff(want, in); diff != "" {
@@ -364,13 +365,13 @@ func TestParseHookEvent(t *testing.T) {
 	tests := []struct {
 		name, line    string
 		wantRequestID string
-		wantExtra     map[string]json.RawMessage
+		wantExtra     map[string]jsontext.Value
 	}{
 		{"id instead of request_id", `{"type":"hook_event","id":"7","hook_event_name":"Stop","session_id":"s","cwd":"/p","stop_hook_active":true}`, "7", nil},
 		{"framing tool_use_id of a non-tool event", `{"type":"hook_event","request_id":"r","hook_event_name":"Stop","session_id":"s","cwd":"/p","tool_use_id":"u1"}`, "r", nil},
 		{"no id", `{"type":"hook_event","hook_event_name":"SessionStart","session_id":"s","cwd":"/p","source":"startup"}`, "", nil},
 		{"unknown fields kept", `{"type":"hook_event","request_id":"r","hook_event_name":"Stop","session_id":"s","cwd":"/p","new_field":[1]}`, "r",
-			map[string]json.RawMessage{"new_field": json.RawMessage("[1]")}},
+			map[string]jsontext.Value{"new_field": jsontext.Value("[1]")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package shared
 
-import "encoding/json"
+import (
+	"github.com/go-json-experiment/json/jsontext"
+)
 
 // HookInput is the typed input of one hook event. Every concrete type is a pointer to a struct that
 // embeds BaseHookInput, such as *PreToolUseHookInput. Use a type switch, or the typed adapters
@@ -34,9 +36,9 @@ type BaseHookInput struct {
 
 	// Extra holds every field of the input that this SDK version has no struct field for, so that
 	// a newer CLI's additions are kept, not dropped. Nil when there are none.
-	Extra map[string]json.RawMessage `json:"-"`
+	Extra map[string]jsontext.Value `json:"-"`
 	// Raw is the input exactly as the CLI sent it. Handlers must not modify it.
-	Raw json.RawMessage `json:"-"`
+	Raw jsontext.Value `json:"-"`
 }
 
 // Base returns b itself; it makes every event type a HookInput.
@@ -95,8 +97,8 @@ type PostToolUseHookInput struct {
 	BaseHookInput
 	ToolCallFields
 	// ToolResponse is the tool's structured output (for Bash: stdout, stderr, interrupted, ...).
-	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
-	DurationMS   int64           `json:"duration_ms,omitempty"`
+	ToolResponse jsontext.Value `json:"tool_response,omitempty"`
+	DurationMS   int64          `json:"duration_ms,omitempty"`
 }
 
 // MatchValue returns the tool name.
@@ -120,7 +122,7 @@ type BatchToolCall struct {
 	ToolInput ToolInput `json:"tool_input"`
 	ToolUseID string    `json:"tool_use_id"`
 	// ToolResponse is the model-facing result (often a JSON string).
-	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
+	ToolResponse jsontext.Value `json:"tool_response,omitempty"`
 }
 
 // PostToolBatchHookInput is sent once all tool calls of one model message have resolved.
@@ -134,7 +136,7 @@ type PostToolBatchHookInput struct {
 type PermissionRequestHookInput struct {
 	BaseHookInput
 	ToolCallFields
-	PermissionSuggestions json.RawMessage `json:"permission_suggestions,omitempty"`
+	PermissionSuggestions jsontext.Value `json:"permission_suggestions,omitempty"`
 }
 
 // MatchValue returns the tool name.
@@ -206,18 +208,18 @@ func (in *SessionEndHookInput) MatchValue() string { return in.Reason }
 type StopHookInput struct {
 	BaseHookInput
 	// StopHookActive is true on a turn that a Stop hook forced by blocking the previous stop.
-	StopHookActive       bool            `json:"stop_hook_active"`
-	LastAssistantMessage string          `json:"last_assistant_message,omitempty"`
-	BackgroundTasks      json.RawMessage `json:"background_tasks,omitempty"`
-	SessionCrons         json.RawMessage `json:"session_crons,omitempty"`
+	StopHookActive       bool           `json:"stop_hook_active"`
+	LastAssistantMessage string         `json:"last_assistant_message,omitempty"`
+	BackgroundTasks      jsontext.Value `json:"background_tasks,omitempty"`
+	SessionCrons         jsontext.Value `json:"session_crons,omitempty"`
 }
 
 // StopFailureHookInput is sent when a turn ended through an API error.
 type StopFailureHookInput struct {
 	BaseHookInput
-	Error                string          `json:"error"`
-	ErrorDetails         json.RawMessage `json:"error_details,omitempty"`
-	LastAssistantMessage string          `json:"last_assistant_message,omitempty"`
+	Error                string         `json:"error"`
+	ErrorDetails         jsontext.Value `json:"error_details,omitempty"`
+	LastAssistantMessage string         `json:"last_assistant_message,omitempty"`
 }
 
 // MatchValue returns the error kind.
@@ -234,11 +236,11 @@ func (in *SubagentStartHookInput) MatchValue() string { return in.AgentType }
 // SubagentStopHookInput is sent when a subagent is about to finish.
 type SubagentStopHookInput struct {
 	BaseHookInput
-	StopHookActive       bool            `json:"stop_hook_active"`
-	AgentTranscriptPath  string          `json:"agent_transcript_path,omitempty"`
-	LastAssistantMessage string          `json:"last_assistant_message,omitempty"`
-	BackgroundTasks      json.RawMessage `json:"background_tasks,omitempty"`
-	SessionCrons         json.RawMessage `json:"session_crons,omitempty"`
+	StopHookActive       bool           `json:"stop_hook_active"`
+	AgentTranscriptPath  string         `json:"agent_transcript_path,omitempty"`
+	LastAssistantMessage string         `json:"last_assistant_message,omitempty"`
+	BackgroundTasks      jsontext.Value `json:"background_tasks,omitempty"`
+	SessionCrons         jsontext.Value `json:"session_crons,omitempty"`
 }
 
 // MatchValue returns the agent type.

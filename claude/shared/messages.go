@@ -1,7 +1,7 @@
 package shared
 
 import (
-	"encoding/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	jsonv2 "github.com/go-json-experiment/json"
 )
@@ -37,7 +37,7 @@ type SystemMessage struct {
 	Stdout    string `json:"stdout,omitempty"`
 	Stderr    string `json:"stderr,omitempty"`
 	// Raw is the whole line; every field not above is there.
-	Raw json.RawMessage `json:"-"`
+	Raw jsontext.Value `json:"-"`
 }
 
 // Type returns "system".
@@ -51,13 +51,13 @@ type ContentBlock struct {
 	// Thinking of a thinking block.
 	Thinking string `json:"thinking,omitempty"`
 	// ID, Name and Input of a tool_use block.
-	ID    string          `json:"id,omitempty"`
-	Name  string          `json:"name,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
+	ID    string         `json:"id,omitempty"`
+	Name  string         `json:"name,omitempty"`
+	Input jsontext.Value `json:"input,omitempty"`
 	// ToolUseID, Content and IsError of a tool_result block. Content is a string or an array.
-	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   json.RawMessage `json:"content,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
+	ToolUseID string         `json:"tool_use_id,omitempty"`
+	Content   jsontext.Value `json:"content,omitempty"`
+	IsError   bool           `json:"is_error,omitempty"`
 }
 
 // ContentText returns a tool_result's content as text: the string itself, or its text blocks
@@ -83,21 +83,21 @@ func (b ContentBlock) ContentText() string {
 
 // APIMessage is a model message as the Messages API shapes it.
 type APIMessage struct {
-	ID         string          `json:"id,omitempty"`
-	Role       string          `json:"role"`
-	Model      string          `json:"model,omitempty"`
-	Content    []ContentBlock  `json:"content"`
-	StopReason string          `json:"stop_reason,omitempty"`
-	Usage      json.RawMessage `json:"usage,omitempty"`
+	ID         string         `json:"id,omitempty"`
+	Role       string         `json:"role"`
+	Model      string         `json:"model,omitempty"`
+	Content    []ContentBlock `json:"content"`
+	StopReason string         `json:"stop_reason,omitempty"`
+	Usage      jsontext.Value `json:"usage,omitempty"`
 }
 
 // AssistantMessage is one completed block (or message) from the model.
 type AssistantMessage struct {
-	Message         APIMessage      `json:"message"`
-	ParentToolUseID *string         `json:"parent_tool_use_id"`
-	SessionID       string          `json:"session_id,omitempty"`
-	UUID            string          `json:"uuid,omitempty"`
-	Raw             json.RawMessage `json:"-"`
+	Message         APIMessage     `json:"message"`
+	ParentToolUseID *string        `json:"parent_tool_use_id"`
+	SessionID       string         `json:"session_id,omitempty"`
+	UUID            string         `json:"uuid,omitempty"`
+	Raw             jsontext.Value `json:"-"`
 }
 
 // Type returns "assistant".
@@ -118,16 +118,16 @@ func (m *AssistantMessage) Text() string {
 // a replayed prompt. Content is a string or an array of blocks; Blocks holds the array form.
 type UserMessage struct {
 	Message struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
+		Role    string         `json:"role"`
+		Content jsontext.Value `json:"content"`
 	} `json:"message"`
-	Blocks          []ContentBlock  `json:"-"`
-	ParentToolUseID *string         `json:"parent_tool_use_id"`
-	SessionID       string          `json:"session_id,omitempty"`
-	UUID            string          `json:"uuid,omitempty"`
-	ToolUseResult   json.RawMessage `json:"tool_use_result,omitempty"`
-	IsReplay        bool            `json:"isReplay,omitempty"`
-	Raw             json.RawMessage `json:"-"`
+	Blocks          []ContentBlock `json:"-"`
+	ParentToolUseID *string        `json:"parent_tool_use_id"`
+	SessionID       string         `json:"session_id,omitempty"`
+	UUID            string         `json:"uuid,omitempty"`
+	ToolUseResult   jsontext.Value `json:"tool_use_result,omitempty"`
+	IsReplay        bool           `json:"isReplay,omitempty"`
+	Raw             jsontext.Value `json:"-"`
 }
 
 // Type returns "user".
@@ -136,22 +136,22 @@ func (*UserMessage) Type() string { return "user" }
 // ResultMessage ends a turn. A prompt can produce more than one (a background subagent finishing
 // starts a turn by itself). An API error is Subtype "success" with IsError true.
 type ResultMessage struct {
-	Subtype           string          `json:"subtype"`
-	IsError           bool            `json:"is_error"`
-	Result            string          `json:"result"`
-	StopReason        string          `json:"stop_reason,omitempty"`
-	TerminalReason    string          `json:"terminal_reason,omitempty"`
-	NumTurns          int             `json:"num_turns"`
-	DurationMS        int64           `json:"duration_ms"`
-	DurationAPIMS     int64           `json:"duration_api_ms"`
-	TotalCostUSD      float64         `json:"total_cost_usd"`
-	SessionID         string          `json:"session_id"`
-	UUID              string          `json:"uuid,omitempty"`
-	Usage             json.RawMessage `json:"usage,omitempty"`
-	PermissionDenials json.RawMessage `json:"permission_denials,omitempty"`
-	DeferredToolUse   json.RawMessage `json:"deferred_tool_use,omitempty"`
-	Errors            []string        `json:"errors,omitempty"`
-	Raw               json.RawMessage `json:"-"`
+	Subtype           string         `json:"subtype"`
+	IsError           bool           `json:"is_error"`
+	Result            string         `json:"result"`
+	StopReason        string         `json:"stop_reason,omitempty"`
+	TerminalReason    string         `json:"terminal_reason,omitempty"`
+	NumTurns          int            `json:"num_turns"`
+	DurationMS        int64          `json:"duration_ms"`
+	DurationAPIMS     int64          `json:"duration_api_ms"`
+	TotalCostUSD      float64        `json:"total_cost_usd"`
+	SessionID         string         `json:"session_id"`
+	UUID              string         `json:"uuid,omitempty"`
+	Usage             jsontext.Value `json:"usage,omitempty"`
+	PermissionDenials jsontext.Value `json:"permission_denials,omitempty"`
+	DeferredToolUse   jsontext.Value `json:"deferred_tool_use,omitempty"`
+	Errors            []string       `json:"errors,omitempty"`
+	Raw               jsontext.Value `json:"-"`
 }
 
 // Type returns "result".
@@ -159,11 +159,11 @@ func (*ResultMessage) Type() string { return "result" }
 
 // StreamEvent is a raw Messages API stream event (with include-partial-messages).
 type StreamEvent struct {
-	Event           json.RawMessage `json:"event"`
-	SessionID       string          `json:"session_id,omitempty"`
-	ParentToolUseID *string         `json:"parent_tool_use_id"`
-	UUID            string          `json:"uuid,omitempty"`
-	Raw             json.RawMessage `json:"-"`
+	Event           jsontext.Value `json:"event"`
+	SessionID       string         `json:"session_id,omitempty"`
+	ParentToolUseID *string        `json:"parent_tool_use_id"`
+	UUID            string         `json:"uuid,omitempty"`
+	Raw             jsontext.Value `json:"-"`
 }
 
 // Type returns "stream_event".
@@ -179,16 +179,16 @@ type HookCallback struct {
 
 // CanUseTool is the payload of a can_use_tool control request: a permission prompt.
 type CanUseTool struct {
-	ToolName              string          `json:"tool_name"`
-	DisplayName           string          `json:"display_name,omitempty"`
-	Input                 ToolInput       `json:"input"`
-	Description           string          `json:"description,omitempty"`
-	ToolUseID             string          `json:"tool_use_id,omitempty"`
-	BlockedPath           string          `json:"blocked_path,omitempty"`
-	DecisionReason        string          `json:"decision_reason,omitempty"`
-	DecisionReasonType    string          `json:"decision_reason_type,omitempty"`
-	PermissionSuggestions json.RawMessage `json:"permission_suggestions,omitempty"`
-	AgentID               string          `json:"agent_id,omitempty"`
+	ToolName              string         `json:"tool_name"`
+	DisplayName           string         `json:"display_name,omitempty"`
+	Input                 ToolInput      `json:"input"`
+	Description           string         `json:"description,omitempty"`
+	ToolUseID             string         `json:"tool_use_id,omitempty"`
+	BlockedPath           string         `json:"blocked_path,omitempty"`
+	DecisionReason        string         `json:"decision_reason,omitempty"`
+	DecisionReasonType    string         `json:"decision_reason_type,omitempty"`
+	PermissionSuggestions jsontext.Value `json:"permission_suggestions,omitempty"`
+	AgentID               string         `json:"agent_id,omitempty"`
 }
 
 // ControlRequest is a request from the CLI (hook_callback, can_use_tool, mcp_message, ...) or, when
@@ -197,11 +197,11 @@ type ControlRequest struct {
 	RequestID string
 	Subtype   string
 	// Request is the whole "request" object.
-	Request json.RawMessage
+	Request jsontext.Value
 	// HookCallback is set for subtype hook_callback, CanUseTool for can_use_tool.
 	HookCallback *HookCallback
 	CanUseTool   *CanUseTool
-	Raw          json.RawMessage
+	Raw          jsontext.Value
 }
 
 // Type returns "control_request".
@@ -212,10 +212,10 @@ type ControlResponse struct {
 	RequestID string
 	// Subtype is "success" or "error".
 	Subtype   string
-	Response  json.RawMessage
+	Response  jsontext.Value
 	Error     string
 	ErrorCode string
-	Raw       json.RawMessage
+	Raw       jsontext.Value
 }
 
 // Type returns "control_response".
@@ -224,7 +224,7 @@ func (*ControlResponse) Type() string { return "control_response" }
 // ControlCancelRequest says the CLI no longer waits for the answer to one of its requests.
 type ControlCancelRequest struct {
 	RequestID string
-	Raw       json.RawMessage
+	Raw       jsontext.Value
 }
 
 // Type returns "control_cancel_request".
@@ -236,7 +236,7 @@ type HookEventMessage struct {
 	RequestID string
 	ToolUseID string
 	Input     HookInput
-	Raw       json.RawMessage
+	Raw       jsontext.Value
 }
 
 // Type returns "hook_event".
@@ -248,8 +248,8 @@ type HookResponseMessage struct {
 	ToolUseID     string
 	HookEventName HookEvent
 	// Output is the answer's fields (continue, decision, hookSpecificOutput, ...).
-	Output json.RawMessage
-	Raw    json.RawMessage
+	Output jsontext.Value
+	Raw    jsontext.Value
 }
 
 // Type returns "hook_response".
@@ -260,7 +260,7 @@ func (*HookResponseMessage) Type() string { return "hook_response" }
 type RawMessage struct {
 	MessageType string
 	Subtype     string
-	Raw         json.RawMessage
+	Raw         jsontext.Value
 }
 
 // Type returns the line's type.

@@ -2,8 +2,9 @@ package shared
 
 import (
 	"context"
-	"encoding/json"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // HookSource says who ran a hook that a progress event reports.
@@ -64,7 +65,7 @@ type HookStarted struct {
 	SessionID string
 	UUID      string
 	// Raw is the CLI's line, for CLI hooks.
-	Raw json.RawMessage
+	Raw jsontext.Value
 }
 
 // Type returns "hook_started".
@@ -82,7 +83,7 @@ type HookProgress struct {
 	Line string
 	Time time.Time
 	// Raw is the CLI's line, for CLI hooks (CLI 2.1.330 was not seen writing progress lines).
-	Raw json.RawMessage
+	Raw jsontext.Value
 }
 
 // Type returns "hook_progress".
@@ -108,7 +109,7 @@ type HookResponse struct {
 	// SessionID and UUID are the CLI's, for CLI hooks.
 	SessionID string
 	UUID      string
-	Raw       json.RawMessage
+	Raw       jsontext.Value
 }
 
 // Type returns "hook_response". (The design spec's HookResponseMessage has the same type name; it

@@ -2,11 +2,13 @@ package subprocess
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -102,7 +104,7 @@ func TestCLIHookEventsConvert(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), m); err != nil {
 			t.Fatal(err)
 		}
-		m.Raw = json.RawMessage(line)
+		m.Raw = jsontext.Value(line)
 		return m
 	}
 	started := sys(`{"type":"system","subtype":"hook_started","hook_id":"h1","hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","uuid":"u1","session_id":"s1"}`)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -47,8 +48,10 @@ func TestOnRoundTripReportsAnsweredRequests(t *testing.T) {
 			t.Errorf("%s: read %v, decoded %v, answered %v, written %v: want them non-zero and in this order", r.RequestID, r.Read, r.Decoded, r.Answered, r.Written)
 		}
 	}
+	// Each request's goroutine reports after its own write: the order of the reports is not the
+	// order of the lines.
 	want := []rt{{"h1", "hook_callback", shared.HookEventPreToolUse}, {"p1", "can_use_tool", ""}, {"m1", "mcp_message", ""}}
-	if diff := cmp.Diff(want, ids); diff != "" {
+	if diff := cmp.Diff(want, ids, cmpopts.SortSlices(func(a, b rt) bool { return a.ID < b.ID })); diff != "" {
 		t.Errorf("round trips (-want +got):\n%s", diff)
 	}
 }

@@ -3,7 +3,6 @@ package v2_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -156,7 +157,9 @@ func TestRealCLI_ObserverSeesEveryToolCallWithoutRoundTrips(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"toolu_p1", "toolu_p2", "toolu_p3"} {
-		var out struct{ Stdout string }
+		var out struct {
+			Stdout string `json:"stdout"`
+		}
 		f := finished[id]
 		if f == nil {
 			continue
@@ -183,9 +186,11 @@ func initializeHooks(t *testing.T, log string) map[string][]string {
 	for sc.Scan() {
 		var l struct {
 			Request struct {
-				Subtype string
-				Hooks   map[string][]struct{ Matcher string }
-			}
+				Subtype string `json:"subtype"`
+				Hooks   map[string][]struct {
+					Matcher string `json:"matcher"`
+				} `json:"hooks"`
+			} `json:"request"`
 		}
 		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Request.Subtype != "initialize" {
 			continue

@@ -1,7 +1,7 @@
 package v2
 
 import (
-	"encoding/json"
+	"github.com/go-json-experiment/json"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
@@ -32,6 +32,6 @@ func HookRegistrationFor(hooks shared.Hooks, hookTimeout ...Option) (string, err
 	if err != nil {
 		return "", err
 	}
-	b, err := json.Marshal(hookRegistration(x))
+	b, err := json.Marshal(hookRegistration(x), json.Deterministic(true)) // sorted keys, as the transport writes them
 	return string(b), err
 }

@@ -1,13 +1,14 @@
 package v2
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -78,7 +79,7 @@ type ToolStarted struct {
 	// (CLI 2.1.330 reports Edit's "replace_all":false) and may order keys its own way. It is the
 	// input before PreToolUse hooks and permission answers, which may still rewrite it: what the
 	// tool really got is in the PreToolUse/PostToolUse hook inputs.
-	Input json.RawMessage
+	Input jsontext.Value
 	// ParentToolUseID is the id of the Task call whose subagent made this call; "" for the main
 	// agent.
 	ParentToolUseID string
@@ -92,19 +93,19 @@ type ToolFinished struct {
 	// ToolName, Input and ParentToolUseID are those of the ToolStarted of the same call; empty if
 	// the SDK did not see it (a session resumed mid-call).
 	ToolName        string
-	Input           json.RawMessage
+	Input           jsontext.Value
 	ParentToolUseID string
 	// IsError is the tool_result's is_error: the tool failed, or never ran (a denial, an
 	// interrupt).
 	IsError bool
 	// Content is the tool_result's content, what the model gets: a JSON string or an array of
 	// content blocks. See ContentText.
-	Content json.RawMessage
+	Content jsontext.Value
 	// Result is the CLI's structured tool_use_result, e.g. for Bash
 	// {"stdout":...,"stderr":...,"interrupted":false,...}, or a JSON string "Error: ..." for a call
 	// that failed or was denied. It may be absent, and is left out when the CLI reports several
 	// results in one message (it cannot be told whose it is).
-	Result json.RawMessage
+	Result jsontext.Value
 	// Duration runs from the ToolStarted to this (both as read by the SDK): the CLI's hooks,
 	// the permission check and the tool run. Zero when the ToolStarted was not seen.
 	Duration time.Duration

@@ -2,13 +2,14 @@ package v2
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
@@ -58,7 +59,7 @@ func (c *collector) Observe(o Observation) {
 	case *ToolStarted:
 		c.got = append(c.got, fmt.Sprintf("tool %s %s %s parent=%q", v.ToolUseID, v.ToolName, v.Input, v.ParentToolUseID))
 	case *ToolFinished:
-		c.got = append(c.got, fmt.Sprintf("done %s %s err=%v noresult=%v text=%q result=%s parent=%q", v.ToolUseID, v.ToolName, v.IsError, v.NoResult, v.ContentText(), v.Result, v.ParentToolUseID))
+		c.got = append(c.got, fmt.Sprintf("done %s %s err=%v noresult=%v text=%q result=%s parent=%q", v.ToolUseID, v.ToolName, v.IsError, v.NoResult, v.ContentText(), string(v.Result), v.ParentToolUseID))
 	case *TurnEnded:
 		c.got = append(c.got, "turn "+v.Result.Result)
 	case *SessionEnded:

@@ -17,7 +17,6 @@ package v2
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +30,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
@@ -118,7 +120,7 @@ type Info struct {
 	// Warnings lists what the session found wrong at start (e.g. an old CLI).
 	Warnings []string
 	// Raw is the initialize answer.
-	Raw json.RawMessage
+	Raw jsontext.Value
 }
 
 // Session is one running CLI with its hooks.
@@ -377,7 +379,7 @@ func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) (mo
 	b.Cwd = s.cwd
 	b.HookEventName = e
 	b.PermissionMode = f.permissionMode
-	b.Extra = map[string]json.RawMessage{"sdk_synthesized": json.RawMessage("true")}
+	b.Extra = map[string]jsontext.Value{"sdk_synthesized": jsontext.Value("true")}
 	return f.model
 }
 
@@ -780,7 +782,7 @@ func (s *Session) SetModel(ctx context.Context, model string) error {
 
 // Control sends any control request (request must marshal to an object with "subtype") and
 // returns the CLI's answer.
-func (s *Session) Control(ctx context.Context, subtype string, request map[string]any) (json.RawMessage, error) {
+func (s *Session) Control(ctx context.Context, subtype string, request map[string]any) (jsontext.Value, error) {
 	req := map[string]any{}
 	for k, v := range request {
 		req[k] = v

@@ -2,7 +2,6 @@ package v2
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -10,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -76,7 +78,7 @@ type settingsHook struct {
 	Type    string `json:"type"`
 	Command string `json:"command,omitempty"`
 	Prompt  string `json:"prompt,omitempty"`
-	Timeout int    `json:"timeout,omitempty"`
+	Timeout int    `json:"timeout,omitzero"`
 }
 
 // settingsMatcher is one entry of a settings event's list.
@@ -117,7 +119,7 @@ func (o *options) validateSettingsHooks() error {
 // or the path of a file holding one; "" for none) with the settings hooks appended to its "hooks".
 // The user's keys and hooks are kept as they are (byte for byte, but for key order).
 func (o *options) mergedSettings() ([]byte, error) {
-	top := map[string]json.RawMessage{}
+	top := map[string]jsontext.Value{}
 	if user := strings.TrimSpace(o.settings); user != "" {
 		data := []byte(user)
 		if !strings.HasPrefix(user, "{") {
@@ -130,7 +132,7 @@ func (o *options) mergedSettings() ([]byte, error) {
 			return nil, fmt.Errorf("v2: WithSettings is not a JSON object, hooks cannot be merged into it: %v", err)
 		}
 	}
-	hooks := map[string][]json.RawMessage{}
+	hooks := map[string][]jsontext.Value{}
 	if raw, ok := top["hooks"]; ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		if err := json.Unmarshal(raw, &hooks); err != nil {
 			return nil, fmt.Errorf("v2: the settings' \"hooks\" must map events to lists, to merge hooks into them: %w", err)
@@ -158,12 +160,12 @@ func (o *options) mergedSettings() ([]byte, error) {
 			}
 		}
 	}
-	raw, err := json.Marshal(hooks)
+	raw, err := json.Marshal(hooks, json.Deterministic(true))
 	if err != nil {
 		return nil, err
 	}
 	top["hooks"] = raw
-	return json.Marshal(top)
+	return json.Marshal(top, json.Deterministic(true))
 }
 
 // writeSettingsFile writes the merged settings to a new temporary file, mode 0600, and returns

@@ -41,7 +41,7 @@ func (a *auditObserver) Observe(o v2.Observation) {
 		return
 	}
 	b, err := json.Marshal(auditRecord{Time: f.At, Session: f.SessionID, ToolUseID: f.ToolUseID, Tool: f.ToolName,
-		Input: f.Input, IsError: f.IsError, DurationMS: float64(f.Duration) / 1e6})
+		Input: json.RawMessage(f.Input), IsError: f.IsError, DurationMS: float64(f.Duration) / 1e6})
 	if err != nil {
 		return
 	}

@@ -1,10 +1,11 @@
 package wire_test
 
 import (
-	stdjson "encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	stdjson "github.com/go-json-experiment/json"
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
