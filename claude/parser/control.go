@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // decodeControlRequest decodes a control_request line: every hook callback and permission prompt
@@ -35,7 +36,7 @@ func decodeControlRequest(line []byte) (shared.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &shared.ControlRequest{RequestID: id, Subtype: subtype, Request: []byte(request), Raw: line}
+	m := &control.Request{RequestID: id, Subtype: subtype, Request: []byte(request), Raw: line}
 	switch subtype {
 	case "hook_callback":
 		callbackID, err := optString(req, "callback_id")
@@ -53,7 +54,7 @@ func decodeControlRequest(line []byte) (shared.Message, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.HookCallback = &shared.HookCallback{CallbackID: callbackID, ToolUseID: toolUseID, Input: in}
+		m.HookCallback = &control.HookCallback{CallbackID: callbackID, ToolUseID: toolUseID, Input: in}
 		// PermissionRequest's input has no tool_use_id; the request has it.
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolUseID == "" {
 			tc.ToolUseID = toolUseID
@@ -87,7 +88,7 @@ func decodeControlResponse(line []byte) (shared.Message, error) {
 	if err := json.Unmarshal(f.Response, &r); err != nil {
 		return nil, err
 	}
-	return &shared.ControlResponse{
+	return &control.Response{
 		RequestID: r.RequestID,
 		Subtype:   r.Subtype,
 		Response:  []byte(r.Response),
@@ -107,7 +108,7 @@ func decodeControlCancel(line []byte) (shared.Message, error) {
 	if f.RequestID == nil {
 		return nil, errors.New("missing request_id")
 	}
-	return &shared.ControlCancelRequest{RequestID: *f.RequestID, Raw: line}, nil
+	return &control.CancelRequest{RequestID: *f.RequestID, Raw: line}, nil
 }
 
 // objectMembers reads the JSON object obj with JSON v2's checks (no duplicate names, valid UTF-8,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 func ExampleParse() {
@@ -13,7 +14,7 @@ func ExampleParse() {
 	if err != nil {
 		panic(err)
 	}
-	req := msg.(*shared.ControlRequest)
+	req := msg.(*control.Request)
 	in := req.HookCallback.Input.(*shared.PreToolUseHookInput)
 	fmt.Println(req.Subtype, in.ToolName, in.ToolInput.String("command"), string(in.Extra["brand_new_field"]))
 

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // FuzzParse checks that Parse never panics and keeps its contract on any input: a message or an
@@ -58,7 +59,7 @@ func FuzzParse(f *testing.F) {
 		}
 		var in shared.HookInput
 		switch v := m.(type) {
-		case *shared.ControlRequest:
+		case *control.Request:
 			if v.RequestID == "" {
 				t.Fatalf("control_request without a RequestID")
 			}
@@ -71,7 +72,7 @@ func FuzzParse(f *testing.F) {
 			if r := jsontext.Value(v.Request); r.Kind() != '{' || !r.IsValid() || len(bytes.TrimSpace(r)) != len(r) {
 				t.Fatalf("Request is not one JSON object: %q", r)
 			}
-		case *shared.HookEventMessage:
+		case *control.HookEvent:
 			in = v.Input
 			for _, k := range []string{"type", "request_id", "id"} {
 				if _, ok := in.Base().Extra[k]; ok {

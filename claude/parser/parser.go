@@ -22,6 +22,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // ErrNotJSON says a line is not a JSON object: it does not start with '{', or JSON's grammar
@@ -140,7 +141,7 @@ func decodeHookEvent(line []byte) (shared.Message, error) {
 	if err := json.Unmarshal(line, &f); err != nil {
 		return nil, err
 	}
-	m := &shared.HookEventMessage{RequestID: f.RequestID, ToolUseID: f.ToolUseID, Input: input, Raw: line}
+	m := &control.HookEvent{RequestID: f.RequestID, ToolUseID: f.ToolUseID, Input: input, Raw: line}
 	if m.RequestID == "" {
 		m.RequestID = f.ID
 	}
@@ -166,7 +167,7 @@ func decodeHookResponse(line []byte) (shared.Message, error) {
 	if err := json.Unmarshal(line, &f); err != nil {
 		return nil, err
 	}
-	return &shared.HookResponseMessage{RequestID: f.RequestID, ToolUseID: f.ToolUseID, HookEventName: f.HookEventName, Output: line, Raw: line}, nil
+	return &control.HookResponse{RequestID: f.RequestID, ToolUseID: f.ToolUseID, HookEventName: f.HookEventName, Output: line, Raw: line}, nil
 }
 
 // grammatical reports whether line is one JSON value by JSON's grammar alone. Duplicate names,

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
@@ -32,8 +33,8 @@ var streamGolden = map[string]struct {
 	msgType string
 	check   func(t *testing.T, m shared.Message)
 }{
-	"initialize response": {"*shared.ControlResponse", "control_response", func(t *testing.T, m shared.Message) {
-		r := m.(*shared.ControlResponse)
+	"initialize response": {"*control.Response", "control_response", func(t *testing.T, m shared.Message) {
+		r := m.(*control.Response)
 		if r.RequestID != "init_1" || r.Subtype != "success" || r.Error != "" {
 			t.Errorf("ControlResponse{RequestID: %q, Subtype: %q, Error: %q}", r.RequestID, r.Subtype, r.Error)
 		}
@@ -52,8 +53,8 @@ var streamGolden = map[string]struct {
 		}
 	}},
 	"result (success)": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", Result: "done", StopReason: "end_turn", TerminalReason: "completed", NumTurns: 2})},
-	"can_use_tool": {"*shared.ControlRequest", "control_request", func(t *testing.T, m shared.Message) {
-		r := m.(*shared.ControlRequest)
+	"can_use_tool": {"*control.Request", "control_request", func(t *testing.T, m shared.Message) {
+		r := m.(*control.Request)
 		if r.RequestID != "111560ec-ed0f-475c-8edf-b956e767b4be" || r.Subtype != "can_use_tool" || r.HookCallback != nil {
 			t.Errorf("ControlRequest{RequestID: %q, Subtype: %q, HookCallback: %v}", r.RequestID, r.Subtype, r.HookCallback)
 		}
@@ -66,8 +67,8 @@ var streamGolden = map[string]struct {
 			t.Errorf("CanUseTool = %+v", c)
 		}
 	}},
-	"control_cancel_request": {"*shared.ControlCancelRequest", "control_cancel_request", func(t *testing.T, m shared.Message) {
-		if id := m.(*shared.ControlCancelRequest).RequestID; id != "111560ec-ed0f-475c-8edf-b956e767b4be" {
+	"control_cancel_request": {"*control.CancelRequest", "control_cancel_request", func(t *testing.T, m shared.Message) {
+		if id := m.(*control.CancelRequest).RequestID; id != "111560ec-ed0f-475c-8edf-b956e767b4be" {
 			t.Errorf("RequestID = %q", id)
 		}
 	}},
@@ -136,8 +137,8 @@ var streamGolden = map[string]struct {
 			t.Errorf("IsReplay = %v, Content = %s", u.IsReplay, u.Message.Content)
 		}
 	}},
-	"mcp_message (CLI->SDK)": {"*shared.ControlRequest", "control_request", func(t *testing.T, m shared.Message) {
-		r := m.(*shared.ControlRequest)
+	"mcp_message (CLI->SDK)": {"*control.Request", "control_request", func(t *testing.T, m shared.Message) {
+		r := m.(*control.Request)
 		if r.Subtype != "mcp_message" || r.HookCallback != nil || r.CanUseTool != nil || r.RequestID != "746c0ae8-4b91-46a2-a52b-387005961b2a" {
 			t.Errorf("ControlRequest = %+v", r)
 		}
@@ -199,15 +200,15 @@ func rawOf(m shared.Message) jsontext.Value {
 		return v.Raw
 	case *shared.StreamEvent:
 		return v.Raw
-	case *shared.ControlRequest:
+	case *control.Request:
 		return v.Raw
-	case *shared.ControlResponse:
+	case *control.Response:
 		return v.Raw
-	case *shared.ControlCancelRequest:
+	case *control.CancelRequest:
 		return v.Raw
-	case *shared.HookEventMessage:
+	case *control.HookEvent:
 		return v.Raw
-	case *shared.HookResponseMessage:
+	case *control.HookResponse:
 		return v.Raw
 	case *shared.RawMessage:
 		return v.Raw
@@ -286,21 +287,21 @@ func TestParseMessages(t *testing.T) {
 			}},
 		{"control_response error", `{"type":"control_response","response":{"subtype":"error","request_id":"req_1","error":"Model switch blocked","error_code":"blocked_by_hook","model":"x"}}`,
 			func(t *testing.T, m shared.Message) {
-				r := m.(*shared.ControlResponse)
-				want := shared.ControlResponse{RequestID: "req_1", Subtype: "error", Error: "Model switch blocked", ErrorCode: "blocked_by_hook"}
+				r := m.(*control.Response)
+				want := control.Response{RequestID: "req_1", Subtype: "error", Error: "Model switch blocked", ErrorCode: "blocked_by_hook"}
 				if diff := cmp.Diff(want, *r, cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Raw" }, cmp.Ignore())); diff != "" {
 					t.Errorf("ControlResponse (-want +got):\n%s", diff)
 				}
 			}},
 		{"control_response without inner response", `{"type":"control_response","response":{"subtype":"success","request_id":"r"}}`,
 			func(t *testing.T, m shared.Message) {
-				if r := m.(*shared.ControlResponse); r.Response != nil || r.RequestID != "r" {
+				if r := m.(*control.Response); r.Response != nil || r.RequestID != "r" {
 					t.Errorf("Response = %s, RequestID = %q", r.Response, r.RequestID)
 				}
 			}},
 		{"control_response with null response", `{"type":"control_response","response":{"subtype":"success","request_id":"r","response":null}}`,
 			func(t *testing.T, m shared.Message) {
-				if r := m.(*shared.ControlResponse); string(r.Response) != "null" {
+				if r := m.(*control.Response); string(r.Response) != "null" {
 					t.Errorf("Response = %s, want null", r.Response)
 				}
 			}},
@@ -318,7 +319,7 @@ func TestParseMessages(t *testing.T) {
 			}},
 		{"surrounding whitespace", " \t{\"type\":\"control_cancel_request\",\"request_id\":\"x\"} ",
 			func(t *testing.T, m shared.Message) {
-				if r := m.(*shared.ControlCancelRequest); r.RequestID != "x" {
+				if r := m.(*control.CancelRequest); r.RequestID != "x" {
 					t.Errorf("RequestID = %q", r.RequestID)
 				}
 			}},
@@ -343,9 +344,9 @@ func TestParseHookEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, ok := m.(*shared.HookEventMessage)
+	ev, ok := m.(*control.HookEvent)
 	if !ok {
-		t.Fatalf("Parse gave %T, want *shared.HookEventMessage", m)
+		t.Fatalf("Parse gave %T, want *control.HookEvent", m)
 	}
 	if ev.RequestID != "r1" || ev.ToolUseID != "t1" || ev.Type() != "hook_event" || string(ev.Raw) != line {
 		t.Errorf("HookEventMessage{RequestID: %q, ToolUseID: %q}", ev.RequestID, ev.ToolUseID)
@@ -379,7 +380,7 @@ func TestParseHookEvent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ev := m.(*shared.HookEventMessage)
+			ev := m.(*control.HookEvent)
 			if ev.RequestID != tc.wantRequestID {
 				t.Errorf("RequestID = %q, want %q", ev.RequestID, tc.wantRequestID)
 			}
@@ -399,9 +400,9 @@ func TestParseHookResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, ok := m.(*shared.HookResponseMessage)
+	r, ok := m.(*control.HookResponse)
 	if !ok {
-		t.Fatalf("Parse gave %T, want *shared.HookResponseMessage", m)
+		t.Fatalf("Parse gave %T, want *control.HookResponse", m)
 	}
 	if r.RequestID != "r1" || r.ToolUseID != "t1" || r.HookEventName != shared.HookEventPreToolUse || r.Type() != "hook_response" || string(r.Raw) != line {
 		t.Errorf("HookResponseMessage = %+v", r)
@@ -548,7 +549,7 @@ func TestParseSubslicesDoNotAlias(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.(*shared.ControlRequest)
+	r := m.(*control.Request)
 	b := r.HookCallback.Input.Base()
 	_ = append(r.Request, "XXXXXXXX"...)
 	_ = append(b.Raw, "YYYYYYYY"...)

@@ -169,14 +169,6 @@ type StreamEvent struct {
 // Type returns "stream_event".
 func (*StreamEvent) Type() string { return "stream_event" }
 
-// HookCallback is the payload of a hook_callback control request.
-type HookCallback struct {
-	CallbackID string
-	// ToolUseID is the request's tool_use_id: the real id for tool events, a synthetic one otherwise.
-	ToolUseID string
-	Input     HookInput
-}
-
 // CanUseTool is the payload of a can_use_tool control request: a permission prompt.
 type CanUseTool struct {
 	ToolName              string         `json:"tool_name"`
@@ -190,70 +182,6 @@ type CanUseTool struct {
 	PermissionSuggestions jsontext.Value `json:"permission_suggestions,omitempty"`
 	AgentID               string         `json:"agent_id,omitempty"`
 }
-
-// ControlRequest is a request from the CLI (hook_callback, can_use_tool, mcp_message, ...) or, when
-// decoding the SDK's own output, from the SDK.
-type ControlRequest struct {
-	RequestID string
-	Subtype   string
-	// Request is the whole "request" object.
-	Request jsontext.Value
-	// HookCallback is set for subtype hook_callback, CanUseTool for can_use_tool.
-	HookCallback *HookCallback
-	CanUseTool   *CanUseTool
-	Raw          jsontext.Value
-}
-
-// Type returns "control_request".
-func (*ControlRequest) Type() string { return "control_request" }
-
-// ControlResponse answers a control request.
-type ControlResponse struct {
-	RequestID string
-	// Subtype is "success" or "error".
-	Subtype   string
-	Response  jsontext.Value
-	Error     string
-	ErrorCode string
-	Raw       jsontext.Value
-}
-
-// Type returns "control_response".
-func (*ControlResponse) Type() string { return "control_response" }
-
-// ControlCancelRequest says the CLI no longer waits for the answer to one of its requests.
-type ControlCancelRequest struct {
-	RequestID string
-	Raw       jsontext.Value
-}
-
-// Type returns "control_cancel_request".
-func (*ControlCancelRequest) Type() string { return "control_cancel_request" }
-
-// HookEventMessage is the design spec's framing of a hook: a "hook_event" line carrying the input
-// inline, answered by a "hook_response" line. RequestID is the line's "request_id" or "id", if any.
-type HookEventMessage struct {
-	RequestID string
-	ToolUseID string
-	Input     HookInput
-	Raw       jsontext.Value
-}
-
-// Type returns "hook_event".
-func (*HookEventMessage) Type() string { return "hook_event" }
-
-// HookResponseMessage is a "hook_response" line: the answer to a hook_event.
-type HookResponseMessage struct {
-	RequestID     string
-	ToolUseID     string
-	HookEventName HookEvent
-	// Output is the answer's fields (continue, decision, hookSpecificOutput, ...).
-	Output jsontext.Value
-	Raw    jsontext.Value
-}
-
-// Type returns "hook_response".
-func (*HookResponseMessage) Type() string { return "hook_response" }
 
 // RawMessage is a line of a type this SDK does not decode: a newer CLI's additions come through as
 // RawMessage instead of an error.

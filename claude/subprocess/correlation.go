@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // requests correlates the two directions of the control protocol by request id, with all their
@@ -39,7 +39,7 @@ type requests struct {
 
 // pendingResult is the outcome of an SDK request: the CLI's answer, or the reader's error.
 type pendingResult struct {
-	resp *shared.ControlResponse
+	resp *control.Response
 	err  error
 }
 
@@ -73,7 +73,7 @@ func (r *requests) removePending(id string) {
 }
 
 // resolve hands the CLI's answer to its request; it reports false for an unknown id.
-func (r *requests) resolve(resp *shared.ControlResponse) bool {
+func (r *requests) resolve(resp *control.Response) bool {
 	r.mu.Lock()
 	ch, ok := r.pending[resp.RequestID]
 	delete(r.pending, resp.RequestID)

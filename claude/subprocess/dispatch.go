@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
@@ -32,7 +33,7 @@ type hookRequest struct {
 }
 
 // startHookCallback handles a hook_callback request.
-func (t *Transport) startHookCallback(m *shared.ControlRequest, times roundTripTimes) {
+func (t *Transport) startHookCallback(m *control.Request, times roundTripTimes) {
 	cb := m.HookCallback
 	e := cb.Input.Base().HookEventName
 	if reg, ok := callbackEvent(cb.CallbackID); ok && reg != e {
@@ -55,7 +56,7 @@ func (t *Transport) startHookCallback(m *shared.ControlRequest, times roundTripT
 }
 
 // startHookEvent handles a hook_event line (the spec framing).
-func (t *Transport) startHookEvent(m *shared.HookEventMessage, times roundTripTimes) {
+func (t *Transport) startHookEvent(m *control.HookEvent, times roundTripTimes) {
 	r := &hookRequest{key: m.RequestID, in: m.Input, times: times, spec: true, requestID: m.RequestID, toolUseID: m.ToolUseID}
 	if r.key == "" {
 		// Without a request id, two events for one tool use cannot be told apart: each gets a key
@@ -151,7 +152,7 @@ func (t *Transport) refuseHook(id string, e shared.HookEvent, reason string, tim
 }
 
 // startPermission handles a can_use_tool request.
-func (t *Transport) startPermission(m *shared.ControlRequest, times roundTripTimes) {
+func (t *Transport) startPermission(m *control.Request, times roundTripTimes) {
 	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "subtype", m.Subtype)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // roundTripTimes are a request's times for Config.OnRoundTrip (zero without it).
@@ -80,7 +81,7 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 		t.cfg.OnMessage(msg)
 	}
 	switch m := msg.(type) {
-	case *shared.ControlRequest:
+	case *control.Request:
 		switch m.Subtype {
 		case "hook_callback":
 			t.startHookCallback(m, times)
@@ -92,15 +93,15 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 			t.traceRoundTrip(m.RequestID, m.Subtype, "", times)
 		}
 		return
-	case *shared.ControlResponse:
+	case *control.Response:
 		if !t.reqs.resolve(m) {
 			t.logger.Debug("subprocess: control_response for an unknown request", "request_id", m.RequestID)
 		}
 		return
-	case *shared.ControlCancelRequest:
+	case *control.CancelRequest:
 		t.reqs.cancel(m.RequestID)
 		return
-	case *shared.HookEventMessage:
+	case *control.HookEvent:
 		t.startHookEvent(m, times)
 		return
 	case *shared.SystemMessage:

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -31,7 +32,7 @@ func (h *hookFlags) Set(s string) error { *h = append(*h, s); return nil }
 // per event, in an order that does not depend on goroutine scheduling where it can. Behaviours:
 //
 //	allow | deny:REASON | ask | block:REASON | stop:REASON | context:TEXT | rewrite:KEY=VALUE |
-//	guard (deny a file_path outside the cwd) | panic | hang | error:TEXT | nonsense | log |
+//	guard (deny a file_path outside the cwd) | panic | hang | markhang (calls SetPermissionMode("plan"), then hangs) | error:TEXT | nonsense | log |
 //	reverse:N (the handler for tool_use_id tN, N below the arg, waits until tN+1's has started, so
 //	the handlers must run at once; then it allows)
 func SDKRun() int {
@@ -107,6 +108,7 @@ func SDKRun() int {
 		out.printf("create error: %v", err)
 		return 1
 	}
+	running.Store(s)
 	code := 0
 	if err := s.Send(ctx, *prompt); err != nil {
 		out.printf("send error: %v", err)
@@ -204,6 +206,9 @@ func (c *reverseCoord) ch(id string) chan struct{} {
 	return ch
 }
 
+// running is the session sdkrun runs (one per process), for handlers that call it.
+var running atomic.Pointer[v2.Session]
+
 func behaviour(e shared.HookEvent, b string, out *printer, coord *reverseCoord) shared.HookHandler {
 	kind, arg, _ := strings.Cut(b, "=")
 	if k, a, ok := strings.Cut(b, ":"); ok {
@@ -248,6 +253,13 @@ func behaviour(e shared.HookEvent, b string, out *printer, coord *reverseCoord) 
 			panic("handler exploded")
 		case "hang":
 			select {} // ignores ctx on purpose: the SDK must answer anyway
+		case "markhang":
+			// Tells the CLI it runs (a set_permission_mode request the transcript can expect),
+			// then hangs, ignoring ctx.
+			if s := running.Load(); s != nil {
+				_ = s.SetPermissionMode(context.WithoutCancel(ctx), "plan")
+			}
+			select {}
 		case "error":
 			return nil, errors.New(arg)
 		case "nonsense":
