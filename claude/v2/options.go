@@ -46,6 +46,7 @@ type options struct {
 	maxLineSize         int
 	closeGrace          time.Duration
 	requestTimeout      time.Duration
+	permissionTimeout   time.Duration
 	strictHooks         bool
 	allowUnenforced     bool
 	synthesizeLifecycle bool
@@ -227,10 +228,20 @@ func WithAllowUnenforcedHooks() Option {
 	return optionFunc(func(o *options) { o.allowUnenforced = true })
 }
 
-// WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error or
-// a panic of fn denies. Default: none (the CLI denies what would need a prompt).
+// WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error, a
+// panic or a timeout (WithPermissionTimeout) of fn denies. With PermissionRequest hooks too, the two
+// decisions of one tool call are joined and a deny from either wins. Default: none (the CLI denies
+// what would need a prompt).
 func WithCanUseTool(fn shared.CanUseToolFunc) Option {
 	return optionFunc(func(o *options) { o.canUseTool = fn })
+}
+
+// WithPermissionTimeout bounds one run of the WithCanUseTool callback: a callback that has not
+// answered by then is denied (fail closed), its ctx ends with the cause shared.ErrPermissionTimeout,
+// and its late answer is dropped. A callback that asks a person should set it to how long a person
+// may take. Default: 5 s, as a hook's.
+func WithPermissionTimeout(d time.Duration) Option {
+	return optionFunc(func(o *options) { o.permissionTimeout = d })
 }
 
 // WithStderr calls fn with each line the CLI writes on stderr. Default: the SDK keeps a tail for

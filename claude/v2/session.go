@@ -256,21 +256,22 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	s.o = o
 
 	t, err := subprocess.Start(ctx, subprocess.Config{
-		CLIPath:        cliPath,
-		Args:           o.args(),
-		Dir:            o.cwd,
-		BaseEnv:        o.baseEnv,
-		Env:            o.env,
-		Hooks:          x,
-		CanUseTool:     o.canUseTool,
-		MaxLineSize:    o.maxLineSize,
-		OnStderr:       o.onStderr,
-		Logger:         logger,
-		CloseGrace:     o.closeGrace,
-		RequestTimeout: o.requestTimeout,
-		OnMessage:      s.observe,
-		OnRoundTrip:    o.onRoundTrip,
-		HookEvents:     o.hookEvents,
+		CLIPath:           cliPath,
+		Args:              o.args(),
+		Dir:               o.cwd,
+		BaseEnv:           o.baseEnv,
+		Env:               o.env,
+		Hooks:             x,
+		CanUseTool:        o.canUseTool,
+		MaxLineSize:       o.maxLineSize,
+		OnStderr:          o.onStderr,
+		Logger:            logger,
+		CloseGrace:        o.closeGrace,
+		RequestTimeout:    o.requestTimeout,
+		PermissionTimeout: o.permissionTimeout,
+		OnMessage:         s.observe,
+		OnRoundTrip:       o.onRoundTrip,
+		HookEvents:        o.hookEvents,
 	})
 	if err != nil {
 		return nil, err
@@ -852,6 +853,9 @@ func (o *options) validate() error {
 	}
 	if o.hookTimeout <= 0 {
 		return errors.New("v2: hook timeout must be positive")
+	}
+	if o.permissionTimeout < 0 {
+		return errors.New("v2: negative permission timeout")
 	}
 	return nil
 }
