@@ -102,17 +102,6 @@ func (e *realEnv) exists(name string) bool {
 	return err == nil
 }
 
-// requestsContaining returns the indexes of the recorded model requests that contain s.
-func (e *realEnv) requestsContaining(s string) []int {
-	var out []int
-	for _, r := range e.api.Requests() {
-		if r.Contains(s) {
-			out = append(out, r.Index)
-		}
-	}
-	return out
-}
-
 // testLogger logs through t, so that the SDK's logs show with a failing test only. Every goroutine
 // that logs is waited for by Session.Close, which runs before the test ends.
 func testLogger(t *testing.T) *slog.Logger {

@@ -114,7 +114,7 @@ func TestMainExitCodes(t *testing.T) {
 	if got := Main(fs, []string{"-cli", fakeCLI(t)}, f, func(string) []fakeapi.Reply { return nil }, body); got != 1 {
 		t.Errorf("failing body: exit %d, want 1", got)
 	}
-	fs, f = newFS()
+	_, f = newFS()
 	if f.Prompt != "p" || f.CLI != "" || f.Dir != "" || f.RealAPI {
 		t.Errorf("defaults: %+v", f)
 	}

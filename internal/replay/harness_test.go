@@ -205,14 +205,6 @@ func isProtocolError(err error) bool {
 	return errors.As(err, &pe)
 }
 
-// decision returns the permissionDecision of a PreToolUse answer, and its reason.
-func decision(a map[string]any) (string, string) {
-	hs, _ := a["hookSpecificOutput"].(map[string]any)
-	d, _ := hs["permissionDecision"].(string)
-	r, _ := hs["permissionDecisionReason"].(string)
-	return d, r
-}
-
 // noLeaks fails t if any SDK goroutine is left. Only tests that do not run in parallel may use it.
 func noLeaks(t testing.TB) {
 	t.Helper()

@@ -339,6 +339,7 @@ func (s *simulator) execTool(name string, in map[string]any) (string, error) {
 		out, err := exec.Command("sh", "-c", str("command")).CombinedOutput()
 		if err != nil {
 			if ee, ok := err.(*exec.ExitError); ok {
+				//lint:ignore ST1005 the CLI's own words, which the model reads
 				return "", fmt.Errorf("Exit code %d\n%s", ee.ExitCode(), out)
 			}
 			return "", err
@@ -362,6 +363,7 @@ func (s *simulator) execTool(name string, in map[string]any) (string, error) {
 		n := strings.Replace(string(b), str("old_string"), str("new_string"), 1)
 		return "The file " + p + " has been updated.", os.WriteFile(p, []byte(n), 0o644)
 	}
+	//lint:ignore ST1005 the CLI's own words, which the model reads
 	return "", fmt.Errorf("No such tool available: %s", name)
 }
 
