@@ -956,7 +956,7 @@ func TestPanicStackReachesHookError(t *testing.T) {
 			if !strings.Contains(string(he.Stack), "panickingHandler") {
 				t.Errorf("HookError.Stack does not name the panicking function:\n%s", he.Stack)
 			}
-			if !strings.Contains(he.Error(), "assignment to entry in nil map") || strings.Contains(he.Error(), "goroutine ") {
+			if !strings.Contains(he.Error(), "handler exploded") || strings.Contains(he.Error(), "goroutine ") {
 				t.Errorf("Error() = %q, want the panic value without the stack", he.Error())
 			}
 		})
