@@ -161,7 +161,7 @@ func withSessionID(line []byte, id string) (out []byte, uuid string, err error) 
 	if tok.Kind() != '{' {
 		return nil, "", fmt.Errorf("sessions: a %v, not an object", tok.Kind())
 	}
-	if err := enc.WriteToken(tok); err != nil {
+	if err := enc.WriteToken(jsontext.BeginObject); err != nil {
 		return nil, "", err
 	}
 	for dec.PeekKind() != '}' {
@@ -169,14 +169,15 @@ func withSessionID(line []byte, id string) (out []byte, uuid string, err error) 
 		if err != nil {
 			return nil, "", err
 		}
+		key := name.String()
+		if err := enc.WriteToken(name); err != nil {
+			return nil, "", err
+		}
 		v, err := dec.ReadValue()
 		if err != nil {
 			return nil, "", err
 		}
-		if err := enc.WriteToken(name); err != nil {
-			return nil, "", err
-		}
-		switch name.String() {
+		switch key {
 		case "sessionId":
 			err = enc.WriteToken(jsontext.String(id))
 		case "uuid":
@@ -189,10 +190,10 @@ func withSessionID(line []byte, id string) (out []byte, uuid string, err error) 
 			return nil, "", err
 		}
 	}
-	if tok, err = dec.ReadToken(); err != nil {
+	if _, err := dec.ReadToken(); err != nil {
 		return nil, "", err
 	}
-	if err := enc.WriteToken(tok); err != nil {
+	if err := enc.WriteToken(jsontext.EndObject); err != nil {
 		return nil, "", err
 	}
 	if _, err := dec.ReadToken(); err != io.EOF {

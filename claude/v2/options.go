@@ -34,6 +34,7 @@ type options struct {
 	resume              string
 	continueSession     bool
 	forkSession         bool
+	resumeAt            string // resume.go
 	sessionID           string
 	settings            string
 	includePartial      bool

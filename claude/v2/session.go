@@ -841,6 +841,9 @@ func (o *options) validate() error {
 	if o.resume != "" && !isUUID(o.resume) {
 		return &SessionIDError{Option: "WithResume", ID: o.resume}
 	}
+	if err := o.validateResumeAt(); err != nil {
+		return err
+	}
 	if o.sessionID != "" && !isUUID(o.sessionID) {
 		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
 	}
@@ -899,6 +902,7 @@ func (o *options) args() []string {
 	if o.forkSession {
 		a = append(a, "--fork-session")
 	}
+	a = append(a, o.resumeArgs()...)
 	if o.sessionID != "" {
 		flag("--session-id", o.sessionID)
 	}
