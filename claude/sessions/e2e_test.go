@@ -30,9 +30,14 @@ type realEnv struct {
 
 func newRealEnv(t *testing.T, h func(project string, r fakeapi.Request) fakeapi.Reply) *realEnv {
 	t.Helper()
+	return newRealEnvAt(t, filepath.Join(t.TempDir(), "my.project"), h)
+}
+
+// newRealEnvAt is newRealEnv with the project directory at project.
+func newRealEnvAt(t *testing.T, project string, h func(project string, r fakeapi.Request) fakeapi.Reply) *realEnv {
+	t.Helper()
 	bin := cli.Require(t)
 	home := t.TempDir()
-	project := filepath.Join(t.TempDir(), "my.project")
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -250,4 +255,25 @@ func userText(m *shared.UserMessage) string {
 		s += b.Text
 	}
 	return s
+}
+
+// The CLI stores a session where ProjectDir says, for long and non-ASCII working directories too.
+func TestRealCLI_ProjectKey(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"ünï.çødé 🙂", strings.Repeat("abcdefghij", 12) + "/" + strings.Repeat("klmnopqrst", 12)} {
+		env := newRealEnvAt(t, filepath.Join(t.TempDir(), name), scripted(text("ok")))
+		s := env.session(t)
+		query(t, s, "HELLO")
+		s.Close()
+		entries, err := os.ReadDir(filepath.Join(env.home, ".claude", "projects"))
+		if err != nil || len(entries) != 1 {
+			t.Fatalf("projects: %v, %v", entries, err)
+		}
+		if got, want := entries[0].Name(), sessions.ProjectKey(env.project); got != want {
+			t.Errorf("the CLI stored %q in %q, ProjectKey gives %q", env.project, got, want)
+		}
+		if l, err := env.dir().List(context.Background(), env.project); err != nil || len(l) != 1 || l[0].ID != s.SessionID() {
+			t.Errorf("List(%q) = %+v, %v", env.project, l, err)
+		}
+	}
 }

@@ -153,7 +153,7 @@ func (d Dir) Fork(cwd, id, atUUID string) (string, error) {
 func withSessionID(line []byte, id string) (out []byte, uuid string, err error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(line))
 	var buf bytes.Buffer
-	enc := jsontext.NewEncoder(&buf)
+	enc := jsontext.NewEncoder(&buf, jsontext.PreserveRawStrings(true))
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return nil, "", err
