@@ -151,6 +151,8 @@ type Session struct {
 
 	// obs delivers the observations (observe.go); nil without observers.
 	obs *observerRunner
+	// mirror feeds WithSessionStore's store (store.go); nil without one.
+	mirror *mirror
 
 	closeOnce sync.Once
 	closeErr  error
@@ -175,7 +177,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
+	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.requestTimeout)}
 
 	hooks := o.hooks
 	if o.subagentHooks != nil {
@@ -207,6 +209,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	defer func() {
 		if !ok {
 			x.Close()
+			s.mirror.end()
 			s.removeSettingsFile()
 		}
 	}()
@@ -509,6 +512,7 @@ func (s *Session) warn(msg string) {
 // keeps the session id and what the CLI's system/init says.
 func (s *Session) observe(m shared.Message) {
 	s.obs.feed(m)
+	s.mirror.feed(m)
 	var id string
 	switch v := m.(type) {
 	case *shared.SystemMessage:
@@ -806,6 +810,7 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
+		s.mirror.end() // after the reader: nothing more is fed
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
@@ -903,6 +908,7 @@ func (o *options) args() []string {
 		a = append(a, "--fork-session")
 	}
 	a = append(a, o.resumeArgs()...)
+	a = append(a, o.storeArgs()...)
 	if o.sessionID != "" {
 		flag("--session-id", o.sessionID)
 	}
