@@ -53,7 +53,10 @@ func (e *LineError) Unwrap() error { return e.Err }
 // live stream's message with the same UUID, except the assistant's StopReason and Usage, which
 // the transcript has final where the stream had them partial; Raw is the transcript line.
 //
-// The file is read as the iteration goes, and never whole. A line that cannot be read is yielded
+// Messages yields every entry of the file, in file order: after a resume at an earlier message
+// (v2.WithResumeAt without a fork) or a rewind, that includes the branch the CLI no longer follows
+// (each message's Raw has its "parentUuid"). The file is read as the iteration goes, and never
+// whole. A line that cannot be read is yielded
 // as a *LineError, and the iteration goes on; a torn last line is not an error. A missing
 // transcript is one ErrNotFound error; an invalid id one ErrInvalidID error.
 func (d Dir) Messages(cwd, id string) iter.Seq2[shared.Message, error] {
