@@ -112,6 +112,20 @@ func TestRealCLI_ResumeAt(t *testing.T) {
 		}
 	})
 
+	// Without a fork, the session goes on from the message, on a branch of its transcript.
+	t.Run("resume at, same session", func(t *testing.T) {
+		s := env.session(t, v2.WithResume(id), v2.WithResumeAt(atA1))
+		if got := s.SessionID(); got != id {
+			t.Errorf("SessionID() = %s, want %s", got, id)
+		}
+		query(t, s, "P6")
+		s.Close()
+		last, _ := env.api.LastRequest()
+		if diff := cmp.Diff([]string{"user: P1", "assistant: A1", "user: P6"}, conversationTexts(last)); diff != "" {
+			t.Errorf("the resumed turn's request (-want +got):\n%s", diff)
+		}
+	})
+
 	t.Run("delete", func(t *testing.T) {
 		if err := dir.Delete(env.project, id); err != nil {
 			t.Fatal(err)
