@@ -66,7 +66,10 @@ func TestList(t *testing.T) {
 	dir := sessions.Dir(t.TempDir())
 	const cwd = "/nonexistent/project"
 	base := time.Date(2026, 11, 25, 4, 0, 0, 0, time.UTC)
-	writeTranscript(t, dir, cwd, idA, base.Add(1*time.Minute), prompt("first-a"), `{"type":"ai-title","aiTitle":"Generated","sessionId":"x"}`)
+	// A field of an unexpected type (gitBranch) fails alone: the prompt and cwd are still read.
+	writeTranscript(t, dir, cwd, idA, base.Add(1*time.Minute),
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"first-a"}]},"uuid":"p","timestamp":"2026-11-25T04:00:00Z","cwd":"/w","gitBranch":{"x":1}}`,
+		`{"type":"ai-title","aiTitle":"Generated","sessionId":"x"}`)
 	writeTranscript(t, dir, cwd, idB, base.Add(3*time.Minute), prompt("first-b"),
 		`{"type":"assistant","message":{"role":"assistant","model":"claude-b","content":[]},"uuid":"m"}`,
 		`{"type":"last-prompt","lastPrompt":"latest-b"}`, "torn {")

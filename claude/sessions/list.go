@@ -133,8 +133,8 @@ func stat(path, id string) (info Info, keep bool, err error) {
 	var aiTitle, summary string
 	sidechain := false
 	for _, line := range bytes.Split(head, []byte("\n")) {
-		var e entry
-		if json.Unmarshal(line, &e) != nil {
+		e, ok := decodeListEntry(line)
+		if !ok {
 			continue // blank, torn at the window's end, or not ours
 		}
 		sidechain = sidechain || e.UUID != "" && e.IsSidechain
@@ -145,23 +145,18 @@ func stat(path, id string) (info Info, keep bool, err error) {
 			info.Cwd, info.GitBranch = e.Cwd, e.GitBranch
 		}
 		if info.FirstPrompt == "" && e.Type == "user" && !e.IsMeta {
-			info.FirstPrompt = promptText(e.Message)
+			info.FirstPrompt = e.Prompt
 		}
 		readMeta(&e, &info, &aiTitle, &summary)
 	}
 	for _, line := range bytes.Split(tail, []byte("\n")) {
-		var e entry
-		if json.Unmarshal(line, &e) != nil {
+		e, ok := decodeListEntry(line)
+		if !ok {
 			continue
 		}
 		readMeta(&e, &info, &aiTitle, &summary)
-		if e.Type == "assistant" {
-			var m struct {
-				Model string `json:"model"`
-			}
-			if json.Unmarshal(e.Message, &m) == nil && m.Model != "" && m.Model != "<synthetic>" {
-				info.Model = m.Model
-			}
+		if e.Type == "assistant" && e.Model != "" && e.Model != "<synthetic>" {
+			info.Model = e.Model
 		}
 	}
 	info.Title = cmp.Or(info.CustomTitle, aiTitle, info.LastPrompt, summary, info.FirstPrompt)
@@ -169,7 +164,7 @@ func stat(path, id string) (info Info, keep bool, err error) {
 }
 
 // readMeta takes the metadata of entry e; later entries win.
-func readMeta(e *entry, info *Info, aiTitle, summary *string) {
+func readMeta(e *listEntry, info *Info, aiTitle, summary *string) {
 	switch e.Type {
 	case "custom-title":
 		info.CustomTitle = e.CustomTitle
@@ -184,6 +179,120 @@ func readMeta(e *entry, info *Info, aiTitle, summary *string) {
 	}
 }
 
+// listEntry is what List reads of a transcript line. Names are the CLI's.
+type listEntry struct {
+	Type        string
+	UUID        string
+	IsSidechain bool
+	IsMeta      bool
+	Timestamp   string
+	Cwd         string
+	GitBranch   string
+	// Prompt is a user entry's text (string content, or first text block); Model an assistant's.
+	Prompt string
+	Model  string
+	// The metadata entries' values.
+	CustomTitle, AITitle, Tag, LastPrompt, Summary string
+}
+
+// decodeListEntry decodes a line for List; ok is false for a line that is not a JSON object. A
+// field of an unexpected type is left empty, and the others are still read.
+func decodeListEntry(line []byte) (e listEntry, ok bool) {
+	// Fast path: every field of the expected type.
+	var t struct {
+		Type        string `json:"type"`
+		UUID        string `json:"uuid"`
+		IsSidechain bool   `json:"isSidechain"`
+		IsMeta      bool   `json:"isMeta"`
+		Timestamp   string `json:"timestamp"`
+		Cwd         string `json:"cwd"`
+		GitBranch   string `json:"gitBranch"`
+		Message     struct {
+			Model   string         `json:"model"`
+			Content jsontext.Value `json:"content"`
+		} `json:"message"`
+		CustomTitle string `json:"customTitle"`
+		AITitle     string `json:"aiTitle"`
+		Tag         string `json:"tag"`
+		LastPrompt  string `json:"lastPrompt"`
+		Summary     string `json:"summary"`
+	}
+	if json.Unmarshal(line, &t) == nil {
+		e = listEntry{Type: t.Type, UUID: t.UUID, IsSidechain: t.IsSidechain, IsMeta: t.IsMeta,
+			Timestamp: t.Timestamp, Cwd: t.Cwd, GitBranch: t.GitBranch}
+		switch t.Type {
+		case "user":
+			e.Prompt = contentText(t.Message.Content)
+		case "assistant":
+			e.Model = t.Message.Model
+		case "custom-title":
+			e.CustomTitle = t.CustomTitle
+		case "ai-title":
+			e.AITitle = t.AITitle
+		case "tag":
+			e.Tag = t.Tag
+		case "last-prompt":
+			e.LastPrompt = t.LastPrompt
+		case "summary":
+			e.Summary = t.Summary
+		}
+		return e, true
+	}
+	// Slow path: every field raw, so that one of an unexpected type fails alone.
+	var f struct {
+		Type        jsontext.Value `json:"type"`
+		UUID        jsontext.Value `json:"uuid"`
+		IsSidechain jsontext.Value `json:"isSidechain"`
+		IsMeta      jsontext.Value `json:"isMeta"`
+		Timestamp   jsontext.Value `json:"timestamp"`
+		Cwd         jsontext.Value `json:"cwd"`
+		GitBranch   jsontext.Value `json:"gitBranch"`
+		Message     jsontext.Value `json:"message"`
+		CustomTitle jsontext.Value `json:"customTitle"`
+		AITitle     jsontext.Value `json:"aiTitle"`
+		Tag         jsontext.Value `json:"tag"`
+		LastPrompt  jsontext.Value `json:"lastPrompt"`
+		Summary     jsontext.Value `json:"summary"`
+	}
+	if json.Unmarshal(line, &f) != nil {
+		return listEntry{}, false
+	}
+	str := func(v jsontext.Value) string {
+		var s string
+		_ = json.Unmarshal(v, &s)
+		return s
+	}
+	flag := func(v jsontext.Value) bool {
+		var b bool
+		_ = json.Unmarshal(v, &b)
+		return b
+	}
+	e = listEntry{Type: str(f.Type), UUID: str(f.UUID), IsSidechain: flag(f.IsSidechain), IsMeta: flag(f.IsMeta),
+		Timestamp: str(f.Timestamp), Cwd: str(f.Cwd), GitBranch: str(f.GitBranch)}
+	switch e.Type {
+	case "user":
+		e.Prompt = promptText(f.Message)
+	case "assistant":
+		var m struct {
+			Model jsontext.Value `json:"model"`
+		}
+		if json.Unmarshal(f.Message, &m) == nil {
+			e.Model = str(m.Model)
+		}
+	case "custom-title":
+		e.CustomTitle = str(f.CustomTitle)
+	case "ai-title":
+		e.AITitle = str(f.AITitle)
+	case "tag":
+		e.Tag = str(f.Tag)
+	case "last-prompt":
+		e.LastPrompt = str(f.LastPrompt)
+	case "summary":
+		e.Summary = str(f.Summary)
+	}
+	return e, true
+}
+
 // promptText returns the text of a user message: its string content, or its first text block; ""
 // for tool results.
 func promptText(msg jsontext.Value) string {
@@ -193,15 +302,20 @@ func promptText(msg jsontext.Value) string {
 	if json.Unmarshal(msg, &m) != nil {
 		return ""
 	}
+	return contentText(m.Content)
+}
+
+// contentText returns a message content's text: the string itself, or its first text block.
+func contentText(content jsontext.Value) string {
 	var s string
-	if json.Unmarshal(m.Content, &s) == nil {
+	if json.Unmarshal(content, &s) == nil {
 		return s
 	}
 	var blocks []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if json.Unmarshal(m.Content, &blocks) == nil {
+	if json.Unmarshal(content, &blocks) == nil {
 		for _, b := range blocks {
 			if b.Type == "text" {
 				return b.Text

@@ -79,7 +79,7 @@ func (d Dir) SubagentMessages(cwd, id, agentID string) iter.Seq2[shared.Message,
 
 // ReadMessages returns the messages of the transcript read from r, as Messages does, with lines of
 // at most maxLineSize bytes (0: DefaultMaxLineSize). Use it for a transcript kept elsewhere (a
-// Store's copy). It does not close r.
+// Store's copy). An error reading r ends the iteration, yielded last. It does not close r.
 func ReadMessages(r io.Reader, maxLineSize int) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
 		readMessages(r, "", maxLineSize, yield)
@@ -183,39 +183,39 @@ func lines(r io.Reader, path string, max int) iter.Seq2[rawLine, error] {
 	}
 }
 
-// entry is the part of a transcript line that Messages and List read. Field names are the CLI's.
-type entry struct {
-	Type          string         `json:"type"`
+// entryType is the type of a transcript line. Decoding a line into it also checks the whole line
+// (JSON's grammar, duplicate names, UTF-8).
+type entryType struct {
+	Type string `json:"type"`
+}
+
+// messageEntry is what Messages reads of a user, assistant or system entry. Names are the CLI's.
+type messageEntry struct {
 	Subtype       string         `json:"subtype"`
 	UUID          string         `json:"uuid"`
-	ParentUUID    *string        `json:"parentUuid"`
 	SessionID     string         `json:"sessionId"`
-	IsSidechain   bool           `json:"isSidechain"`
-	IsMeta        bool           `json:"isMeta"`
-	Timestamp     string         `json:"timestamp"`
 	Cwd           string         `json:"cwd"`
-	GitBranch     string         `json:"gitBranch"`
+	Level         string         `json:"level"`
 	Message       jsontext.Value `json:"message"`
 	ToolUseResult jsontext.Value `json:"toolUseResult"`
 	Content       jsontext.Value `json:"content"`
-	Level         string         `json:"level"`
-	// Metadata entries.
-	CustomTitle string `json:"customTitle"`
-	AITitle     string `json:"aiTitle"`
-	Tag         string `json:"tag"`
-	LastPrompt  string `json:"lastPrompt"`
-	Summary     string `json:"summary"`
-	AgentID     string `json:"agentId"`
 }
 
 // decodeMessage decodes one transcript line: a message for a user, assistant or system entry, nil
-// for an entry of another type, or the decoder's error.
+// for an entry of another type (whatever its fields), or the decoder's error.
 func decodeMessage(line []byte) (shared.Message, error) {
-	var e entry
+	var t entryType
+	if err := json.Unmarshal(line, &t); err != nil {
+		return nil, err
+	}
+	if t.Type != "user" && t.Type != "assistant" && t.Type != "system" {
+		return nil, nil
+	}
+	var e messageEntry
 	if err := json.Unmarshal(line, &e); err != nil {
 		return nil, err
 	}
-	switch e.Type {
+	switch t.Type {
 	case "user":
 		m := &shared.UserMessage{SessionID: e.SessionID, UUID: e.UUID, Raw: line}
 		if err := unmarshalValue(e.Message, &m.Message); err != nil {
@@ -236,7 +236,7 @@ func decodeMessage(line []byte) (shared.Message, error) {
 			return nil, err
 		}
 		return m, nil
-	case "system":
+	default:
 		m := &shared.SystemMessage{Subtype: e.Subtype, SessionID: e.SessionID, UUID: e.UUID, Cwd: e.Cwd, Level: e.Level, Raw: line}
 		if e.Content.Kind() == '"' {
 			if err := json.Unmarshal(e.Content, &m.Content); err != nil {
@@ -245,7 +245,6 @@ func decodeMessage(line []byte) (shared.Message, error) {
 		}
 		return m, nil
 	}
-	return nil, nil
 }
 
 // unmarshalValue decodes v into p, leaving p alone when v is absent.

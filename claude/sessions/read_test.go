@@ -66,7 +66,7 @@ func TestReadMessages(t *testing.T) {
 	}{
 		{"messages", strings.Join([]string{userLine, assistantLine, toolLine, systemLine}, "\n") + "\n",
 			[]string{"user u1", "assistant a1", "user u2", "system y1"}},
-		{"unknown and metadata lines skipped", `{"type":"queue-operation","operation":"enqueue"}` + "\n" + `{"type":"future-kind","x":[1,2]}` + "\n" + userLine + "\n" + `{"type":"custom-title","customTitle":"t"}` + "\n",
+		{"unknown and metadata lines skipped", `{"type":"queue-operation","operation":"enqueue"}` + "\n" + `{"type":"future-kind","x":[1,2],"tag":{"a":1},"content":7,"message":"m"}` + "\n" + userLine + "\n" + `{"type":"custom-title","customTitle":"t"}` + "\n",
 			[]string{"user u1"}},
 		{"garbage then a valid line", "not json\n" + userLine + "\n", []string{"syntax 1", "user u1"}},
 		{"wrong shape", `{"type":"assistant","message":5,"uuid":"a9"}` + "\n" + userLine + "\n", []string{"semantic 1", "user u1"}},
