@@ -33,7 +33,12 @@ func Example() {
 				}
 			case *shared.AssistantMessage:
 				for _, b := range m.Message.Content {
-					fmt.Printf("  assistant: %s %s%s\n", b.Type, b.Text, b.Input)
+					switch b.Type {
+					case "text":
+						fmt.Printf("  assistant: text %s\n", b.Text)
+					case "tool_use":
+						fmt.Printf("  assistant: tool_use %s %s\n", b.Name, b.Input)
+					}
 				}
 			}
 		}
@@ -41,7 +46,7 @@ func Example() {
 	// Output:
 	// 6c1f3d4e-8a2b-4c5d-9e6f-7a8b9c0d1e2f "File listing" tag=demo first="list the files" model=claude-opus-5-5 cwd=/home/me/demo
 	//   user: "list the files"
-	//   assistant: tool_use {"command":"ls","description":"List files"}
+	//   assistant: tool_use Bash {"command":"ls","description":"List files"}
 	//   user: tool_result README.md
 	// main.go
 	//   assistant: text Two files: README.md and main.go.
