@@ -2,7 +2,9 @@ package v2
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -17,9 +19,9 @@ import (
 // "transcript_mirror" line, which Receive and Query also yield, as a *shared.RawMessage), and the
 // session calls store.Append with its entries, on a goroutine of its own, so that a slow store
 // never slows the CLI. The contract (order, at least once, crash) is sessions.Store's: each
-// Append is bounded by the request timeout (WithRequestTimeout) and made three times at most; a
-// batch that still fails is logged at level Error and left out, and the later ones are still
-// delivered. Close returns once every batch is delivered or left out. The CLI keeps writing its
+// Append is bounded by the request timeout (WithRequestTimeout) and made three times at most (a
+// panic counts as a failure, its stack logged); a batch that still fails is logged at level Error
+// and left out, and the later ones are still delivered. Close returns once every batch is delivered or left out. The CLI keeps writing its
 // own transcript too. Default: none.
 func WithSessionStore(store sessions.Store) Option {
 	return optionFunc(func(o *options) { o.store = store })
@@ -142,9 +144,7 @@ func (m *mirror) deliver(line []byte) {
 		return
 	}
 	for attempt := 1; ; attempt++ {
-		ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
-		err = m.store.Append(ctx, key, frame.Entries)
-		cancel()
+		err = m.appendOnce(key, frame.Entries)
 		if err == nil {
 			return
 		}
@@ -155,4 +155,17 @@ func (m *mirror) deliver(line []byte) {
 		m.logger.Warn("v2: session store: Append failed; trying again", "session", key.SessionID, "attempt", attempt, "err", err)
 		time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
 	}
+}
+
+// appendOnce calls Append once, bounded by the timeout; a panic is an error (its stack logged).
+func (m *mirror) appendOnce(key sessions.Key, entries []jsontext.Value) (err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			m.logger.Error("v2: session store: Append panicked", "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("v2: session store: Append panicked: %v", p)
+		}
+	}()
+	return m.store.Append(ctx, key, entries)
 }

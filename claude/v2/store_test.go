@@ -13,7 +13,8 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// recordingStore records Append calls; entries holding "FAILS" fail every attempt.
+// recordingStore records Append calls; entries holding "FAILS" fail every attempt, and those
+// holding "PANICS" panic.
 type recordingStore struct {
 	calls records[string]
 }
@@ -28,6 +29,9 @@ func (s *recordingStore) Append(_ context.Context, key sessions.Key, entries []j
 	if strings.Contains(call, "FAILS") {
 		return errors.New("store down")
 	}
+	if strings.Contains(call, "PANICS") {
+		panic("store bug")
+	}
 	return nil
 }
 
@@ -36,8 +40,8 @@ func mirrorLine(path string, entries ...string) string {
 }
 
 // WithSessionStore passes --session-mirror and hands each transcript_mirror line's entries to the
-// store, in order, by the key of its file; a failing batch is tried three times and left out, and
-// the later ones still come; a line for another file is skipped; Close waits for all of it.
+// store, in order, by the key of its file; a failing (or panicking) batch is tried three times and
+// left out, and the later ones still come; a line for another file is skipped; Close waits for all of it.
 func TestReplay_SessionStore(t *testing.T) {
 	t.Parallel()
 	const id = "11111111-2222-4333-8444-555555555555"
@@ -47,6 +51,7 @@ func TestReplay_SessionStore(t *testing.T) {
 		mirrorLine(base+".jsonl", `{"n":"FAILS"}`)+
 		mirrorLine("/elsewhere/notes.txt", `{"n":"skipped"}`)+
 		mirrorLine(base+"/subagents/agent-a1.jsonl", `{"n":3}`)+
+		mirrorLine(base+".jsonl", `{"n":"PANICS"}`)+
 		mirrorLine(base+".jsonl", `{"n":4}`)+
 		sendResult("done")+"eof\n")
 	store := &recordingStore{}
@@ -59,6 +64,7 @@ func TestReplay_SessionStore(t *testing.T) {
 		`11111111/ {"n":1} {"n":2}`,
 		`11111111/ {"n":"FAILS"}`, `11111111/ {"n":"FAILS"}`, `11111111/ {"n":"FAILS"}`,
 		`11111111/a1 {"n":3}`,
+		`11111111/ {"n":"PANICS"}`, `11111111/ {"n":"PANICS"}`, `11111111/ {"n":"PANICS"}`,
 		`11111111/ {"n":4}`,
 	}
 	if diff := cmp.Diff(want, store.calls.all()); diff != "" {
