@@ -210,3 +210,55 @@ func readUUIDs(t *testing.T, dir sessions.Dir, cwd, id string) []string {
 	}
 	return out
 }
+
+// A subagent's messages carry the tool_use id of its metadata file, as on the live stream.
+func TestSubagentMessages(t *testing.T) {
+	dir := sessions.Dir(t.TempDir())
+	p, _ := dir.TranscriptPath("/p", idA)
+	sub := filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ name, data string }{
+		{"agent-a1.jsonl", userLine + "\n" + assistantLine + "\n"},
+		{"agent-a1.meta.json", `{"agentType":"general-purpose","toolUseId":"toolu_9"}`},
+		{"agent-a2.jsonl", userLine + "\n"},
+		{"agent-a3.meta.json", `{}`},
+		{"notes.txt", ""},
+	} {
+		if err := os.WriteFile(filepath.Join(sub, f.name), []byte(f.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids, err := dir.Subagents("/p", idA)
+	if diff := cmp.Diff([]string{"a1", "a2"}, ids); err != nil || diff != "" {
+		t.Errorf("Subagents (-want +got): %v\n%s", err, diff)
+	}
+	parents := func(agent string) []string {
+		var out []string
+		for m, err := range dir.SubagentMessages("/p", idA, agent) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p *string
+			switch m := m.(type) {
+			case *shared.UserMessage:
+				p = m.ParentToolUseID
+			case *shared.AssistantMessage:
+				p = m.ParentToolUseID
+			}
+			if p == nil {
+				out = append(out, "<nil>")
+			} else {
+				out = append(out, *p)
+			}
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{"toolu_9", "toolu_9"}, parents("a1")); diff != "" {
+		t.Errorf("a1 parents (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"<nil>"}, parents("a2")); diff != "" {
+		t.Errorf("a2 parents (-want +got):\n%s", diff)
+	}
+}

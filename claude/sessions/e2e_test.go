@@ -213,22 +213,29 @@ func TestRealCLI_ListAndRead(t *testing.T) {
 	if err != nil || len(agents) != 1 {
 		t.Fatalf("Subagents = %q, %v; want one", agents, err)
 	}
-	// The live stream shows a subagent's prompt, not its answer; its transcript has both.
+	// The live stream shows a subagent's prompt, not its answer; its transcript has both, and
+	// both carry the Task's tool_use id as on the live stream.
 	sub := readAll(t, env.dir().SubagentMessages(env.project, id, agents[0]))
 	var subGot []string
+	parent := func(p *string) string {
+		if p == nil {
+			return "<nil>"
+		}
+		return *p
+	}
 	for _, m := range sub {
 		switch m := m.(type) {
 		case *shared.UserMessage:
-			subGot = append(subGot, "user: "+userText(m))
+			subGot = append(subGot, "user: "+userText(m)+" parent "+parent(m.ParentToolUseID))
 		case *shared.AssistantMessage:
-			subGot = append(subGot, "assistant: "+m.Text())
+			subGot = append(subGot, "assistant: "+m.Text()+" parent "+parent(m.ParentToolUseID))
 		}
 	}
-	if diff := cmp.Diff([]string{"user: SUBAGENT-PROMPT", "assistant: SUBAGENT-ANSWER"}, subGot); diff != "" {
+	if diff := cmp.Diff([]string{"user: SUBAGENT-PROMPT parent toolu_02", "assistant: SUBAGENT-ANSWER parent toolu_02"}, subGot); diff != "" {
 		t.Errorf("SubagentMessages (-want +got):\n%s", diff)
 	}
 	for _, m := range conversation(live, true) {
-		if u, ok := m.(*shared.UserMessage); !ok || userText(u) != "SUBAGENT-PROMPT" {
+		if u, ok := m.(*shared.UserMessage); !ok || userText(u) != "SUBAGENT-PROMPT" || parent(u.ParentToolUseID) != "toolu_02" {
 			t.Errorf("live subagent message %+v", m)
 		}
 	}

@@ -68,13 +68,49 @@ func (d Dir) Messages(cwd, id string) iter.Seq2[shared.Message, error] {
 }
 
 // SubagentMessages returns the messages of the transcript of subagent agentID in session id, as
-// Messages does (Subagents lists the ids).
+// Messages does (Subagents lists the ids). Their ParentToolUseID is, as on the live stream, the id
+// of the tool_use that started the subagent, read from the agent-<id>.meta.json file the CLI keeps
+// beside the transcript (nil without one).
 func (d Dir) SubagentMessages(cwd, id, agentID string) iter.Seq2[shared.Message, error] {
 	path, err := d.subagentPath(cwd, id, agentID)
 	if err != nil {
 		return errSeq(err)
 	}
-	return readFile(path, "agent "+agentID+" of session "+id)
+	return func(yield func(shared.Message, error) bool) {
+		parent := subagentToolUseID(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
+		for m, err := range readFile(path, "agent "+agentID+" of session "+id) {
+			if parent != nil {
+				switch m := m.(type) {
+				case *shared.UserMessage:
+					m.ParentToolUseID = parent
+				case *shared.AssistantMessage:
+					m.ParentToolUseID = parent
+				}
+			}
+			if !yield(m, err) {
+				return
+			}
+		}
+	}
+}
+
+// maxMetaSize bounds the subagent metadata file read.
+const maxMetaSize = 1 << 20
+
+// subagentToolUseID returns the toolUseId of a subagent's metadata file, or nil.
+func subagentToolUseID(path string) *string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var meta struct {
+		ToolUseID string `json:"toolUseId"`
+	}
+	if json.UnmarshalRead(io.LimitReader(f, maxMetaSize), &meta) != nil || meta.ToolUseID == "" {
+		return nil
+	}
+	return &meta.ToolUseID
 }
 
 // ReadMessages returns the messages of the transcript read from r, as Messages does, with lines of
