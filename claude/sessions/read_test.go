@@ -3,6 +3,8 @@ package sessions_test
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,6 +146,40 @@ func FuzzReadMessages(f *testing.F) {
 		}
 		if a, ok := last.(*shared.AssistantMessage); !ok || a.UUID != "sentinel" {
 			t.Fatalf("the valid last line was not read; last message %#v", last)
+		}
+	})
+}
+
+// FuzzStatFork: Stat and Fork of any transcript never panic; Fork fails only with a *LineError,
+// and a fork reads back the same messages as the original.
+func FuzzStatFork(f *testing.F) {
+	for _, s := range []string{userLine + "\n" + assistantLine + "\n", "{\n", `{"type":"custom-title","customTitle":5}` + "\n" + userLine,
+		`{"type":"user","sessionId":"x","sessionId":"y"}` + "\n", `{"sessionId":"\u00e9\ud800"}` + "\n", "[1]\n" + toolLine} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		dir := sessions.Dir(t.TempDir())
+		const id = "aaaaaaaa-0000-4000-8000-000000000001"
+		p, _ := dir.TranscriptPath("/p", id)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, in, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dir.Stat("/p", id); err != nil {
+			t.Fatalf("Stat: %v", err)
+		}
+		fork, err := dir.Fork("/p", id, "")
+		if err != nil {
+			var le *sessions.LineError
+			if !errors.As(err, &le) {
+				t.Fatalf("Fork: %v (%T), want a *LineError", err, err)
+			}
+			return
+		}
+		if diff := cmp.Diff(summarize(dir.Messages("/p", id)), summarize(dir.Messages("/p", fork))); diff != "" {
+			t.Errorf("fork's messages (-original +fork):\n%s", diff)
 		}
 	})
 }
