@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
@@ -34,6 +35,8 @@ type options struct {
 	resume              string
 	continueSession     bool
 	forkSession         bool
+	resumeAt            string         // resume.go
+	store               sessions.Store // store.go
 	sessionID           string
 	settings            string
 	includePartial      bool

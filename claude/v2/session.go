@@ -152,6 +152,8 @@ type Session struct {
 
 	// obs delivers the observations (observe.go); nil without observers.
 	obs *observerRunner
+	// mirror feeds WithSessionStore's store (store.go); nil without one.
+	mirror *mirror
 
 	closeOnce sync.Once
 	closeErr  error
@@ -176,7 +178,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
+	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.requestTimeout)}
 
 	hooks := o.hooks
 	if o.subagentHooks != nil {
@@ -210,6 +212,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	defer func() {
 		if !ok {
 			x.Close()
+			s.mirror.end()
 			s.removeSettingsFile()
 		}
 	}()
@@ -513,6 +516,7 @@ func (s *Session) warn(msg string) {
 // keeps the session id and what the CLI's system/init says.
 func (s *Session) observe(m shared.Message) {
 	s.obs.feed(m)
+	s.mirror.feed(m)
 	var id string
 	switch v := m.(type) {
 	case *shared.SystemMessage:
@@ -810,6 +814,7 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
+		s.mirror.end() // after the reader: nothing more is fed
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
@@ -844,6 +849,9 @@ func (o *options) validate() error {
 	}
 	if o.resume != "" && !isUUID(o.resume) {
 		return &SessionIDError{Option: "WithResume", ID: o.resume}
+	}
+	if err := o.validateResumeAt(); err != nil {
+		return err
 	}
 	if o.sessionID != "" && !isUUID(o.sessionID) {
 		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
@@ -906,6 +914,8 @@ func (o *options) args() []string {
 	if o.forkSession {
 		a = append(a, "--fork-session")
 	}
+	a = append(a, o.resumeArgs()...)
+	a = append(a, o.storeArgs()...)
 	if o.sessionID != "" {
 		flag("--session-id", o.sessionID)
 	}
