@@ -6,12 +6,17 @@
 // The packages, each with one job:
 //
 //   - claude/shared: hook event names, typed hook inputs and outputs, handler and matcher types,
-//     session message types. Types only.
+//     session message types, and the errors and option types callers test or fill (ErrClosed,
+//     *ProcessError, *HookError, CommandHookOptions, ...). Types only.
 //   - claude/parser: one line of the CLI's output to a typed message. Pure functions.
 //   - claude/subprocess: the CLI process, the line framing, request correlation and the hook
 //     executor.
-//   - claude/v2: the session API: CreateSession with options, Send / Receive / Query / Run, Close.
+//   - claude/v2: the session API: CreateSession with options, Send / Receive / Query / Run, Close,
+//     and CommandHandler for command hooks.
 //   - claude (this package): one-shot helpers on top of v2.
+//
+// A user needs claude/v2 and claude/shared; the wire form of answers, the control messages and
+// the command-hook implementation are internal.
 //
 // A session with a hook that keeps the agent's writes inside the project:
 //
@@ -19,10 +24,19 @@
 //		v2.WithCwd(project),
 //		v2.WithHooks(shared.Hooks{
 //			shared.HookEventPreToolUse: {{
-//				Matcher: "Write|Edit",
+//				Matcher: shared.FileWriteToolsMatcher, // Write, Edit, MultiEdit, NotebookEdit
 //				Handler: shared.OnPreToolUse(func(ctx context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
-//					if !strings.HasPrefix(in.ToolInput.String("file_path"), project+"/") {
-//						return shared.Deny("writes stay inside the project"), nil
+//					paths, err := shared.WrittenPaths(in.ToolName, in.ToolInput)
+//					if err != nil {
+//						return nil, err // an input that names no file: denied (fail closed)
+//					}
+//					for _, p := range paths {
+//						if !filepath.IsAbs(p) {
+//							p = filepath.Join(in.Cwd, p)
+//						}
+//						if !strings.HasPrefix(filepath.Clean(p), project+"/") {
+//							return shared.Deny("writes stay inside the project"), nil
+//						}
 //					}
 //					return nil, nil // no opinion: the normal permission rules apply
 //				}),
