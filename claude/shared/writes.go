@@ -2,10 +2,10 @@ package shared
 
 import "fmt"
 
-// FileWriteToolsMatcher matches the tools that write a file named in their input: Write, Edit and
-// NotebookEdit of CLI 2.1.330, and MultiEdit, which that CLI no longer has but still names in its
-// permission rules (older CLIs have the tool): a guard registered with it stays closed whichever
-// CLI runs. Use it as the matcher of a PreToolUse guard together with WrittenPaths:
+// FileWriteToolsMatcher matches the tools of CLI 2.1.330 that write a file named in their input:
+// Write, Edit and NotebookEdit. (That CLI has no MultiEdit tool: a matcher naming it is reported as
+// an unknown tool, see UnknownToolNames.) Use it as the matcher of a PreToolUse guard together with
+// WrittenPaths:
 //
 //	shared.HookEventPreToolUse: {{Matcher: shared.FileWriteToolsMatcher, Handler: guard}}
 //
@@ -13,14 +13,13 @@ import "fmt"
 // ways an agent can change files are not: Bash commands (redirections, sed -i, cp, git, ...) and
 // the tools of MCP servers. A guard that must keep every write in a directory needs a Bash hook too
 // (or a sandbox); see examples/hooks-validation.
-const FileWriteToolsMatcher = "Write|Edit|MultiEdit|NotebookEdit"
+const FileWriteToolsMatcher = "Write|Edit|NotebookEdit"
 
 // fileWriteTools maps each tool of FileWriteToolsMatcher to the input field that names the file it
-// writes (CLI 2.1.330's tool schemas; MultiEdit's as older CLIs had it).
+// writes (CLI 2.1.330's tool schemas).
 var fileWriteTools = map[string]string{
 	"Write":        "file_path",
 	"Edit":         "file_path",
-	"MultiEdit":    "file_path",
 	"NotebookEdit": "notebook_path",
 }
 

@@ -20,7 +20,6 @@ func TestWrittenPaths(t *testing.T) {
 	}{
 		{"Write", shared.ToolInput{"file_path": "/p/a.txt", "content": "x"}, []string{"/p/a.txt"}, ""},
 		{"Edit", shared.ToolInput{"file_path": "rel/b.go", "old_string": "a", "new_string": "b", "replace_all": false}, []string{"rel/b.go"}, ""},
-		{"MultiEdit", shared.ToolInput{"file_path": "/p/c.go", "edits": []any{}}, []string{"/p/c.go"}, ""},
 		{"NotebookEdit", shared.ToolInput{"notebook_path": "/p/n.ipynb", "new_source": "print(1)"}, []string{"/p/n.ipynb"}, ""},
 		// NotebookEdit's file is notebook_path: a file_path beside it is not what it writes.
 		{"NotebookEdit", shared.ToolInput{"file_path": "/p/inside.txt", "notebook_path": "/etc/n.ipynb"}, []string{"/etc/n.ipynb"}, ""},
@@ -56,6 +55,9 @@ func TestFileWriteToolsMatcher(t *testing.T) {
 	m, err := shared.CompileMatcher(shared.FileWriteToolsMatcher)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if unknown := shared.UnknownToolNames(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: shared.FileWriteToolsMatcher}}}); len(unknown) != 0 {
+		t.Errorf("FileWriteToolsMatcher names tools CLI 2.1.330 does not have: %v (WithStrictHooks would refuse it)", unknown)
 	}
 	for _, tool := range []string{"Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Bash", "WriteFile", "NotebookRead", ""} {
 		_, err := shared.WrittenPaths(tool, nil)
