@@ -47,23 +47,8 @@ type merger struct {
 
 func newMerger(e shared.HookEvent) *merger { return &merger{event: e} }
 
-// rank orders permission decisions: a stronger one replaces a weaker one.
-func rank(d shared.Decision) int {
-	switch d {
-	case shared.DecisionAllow:
-		return 1
-	case shared.DecisionAsk:
-		return 2
-	case shared.DecisionDefer:
-		return 3
-	case shared.DecisionDeny:
-		return 4
-	}
-	return 0
-}
-
 func (m *merger) setDecision(d shared.Decision, reason string) {
-	if rank(d) > rank(m.decision) {
+	if wire.Rank(d) > wire.Rank(m.decision) {
 		m.decision, m.reason = d, reason
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/procgroup"
 )
 
 // FindCLI returns the CLI to run: explicit if not "", else $CLAUDE_CLI_PATH, else "claude" on PATH.
@@ -162,7 +164,7 @@ func startProcess(cfg Config) (*process, error) {
 	tag := newProcessTag()
 	cmd.Env = append(childEnv(cfg.BaseEnv, cfg.Env), tag+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	ownGroup(cmd) // so that the stop sequence reaches the tools the CLI started
+	procgroup.Own(cmd) // so that the stop sequence reaches the tools the CLI started
 	if err := cmd.Start(); err != nil {
 		return fail(fmt.Errorf("subprocess: starting %s: %w", cfg.CLIPath, err))
 	}
@@ -199,11 +201,11 @@ func (p *process) stop(grace time.Duration, closeStdin func()) {
 	if p.waitExited(grace) {
 		return
 	}
-	terminateGroup(p.cmd.Process)
+	procgroup.Terminate(p.cmd.Process)
 	if p.waitExited(grace) {
 		return
 	}
-	killGroup(p.cmd.Process)
+	procgroup.Kill(p.cmd.Process)
 	<-p.exited
 }
 
@@ -211,7 +213,7 @@ func (p *process) stop(grace time.Duration, closeStdin func()) {
 // process group, and (on Linux) every process with the transport's tag in its environment,
 // wherever it went (CLI 2.1.330 starts Bash commands with setsid, out of reach of the group).
 func (p *process) killDescendants() {
-	killGroup(p.cmd.Process)
+	procgroup.Kill(p.cmd.Process)
 	killTagged(p.tag)
 }
 

@@ -4,23 +4,10 @@ package subprocess
 
 import (
 	"io/fs"
-	"os"
 	"os/exec"
 	"strconv"
 	"syscall"
 )
-
-// ownGroup starts the CLI in a process group of its own, so that the stop sequence reaches the
-// tools it started too.
-func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-// terminateGroup sends SIGTERM to the CLI's process group.
-func terminateGroup(p *os.Process) { _ = syscall.Kill(-p.Pid, syscall.SIGTERM) }
-
-// killGroup sends SIGKILL to the CLI's process group.
-func killGroup(p *os.Process) { _ = syscall.Kill(-p.Pid, syscall.SIGKILL) }
 
 // executable reports whether fi may be run.
 func executable(fi fs.FileInfo) bool { return fi.Mode()&0o111 != 0 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/procgroup"
 )
 
 // DefaultOutputLimit bounds what a command hook's stdout and stderr may hold each.
@@ -94,7 +95,7 @@ func runCommandHook(ctx context.Context, command string, opts shared.CommandHook
 	stdout := &capped{limit: opts.OutputLimit, stream: "stdout", progress: progress}
 	stderr := &capped{limit: opts.OutputLimit, stream: "stderr", progress: progress}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	ownGroup(cmd)
+	procgroup.Own(cmd)
 	// A background grandchild may hold the output pipes open after the command exits.
 	cmd.WaitDelay = 500 * time.Millisecond
 	if err := cmd.Start(); err != nil {
@@ -106,7 +107,7 @@ func runCommandHook(ctx context.Context, command string, opts shared.CommandHook
 	select {
 	case werr = <-done:
 	case <-ctx.Done():
-		killGroup(cmd.Process)
+		procgroup.Kill(cmd.Process)
 		select {
 		case <-done:
 		case <-time.After(2 * time.Second):
@@ -115,7 +116,7 @@ func runCommandHook(ctx context.Context, command string, opts shared.CommandHook
 		return nil, ctx.Err()
 	}
 	// Tools left in the background by the command must not outlive it.
-	killGroup(cmd.Process)
+	procgroup.Kill(cmd.Process)
 	stdout.flush()
 	stderr.flush()
 	code := 0

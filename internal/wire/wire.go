@@ -224,7 +224,7 @@ func normalize(e shared.HookEvent, s *shared.SyncHookOutput) (*shared.SyncHookOu
 		default:
 			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
 		}
-		if d != shared.DecisionNone && rank(d) > rank(p.PermissionDecision) {
+		if d != shared.DecisionNone && Rank(d) > Rank(p.PermissionDecision) {
 			p.PermissionDecision, p.PermissionDecisionReason = d, s.Reason
 		}
 		if s.UpdatedInput != nil {
@@ -301,7 +301,7 @@ func normalize(e shared.HookEvent, s *shared.SyncHookOutput) (*shared.SyncHookOu
 		default:
 			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
 		}
-		if d != shared.DecisionNone && rank(d) > rank(m.PermissionDecision) {
+		if d != shared.DecisionNone && Rank(d) > Rank(m.PermissionDecision) {
 			m.PermissionDecision, m.PermissionDecisionReason = d, s.Reason
 		}
 		c.Reason = ""
@@ -325,8 +325,9 @@ func normalize(e shared.HookEvent, s *shared.SyncHookOutput) (*shared.SyncHookOu
 	return &c, nil
 }
 
-// rank orders permission decisions: a stronger one replaces a weaker one.
-func rank(d shared.Decision) int {
+// Rank orders permission decisions (allow < ask < defer < deny; 0 for none): a stronger one
+// replaces a weaker one, in a handler's answer and across a chain's (claude/subprocess's merger).
+func Rank(d shared.Decision) int {
 	switch d {
 	case shared.DecisionAllow:
 		return 1
