@@ -94,9 +94,12 @@ type Instrumentation struct {
 	turn      trace.Span
 	turnCtx   context.Context
 	tools     map[string]*toolSpan
-	model     string
-	tokens    [2]int64 // input, output, summed over the turns
-	cost      float64
+	// pending holds the hook runs of calls not seen yet, by tool_use id: the CLI reports a
+	// subagent's tool_use after the call's PreToolUse hooks ran.
+	pending map[string][]*v2.HookFinished
+	model   string
+	tokens  [2]int64 // input, output, summed over the turns
+	cost    float64
 }
 
 type toolSpan struct {
@@ -125,7 +128,7 @@ func New(tp trace.TracerProvider, mp metric.MeterProvider) *Instrumentation {
 	if mp == nil {
 		mp = otel.GetMeterProvider()
 	}
-	in := &Instrumentation{tracer: tp.Tracer(ScopeName), tools: map[string]*toolSpan{}}
+	in := &Instrumentation{tracer: tp.Tracer(ScopeName), tools: map[string]*toolSpan{}, pending: map[string][]*v2.HookFinished{}}
 	mt := mp.Meter(ScopeName)
 	// The instruments' errors are invalid names or units (none here); a failed one is a no-op
 	// instrument, as the API returns it.
@@ -208,16 +211,35 @@ func (in *Instrumentation) toolStarted(o *v2.ToolStarted) {
 	if o.ParentToolUseID != "" {
 		attrs = append(attrs, AttrParentToolID.String(o.ParentToolUseID))
 	}
-	tctx, span := in.tracer.Start(ctx, "execute_tool "+o.ToolName, trace.WithTimestamp(o.At), trace.WithAttributes(attrs...))
+	start, hooks := o.At, in.pending[o.ToolUseID]
+	delete(in.pending, o.ToolUseID)
+	for _, h := range hooks {
+		if h.Started.Before(start) {
+			start = h.Started // the span holds its hooks
+		}
+	}
+	tctx, span := in.tracer.Start(ctx, "execute_tool "+o.ToolName, trace.WithTimestamp(start), trace.WithAttributes(attrs...))
 	in.tools[o.ToolUseID] = &toolSpan{span: span, ctx: tctx, name: o.ToolName}
+	for _, h := range hooks {
+		in.hookFinished(h)
+	}
 }
 
 func (in *Instrumentation) hookFinished(o *v2.HookFinished) {
-	ctx := in.turnContext(o.Started)
 	ts := in.tools[o.ToolUseID]
-	if o.ToolUseID != "" && ts != nil {
+	if o.ToolUseID != "" && ts == nil {
+		in.pending[o.ToolUseID] = append(in.pending[o.ToolUseID], o) // its ToolStarted comes later
+		return
+	}
+	ctx := in.turnContext(o.Started)
+	if ts != nil {
 		ctx = ts.ctx
 	}
+	in.recordHook(ctx, ts, o)
+}
+
+// recordHook makes the span and metrics of hook run o, a child of ctx; ts is its call's span.
+func (in *Instrumentation) recordHook(ctx context.Context, ts *toolSpan, o *v2.HookFinished) {
 	attrs := []attribute.KeyValue{AttrHookName.String(o.HookName), AttrHookEvent.String(string(o.Event)),
 		AttrHookOutcome.String(string(o.Outcome))}
 	if o.Decision != "" {
@@ -294,6 +316,7 @@ func (in *Instrumentation) turnEnded(o *v2.TurnEnded) {
 	r := o.Result
 	start := o.At.Add(-time.Duration(r.DurationMS) * time.Millisecond)
 	in.turnContext(start)
+	in.flushPending()
 	var u usage
 	if len(r.Usage) > 0 {
 		_ = json.Unmarshal(r.Usage, &u) // a usage the CLI spells otherwise counts as zero
@@ -350,6 +373,7 @@ func modelOf(raw jsontext.Value) string {
 }
 
 func (in *Instrumentation) sessionEnded(o *v2.SessionEnded) {
+	in.flushPending()
 	if in.turn != nil { // a turn without a result: the session closed mid-turn
 		in.turn.SetStatus(codes.Error, "no result")
 		in.turn.End(trace.WithTimestamp(o.At))
@@ -386,4 +410,21 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// flushPending records the hook runs whose tool call never showed (the CLI did not report it) as
+// children of the turn.
+func (in *Instrumentation) flushPending() {
+	ids := make([]string, 0, len(in.pending))
+	for id := range in.pending {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		hooks := in.pending[id]
+		delete(in.pending, id)
+		for _, h := range hooks {
+			in.recordHook(in.turnContext(h.Started), nil, h)
+		}
+	}
 }

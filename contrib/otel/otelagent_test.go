@@ -60,6 +60,8 @@ func session() []v2.Observation {
 		hook(71, "toolu_fail", "Bash", shared.DecisionAllow, ""),
 		fin(90, 20, "toolu_fail", "Bash", "", true, "Exit code 3"),
 		&v2.ToolStarted{At: at(100), SessionID: "sess-1", ToolUseID: "toolu_task", ToolName: "Task"},
+		// The CLI reports a subagent's tool_use after the call's PreToolUse hook ran.
+		hook(105, "toolu_sub", "Read", shared.DecisionAllow, ""),
 		&v2.ToolStarted{At: at(110), SessionID: "sess-1", ToolUseID: "toolu_sub", ToolName: "Read", ParentToolUseID: "toolu_task"},
 		fin(120, 10, "toolu_sub", "Read", "toolu_task", false, "file"),
 		fin(150, 50, "toolu_task", "Task", "", false, "subagent done"),
@@ -136,7 +138,7 @@ func TestSpanTree(t *testing.T) {
 	denied.Attrs["agent.tool.deny_reason"] = "rm is not allowed"
 	failed := tool("toolu_fail", "Bash", "error", hook("toolu_fail", "allow", ""))
 	failed.Status = "error: Exit code 3"
-	sub := tool("toolu_sub", "Read", "ok")
+	sub := tool("toolu_sub", "Read", "ok", hook("toolu_sub", "allow", ""))
 	sub.Attrs["agent.tool.parent_call.id"] = "toolu_task"
 	want := []*node{{
 		Name: "invoke_agent",
@@ -159,10 +161,14 @@ func TestSpanTree(t *testing.T) {
 	if diff := cmp.Diff(want, tree(t, exp.GetSpans())); diff != "" {
 		t.Errorf("span tree (-want +got):\n%s", diff)
 	}
-	// The turn starts at the result's start (duration_ms before it), the tools inside it.
+	// The turn starts with its first call; a call whose hook ran before its tool_use was seen
+	// starts with the hook.
 	for _, s := range exp.GetSpans() {
 		if s.Name == "turn" && !s.StartTime.Equal(time.Date(2026, 11, 25, 5, 0, 0, 10e6, time.UTC)) {
 			t.Errorf("turn starts at %v", s.StartTime)
+		}
+		if s.Name == "execute_tool Read" && !s.StartTime.Equal(time.Date(2026, 11, 25, 5, 0, 0, 105e6, time.UTC)) {
+			t.Errorf("the subagent's call starts at %v, want with its hook", s.StartTime)
 		}
 	}
 }
@@ -241,7 +247,7 @@ func TestMetrics(t *testing.T) {
 			"agent.hook.event=PreToolUse,agent.hook.name=bash-policy,agent.hook.reason=rm is not allowed => 1",
 		}},
 		{"agent.hook.duration", []string{
-			"agent.hook.event=PreToolUse,agent.hook.name=bash-policy,agent.hook.outcome=success => n=3 sum=0.003",
+			"agent.hook.event=PreToolUse,agent.hook.name=bash-policy,agent.hook.outcome=success => n=4 sum=0.004",
 		}},
 		{"agent.hook.round_trip.duration", []string{
 			"agent.hook.event=PreToolUse,agent.round_trip.subtype=hook_callback => n=2 sum=0.006",
