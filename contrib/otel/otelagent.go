@@ -89,11 +89,15 @@ type Instrumentation struct {
 	m      instruments
 
 	// Owned by the observer goroutine.
-	session   trace.Span
-	sessionID string
-	turn      trace.Span
-	turnCtx   context.Context
-	tools     map[string]*toolSpan
+	started    bool // SessionStarted was seen
+	sessionAt  time.Time
+	cliVersion string
+	session    trace.Span // started at the first need (sessionContext)
+	sessionCtx context.Context
+	sessionID  string
+	turn       trace.Span
+	turnCtx    context.Context
+	tools      map[string]*toolSpan
 	// pending holds the hook runs of calls not seen yet, by tool_use id: the CLI reports a
 	// subagent's tool_use after the call's PreToolUse hooks ran.
 	pending map[string][]*v2.HookFinished
@@ -180,24 +184,33 @@ func (in *Instrumentation) Observe(o v2.Observation) {
 }
 
 func (in *Instrumentation) sessionStarted(o *v2.SessionStarted) {
-	if in.session != nil {
+	if in.started {
 		return
 	}
-	in.sessionID = o.SessionID
-	_, in.session = in.tracer.Start(context.Background(), "invoke_agent", trace.WithTimestamp(o.At),
-		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
-			AttrOperation.String("invoke_agent"), AttrProvider.String("anthropic"),
-			AttrConversationID.String(o.SessionID), AttrCLIVersion.String(o.Info.CLIVersion)))
+	in.started, in.sessionID, in.sessionAt, in.cliVersion = true, o.SessionID, o.At, o.Info.CLIVersion
+}
+
+// sessionContext returns the session span's context, starting the span if need be: at the
+// SessionStarted, or at t if that is earlier (hooks the CLI ran while the session started, such
+// as SessionStart, are observed after the SessionStarted but began before it).
+func (in *Instrumentation) sessionContext(t time.Time) context.Context {
+	if in.session == nil {
+		start := in.sessionAt
+		if start.IsZero() || (!t.IsZero() && t.Before(start)) {
+			start = t
+		}
+		in.sessionCtx, in.session = in.tracer.Start(context.Background(), "invoke_agent", trace.WithTimestamp(start),
+			trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
+				AttrOperation.String("invoke_agent"), AttrProvider.String("anthropic"),
+				AttrConversationID.String(in.sessionID), AttrCLIVersion.String(in.cliVersion)))
+	}
+	return in.sessionCtx
 }
 
 // turnContext returns the open turn's context, starting the turn at t if none is open.
 func (in *Instrumentation) turnContext(t time.Time) context.Context {
 	if in.turn == nil {
-		if in.session == nil {
-			in.sessionStarted(&v2.SessionStarted{At: t})
-		}
-		ctx := trace.ContextWithSpan(context.Background(), in.session)
-		in.turnCtx, in.turn = in.tracer.Start(ctx, "turn", trace.WithTimestamp(t))
+		in.turnCtx, in.turn = in.tracer.Start(in.sessionContext(t), "turn", trace.WithTimestamp(t))
 	}
 	return in.turnCtx
 }
@@ -231,9 +244,16 @@ func (in *Instrumentation) hookFinished(o *v2.HookFinished) {
 		in.pending[o.ToolUseID] = append(in.pending[o.ToolUseID], o) // its ToolStarted comes later
 		return
 	}
-	ctx := in.turnContext(o.Started)
-	if ts != nil {
+	var ctx context.Context
+	switch {
+	case ts != nil:
 		ctx = ts.ctx
+	case in.turn != nil:
+		ctx = in.turnCtx
+	case o.Event == shared.HookEventUserPromptSubmit: // a prompt starts a turn
+		ctx = in.turnContext(o.Started)
+	default: // a session's hook outside a turn: SessionStart, SessionEnd, ...
+		ctx = in.sessionContext(o.Started)
 	}
 	in.recordHook(ctx, ts, o)
 }
@@ -379,9 +399,7 @@ func (in *Instrumentation) sessionEnded(o *v2.SessionEnded) {
 		in.turn.End(trace.WithTimestamp(o.At))
 		in.turn, in.turnCtx = nil, nil
 	}
-	if in.session == nil {
-		return
-	}
+	in.sessionContext(o.At) // a session without any other observation has its span too
 	attrs := []attribute.KeyValue{AttrInputTokens.Int64(in.tokens[0]), AttrOutputTokens.Int64(in.tokens[1]), AttrCostUSD.Float64(in.cost)}
 	if in.model != "" {
 		attrs = append(attrs, AttrResponseModel.String(in.model))
@@ -392,7 +410,6 @@ func (in *Instrumentation) sessionEnded(o *v2.SessionEnded) {
 		in.session.SetStatus(codes.Error, "the CLI failed")
 	}
 	in.session.End(trace.WithTimestamp(o.At))
-	in.session = nil
 
 	bg := context.Background()
 	model := AttrResponseModel.String(in.model)
@@ -424,7 +441,11 @@ func (in *Instrumentation) flushPending() {
 		hooks := in.pending[id]
 		delete(in.pending, id)
 		for _, h := range hooks {
-			in.recordHook(in.turnContext(h.Started), nil, h)
+			ctx := in.sessionContext(h.Started)
+			if in.turn != nil {
+				ctx = in.turnCtx
+			}
+			in.recordHook(ctx, nil, h)
 		}
 	}
 }

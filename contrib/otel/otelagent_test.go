@@ -416,3 +416,50 @@ func TestPrometheusScrape(t *testing.T) {
 		}
 	}
 }
+
+// Hooks outside a turn (SessionStart runs inside CreateSession, before the SessionStarted
+// observation's time; SessionEnd runs in Close) are children of the session span, which starts
+// with the earliest of them; UserPromptSubmit opens a turn.
+func TestSessionHooks(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	in := otelagent.New(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp)), sdkmetric.NewMeterProvider())
+	t0 := time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC)
+	hook := func(e shared.HookEvent, start time.Duration) *v2.HookFinished {
+		return &v2.HookFinished{At: t0.Add(start + time.Millisecond), Started: t0.Add(start), Duration: time.Millisecond,
+			HookRunInfo: shared.HookRunInfo{HookName: string(e), Event: e}, Outcome: shared.HookOutcomeSuccess}
+	}
+	for _, o := range []v2.Observation{
+		&v2.SessionStarted{At: t0.Add(10 * time.Millisecond), SessionID: "s"},
+		hook(shared.HookEventSessionStart, 2*time.Millisecond),
+		hook(shared.HookEventUserPromptSubmit, 20*time.Millisecond), // opens the turn
+		hook(shared.HookEventStop, 30*time.Millisecond),
+		&v2.TurnEnded{At: t0.Add(40 * time.Millisecond), Result: &shared.ResultMessage{Subtype: "success", DurationMS: 15}},
+		hook(shared.HookEventSessionEnd, 50*time.Millisecond),
+		&v2.SessionEnded{At: t0.Add(60 * time.Millisecond), SessionID: "s"},
+	} {
+		in.Observe(o)
+	}
+	got := tree(t, exp.GetSpans())
+	for _, n := range got {
+		n.Attrs = nil
+		for _, c := range n.Children {
+			c.Attrs = nil
+			for _, g := range c.Children {
+				g.Attrs = nil
+			}
+		}
+	}
+	want := []*node{{Name: "invoke_agent", Children: []*node{
+		{Name: "hook SessionStart"},
+		{Name: "turn", Children: []*node{{Name: "hook UserPromptSubmit"}, {Name: "hook Stop"}}},
+		{Name: "hook SessionEnd"},
+	}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("span tree (-want +got):\n%s", diff)
+	}
+	for _, s := range exp.GetSpans() {
+		if s.Name == "invoke_agent" && !s.StartTime.Equal(t0.Add(2*time.Millisecond)) {
+			t.Errorf("the session span starts at %v, want with the SessionStart hook", s.StartTime)
+		}
+	}
+}
