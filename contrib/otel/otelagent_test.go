@@ -94,7 +94,7 @@ func tree(t *testing.T, spans tracetest.SpanStubs) []*node {
 			n.Status = "error: " + s.Status.Description
 		}
 		for _, a := range s.Attributes {
-			n.Attrs[string(a.Key)] = a.Value.Emit()
+			n.Attrs[string(a.Key)] = a.Value.String()
 		}
 		if s.EndTime.Before(s.StartTime) {
 			t.Errorf("span %s ends before it starts", s.Name)
@@ -180,7 +180,7 @@ func points(t *testing.T, rm metricdata.ResourceMetrics, name string) []string {
 	label := func(set attribute.Set) string {
 		var kv []string
 		for _, a := range set.ToSlice() {
-			kv = append(kv, string(a.Key)+"="+a.Value.Emit())
+			kv = append(kv, string(a.Key)+"="+a.Value.String())
 		}
 		return strings.Join(kv, ",")
 	}
@@ -293,7 +293,7 @@ func TestHookFailureAndAbandonedCall(t *testing.T) {
 		st := s.Status.Description
 		for _, a := range s.Attributes {
 			if a.Key == "agent.tool.outcome" || a.Key == "agent.hook.decision" {
-				st += " " + string(a.Key) + "=" + a.Value.Emit()
+				st += " " + string(a.Key) + "=" + a.Value.String()
 			}
 		}
 		got[s.Name+" "+s.Status.Code.String()] = strings.TrimSpace(st)
@@ -308,7 +308,7 @@ func TestHookFailureAndAbandonedCall(t *testing.T) {
 		if s.Name == "execute_tool Bash" {
 			for _, a := range s.Attributes {
 				if a.Key == "agent.tool.outcome" {
-					tools = append(tools, a.Value.Emit()+": "+s.Status.Description)
+					tools = append(tools, a.Value.String()+": "+s.Status.Description)
 				}
 			}
 		}

@@ -110,7 +110,7 @@ func WriteTree(w io.Writer, spans []sdktrace.ReadOnlySpan) error {
 		fmt.Fprintf(&b, "%s%s [%s]", strings.Repeat("  ", depth), s.Name(), s.EndTime().Sub(s.StartTime()).Round(100*time.Microsecond))
 		attrs := map[attribute.Key]string{}
 		for _, a := range s.Attributes() {
-			attrs[a.Key] = a.Value.Emit()
+			attrs[a.Key] = a.Value.String()
 		}
 		for _, k := range shown {
 			if v, ok := attrs[k]; ok {
