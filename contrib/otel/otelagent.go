@@ -124,6 +124,13 @@ type instruments struct {
 	cost         metric.Float64Histogram
 }
 
+// The histograms' bucket boundaries, in seconds: the SDK's default ones (0, 5, 10, 25, ... 10000)
+// are meant for milliseconds.
+var (
+	secondsBuckets = metric.WithExplicitBucketBoundaries(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600)
+	fastBuckets    = metric.WithExplicitBucketBoundaries(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 60)
+)
+
 // New returns the instrumentation of one session (see Options).
 func New(tp trace.TracerProvider, mp metric.MeterProvider) *Instrumentation {
 	if tp == nil {
@@ -138,17 +145,19 @@ func New(tp trace.TracerProvider, mp metric.MeterProvider) *Instrumentation {
 	// instrument, as the API returns it.
 	in.m.toolCalls, _ = mt.Int64Counter("agent.tool.calls", metric.WithUnit("{call}"),
 		metric.WithDescription("Tool calls, by tool and outcome."))
-	in.m.toolDuration, _ = mt.Float64Histogram("agent.tool.duration", metric.WithUnit("s"),
+	in.m.toolDuration, _ = mt.Float64Histogram("agent.tool.duration", metric.WithUnit("s"), secondsBuckets,
 		metric.WithDescription("Wall time of a tool call, from the model's tool_use to its result: hooks, permission check and the tool."))
-	in.m.roundTrip, _ = mt.Float64Histogram("agent.hook.round_trip.duration", metric.WithUnit("s"),
+	in.m.roundTrip, _ = mt.Float64Histogram("agent.hook.round_trip.duration", metric.WithUnit("s"), fastBuckets,
 		metric.WithDescription("The SDK's share of a CLI request (hook callback, permission prompt): from reading the request to writing the answer."))
-	in.m.hookDuration, _ = mt.Float64Histogram("agent.hook.duration", metric.WithUnit("s"),
+	in.m.hookDuration, _ = mt.Float64Histogram("agent.hook.duration", metric.WithUnit("s"), fastBuckets,
 		metric.WithDescription("Run time of one Go hook handler, by hook and outcome."))
 	in.m.denials, _ = mt.Int64Counter("agent.hook.denials", metric.WithUnit("{denial}"),
 		metric.WithDescription("Hook answers that denied or blocked, by hook and reason."))
 	in.m.tokens, _ = mt.Int64Histogram("agent.session.tokens", metric.WithUnit("{token}"),
+		metric.WithExplicitBucketBoundaries(1e3, 1e4, 5e4, 1e5, 2.5e5, 5e5, 1e6, 2.5e6, 5e6, 1e7),
 		metric.WithDescription("Tokens of one session, by type (input, output)."))
-	in.m.cost, _ = mt.Float64Histogram("agent.session.cost", metric.WithUnit("USD"),
+	in.m.cost, _ = mt.Float64Histogram("agent.session.cost.usd", metric.WithUnit("{USD}"),
+		metric.WithExplicitBucketBoundaries(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100),
 		metric.WithDescription("Cost of one session as the CLI reports it (total_cost_usd)."))
 	return in
 }

@@ -256,7 +256,7 @@ func TestMetrics(t *testing.T) {
 			"gen_ai.response.model=claude-sonnet-4-5,gen_ai.token.type=input => n=1 sum=1200",
 			"gen_ai.response.model=claude-sonnet-4-5,gen_ai.token.type=output => n=1 sum=340",
 		}},
-		{"agent.session.cost", []string{
+		{"agent.session.cost.usd", []string{
 			"gen_ai.response.model=claude-sonnet-4-5 => n=1 sum=0.0125",
 		}},
 	} {
@@ -380,6 +380,17 @@ func TestPrometheusScrape(t *testing.T) {
 		sort.Strings(out)
 		return out
 	}
+	// Latency buckets in seconds (the SDK's default ones are for milliseconds): the 45 ms Bash
+	// call falls in le=0.05, not in le=5.
+	if f := fams["agent_tool_duration_seconds"]; f != nil {
+		var les []float64
+		for _, b := range f.Metric[0].GetHistogram().GetBucket() {
+			les = append(les, b.GetUpperBound())
+		}
+		if !slices.Contains(les, 0.05) || !slices.Contains(les, 0.005) {
+			t.Errorf("agent_tool_duration_seconds buckets %v: want seconds (0.005, 0.05, ...)", les)
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		want []string
@@ -401,6 +412,7 @@ func TestPrometheusScrape(t *testing.T) {
 		{"agent_hook_denials_total", []string{
 			"agent_hook_event=PreToolUse,agent_hook_name=bash-policy,agent_hook_reason=rm is not allowed 1",
 		}},
+		{"agent_session_cost_usd", []string{"gen_ai_response_model=claude-sonnet-4-5 1"}},
 		{"agent_session_tokens", []string{
 			"gen_ai_response_model=claude-sonnet-4-5,gen_ai_token_type=input 1",
 			"gen_ai_response_model=claude-sonnet-4-5,gen_ai_token_type=output 1",
