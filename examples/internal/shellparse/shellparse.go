@@ -116,7 +116,7 @@ func Tilde(w *syntax.Word) bool {
 // when word is not a file descriptor or - (Bash then reads it as &>word).
 func Writes(r *syntax.Redirect) bool {
 	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 		return true
 	case syntax.DplOut:
 		v, ok := Static(r.Word)
