@@ -1,9 +1,14 @@
 package tracing
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +121,39 @@ func TestTreeOfARealSession(t *testing.T) {
 	}
 	if strings.Join(want, "\n") != strings.Join(lines, "\n") {
 		t.Errorf("tree:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, the spans also go to that collector over OTLP/HTTP: a
+// local receiver gets a POST /v1/traces at shutdown.
+func TestOTLPWhenAnEndpointIsSet(t *testing.T) {
+	got := make(chan string, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- r.Method + " " + r.URL.Path + " " + r.Header.Get("Content-Type") + " " + strconv.FormatBool(bytes.Contains(b, []byte("execute_tool Bash")))
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer srv.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
+	var out strings.Builder
+	tp, stop, err := Setup(context.Background(), "off", &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tp.Tracer("test").Start(context.Background(), "execute_tool Bash")
+	span.End()
+	if err := stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case g := <-got:
+		if g != "POST /v1/traces application/x-protobuf true" {
+			t.Errorf("the collector got %q", g)
+		}
+	default:
+		t.Fatal("the collector got nothing")
+	}
+	if !strings.Contains(out.String(), "trace: exporting to the OTLP endpoint") {
+		t.Errorf("output %q", out.String())
 	}
 }
