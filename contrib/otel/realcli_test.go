@@ -2,8 +2,9 @@ package otelagent_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -71,7 +72,7 @@ func fakeAPI(t *testing.T, next func(first, all string) reply) string {
 			Model    string `json:"model"`
 			Tools    []any  `json:"tools"`
 			Messages []struct {
-				Content json.RawMessage `json:"content"`
+				Content jsontext.Value `json:"content"`
 			} `json:"messages"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil {
