@@ -123,8 +123,10 @@ func (f *ToolFinished) ContentText() string {
 
 // HookFinished: one Go hook handler of the session ran (a handler of a chain; CLI command hooks
 // are not seen). It comes when the handler ended, before the CLI has the chain's answer, so it
-// precedes the ToolFinished of the call it guarded. It is made on the hook's path from what the
-// executor already has: no round trip and no copy of the tool input.
+// precedes the ToolFinished of the call it guarded; for a subagent's call it may also precede the
+// call's ToolStarted (CLI 2.1.330 reports a subagent's tool_use after its PreToolUse hooks ran).
+// It is made on the hook's path from what the executor already has: no round trip and no copy of
+// the tool input. Sessions with an observer get it with or without WithHookEvents.
 type HookFinished struct {
 	// At is when the handler ended.
 	At time.Time
