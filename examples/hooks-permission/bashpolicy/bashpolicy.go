@@ -112,13 +112,16 @@ func (p Policy) Classify(line string) Decision {
 			}
 			d = rd
 		case *syntax.ParamExp:
-			d = Decision{Ask, "expands a variable: " + v.Param.Value}
+			d = Decision{Ask, "expands a parameter"}
+			if v.Param != nil {
+				d.Reason += ": " + v.Param.Value
+			}
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			d = Decision{Ask, "uses a command substitution"}
 		case *syntax.ArithmExp, *syntax.ArithmCmd:
 			d = Decision{Ask, "uses arithmetic"}
 		case *syntax.FuncDecl:
-			d = Decision{Ask, "defines a function: " + v.Name.Value}
+			d = Decision{Ask, "defines a function: " + funcName(v)}
 		case *syntax.CoprocClause:
 			d = Decision{Ask, "starts a coprocess"}
 		default:
@@ -166,7 +169,11 @@ func (p Policy) redirect(r *syntax.Redirect) Decision {
 // readOnly reports whether c is a safelisted read-only command; if not, the Ask decision says why.
 func (p Policy) readOnly(c *syntax.CallExpr) (Decision, bool) {
 	if len(c.Assigns) > 0 {
-		return Decision{Ask, "sets an environment variable: " + c.Assigns[0].Name.Value}, false
+		d := Decision{Ask, "sets an environment variable"}
+		if n := c.Assigns[0].Name; n != nil {
+			d.Reason += ": " + n.Value
+		}
+		return d, false
 	}
 	name, ok := shellparse.Static(c.Args[0])
 	if !ok {
@@ -243,22 +250,23 @@ func denied(f *syntax.File, depth int) (Decision, bool) {
 	var bomb string
 	syntax.Walk(f, func(n syntax.Node) bool {
 		fd, ok := n.(*syntax.FuncDecl)
-		if !ok || bomb != "" {
+		if !ok || bomb != "" || funcName(fd) == "" {
 			return bomb == ""
 		}
+		name := funcName(fd)
 		syntax.Walk(fd.Body, func(n syntax.Node) bool {
 			switch v := n.(type) {
 			case *syntax.BinaryCmd:
 				if v.Op == syntax.Pipe || v.Op == syntax.PipeAll {
 					for _, s := range []*syntax.Stmt{v.X, v.Y} {
-						if calls(s, fd.Name.Value) {
-							bomb = fd.Name.Value
+						if calls(s, name) {
+							bomb = name
 						}
 					}
 				}
 			case *syntax.Stmt:
-				if v.Background && calls(v, fd.Name.Value) {
-					bomb = fd.Name.Value
+				if v.Background && calls(v, name) {
+					bomb = name
 				}
 			}
 			return bomb == ""
@@ -355,6 +363,18 @@ func denied(f *syntax.File, depth int) (Decision, bool) {
 		return Decision{Deny, fmt.Sprintf("downloads code and runs it (%s ... %s)", download, run)}, true
 	}
 	return Decision{}, false
+}
+
+// funcName returns the name a function is declared with; "" for an anonymous one (the parser
+// reads `() ...` as one).
+func funcName(fd *syntax.FuncDecl) string {
+	switch {
+	case fd.Name != nil:
+		return fd.Name.Value
+	case len(fd.Names) > 0 && fd.Names[0] != nil:
+		return fd.Names[0].Value
+	}
+	return ""
 }
 
 // calls reports whether s runs the command name, directly or nested.
