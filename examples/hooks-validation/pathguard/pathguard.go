@@ -111,7 +111,7 @@ func BashWriteTargets(cmd string) ([]string, error) {
 		}
 		t, ok := shellparse.Static(r.Word)
 		switch {
-		case !ok || shellparse.Glob(r.Word) || shellparse.Tilde(r.Word):
+		case !ok || t == "" || shellparse.Glob(r.Word) || shellparse.Tilde(r.Word):
 			return nil, fmt.Errorf("%w: %s", ErrUnknownTarget, r.Op)
 		case Harmless[t]:
 			continue

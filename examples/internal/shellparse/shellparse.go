@@ -19,6 +19,9 @@ func Parse(line string) (*syntax.File, error) {
 // parameter, command, arithmetic or process substitution, no $'...' or $"..." string. Globs and a
 // leading ~ are left as written (see Glob and Tilde).
 func Static(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch v := p.(type) {
@@ -50,6 +53,9 @@ func Static(w *syntax.Word) (string, bool) {
 // Flat returns w's value with quotes removed and every expansion kept as written ($HOME,
 // ${HOME}, $(cmd)): a static reading for deny rules, which must see `"$HOME/"` as $HOME/.
 func Flat(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
 	var b strings.Builder
 	flatParts(&b, w.Parts, false)
 	return b.String()
@@ -92,6 +98,9 @@ func unescape(s string, dquoted bool) string {
 
 // Glob reports whether w has an unquoted glob character (* ? [).
 func Glob(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
 	for _, p := range w.Parts {
 		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(strings.ReplaceAll(l.Value, `\`, ""), "*?[") {
 			return true
@@ -105,7 +114,7 @@ func Glob(w *syntax.Word) bool {
 
 // Tilde reports whether w starts with an unquoted ~ (the shell expands it to a home directory).
 func Tilde(w *syntax.Word) bool {
-	if len(w.Parts) == 0 {
+	if w == nil || len(w.Parts) == 0 {
 		return false
 	}
 	l, ok := w.Parts[0].(*syntax.Lit)
