@@ -38,6 +38,8 @@ type HookRun struct {
 	Duration time.Duration
 	Outcome  shared.HookOutcome
 	Err      error
+	// Output is the handler's answer, in the end report of a run that succeeded (nil otherwise).
+	Output shared.HookOutput
 }
 
 // ExecutorOptions configure a HookExecutor.
@@ -427,6 +429,7 @@ func (x *HookExecutor) call(ctx context.Context, e shared.HookEvent, h *register
 	if prog != nil {
 		prog.end() // no progress line after the end report
 	}
+	run.Output = out
 	x.observeEnd(run, err)
 	if work != nil {
 		x.startAsync(run, h, work) // reported after this run's end

@@ -7,6 +7,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	"github.com/hookwire/agent-sdk-go/internal/commandhook"
+	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // WithHookEvents makes the session's stream report hooks as they run: a *shared.HookStarted when
@@ -99,8 +100,14 @@ func runInfo(r subprocess.HookRun) shared.HookRunInfo {
 		Scope: r.Scope, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Async: r.Async}
 }
 
-// onHookRun is the executor's Observe with WithHookEvents.
+// onHookRun is the executor's Observe, with WithHookEvents or observers.
 func (s *Session) onHookRun(r subprocess.HookRun) {
+	if r.Outcome != "" && s.obs != nil {
+		s.obs.push(observed{obs: hookFinished(r)})
+	}
+	if !s.o.hookEvents {
+		return
+	}
 	if r.Outcome == "" {
 		s.emit(&shared.HookStarted{HookRunInfo: runInfo(r), Time: r.Started})
 		return
@@ -115,4 +122,32 @@ func (s *Session) onHookRun(r subprocess.HookRun) {
 // onHookProgress is the executor's Progress with WithHookEvents.
 func (s *Session) onHookProgress(r subprocess.HookRun, stream, line string) {
 	s.emit(&shared.HookProgress{HookRunInfo: runInfo(r), Stream: stream, Line: line, Time: time.Now()})
+}
+
+// hookFinished makes the observers' HookFinished of the ended run r.
+func hookFinished(r subprocess.HookRun) *HookFinished {
+	f := &HookFinished{At: r.Started.Add(r.Duration), HookRunInfo: runInfo(r), Started: r.Started, Duration: r.Duration,
+		Outcome: r.Outcome, Err: r.Err}
+	if r.Err != nil {
+		if r.Event.GuardsAction() {
+			f.Decision, f.Reason = shared.DecisionDeny, "hook failed, denied by the SDK (fail-closed)"
+		}
+		return f
+	}
+	out, err := wire.Normalize(r.Event, r.Output)
+	if err != nil || out == nil {
+		return f // the executor checked the output; an async answer has no decision
+	}
+	f.Decision, f.Reason = out.Decision, out.Reason
+	switch sp := out.HookSpecificOutput.(type) {
+	case *shared.PreToolUseOutput:
+		f.Decision, f.Reason = sp.PermissionDecision, sp.PermissionDecisionReason
+	case *shared.PermissionRequestOutput:
+		if sp.Decision != nil {
+			f.Decision, f.Reason = shared.Decision(sp.Decision.Behavior), sp.Decision.Message
+		}
+	case *shared.ModelSwitchOutput:
+		f.Decision, f.Reason = sp.PermissionDecision, sp.PermissionDecisionReason
+	}
+	return f
 }

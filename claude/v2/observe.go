@@ -28,6 +28,7 @@ import (
 //     model gets it, rewritten by an updatedToolOutput if a hook did that. It also comes for calls
 //     that never ran (denied by a hook or a permission rule, interrupted): IsError is then true.
 //     When the session ends before a call's result, it comes with NoResult at Close.
+//   - *HookFinished when one of the session's Go hook handlers ended, with its decision.
 //   - *TurnEnded for each "result" line (a prompt may produce more than one, see StartedByCLI).
 //   - *SessionEnded last, in Close, after the CLI has stopped.
 //
@@ -50,7 +51,7 @@ func (f ObserverFunc) Observe(o Observation) { f(o) }
 var _ Observer = ObserverFunc(nil)
 
 // Observation is one thing an Observer sees: a *SessionStarted, *ToolStarted, *ToolFinished,
-// *TurnEnded or *SessionEnded. Use a type switch; more types may come. Observations share their
+// *HookFinished, *TurnEnded or *SessionEnded. Use a type switch; more types may come. Observations share their
 // JSON (Input, Content, Result, TurnEnded.Result) with the messages Receive yields: treat them as
 // read-only.
 type Observation interface {
@@ -120,6 +121,29 @@ func (f *ToolFinished) ContentText() string {
 	return shared.ContentBlock{Content: f.Content}.ContentText()
 }
 
+// HookFinished: one Go hook handler of the session ran (a handler of a chain; CLI command hooks
+// are not seen). It comes when the handler ended, before the CLI has the chain's answer, so it
+// precedes the ToolFinished of the call it guarded; for a subagent's call it may also precede the
+// call's ToolStarted (CLI 2.1.330 reports a subagent's tool_use after its PreToolUse hooks ran).
+// It is made on the hook's path from what the executor already has: no round trip and no copy of
+// the tool input. Sessions with an observer get it with or without WithHookEvents.
+type HookFinished struct {
+	// At is when the handler ended.
+	At time.Time
+	shared.HookRunInfo
+	Started  time.Time
+	Duration time.Duration
+	// Outcome is success, error, timeout, panic or cancelled; Err is the failure.
+	Outcome shared.HookOutcome
+	Err     error
+	// Decision and Reason are the handler's verdict as the CLI gets it: PreToolUse's
+	// permissionDecision (allow, deny, ask, defer), PermissionRequest's behavior (allow, deny), a
+	// block or approve elsewhere; "" for no opinion. A failure of a hook that guards an action is a
+	// deny (fail-closed) with a fixed reason.
+	Decision shared.Decision
+	Reason   string
+}
+
 // TurnEnded: the CLI ended a turn with a result.
 type TurnEnded struct {
 	At     time.Time
@@ -144,6 +168,9 @@ func (o *ToolStarted) Time() time.Time { return o.At }
 func (o *ToolFinished) Time() time.Time { return o.At }
 
 // Time returns o.At.
+func (o *HookFinished) Time() time.Time { return o.At }
+
+// Time returns o.At.
 func (o *TurnEnded) Time() time.Time { return o.At }
 
 // Time returns o.At.
@@ -153,6 +180,7 @@ func (*SessionStarted) observation() {}
 func (*ToolStarted) observation()    {}
 func (*ToolFinished) observation()   {}
 func (*TurnEnded) observation()      {}
+func (*HookFinished) observation()   {}
 func (*SessionEnded) observation()   {}
 
 // WithObserver adds an observer (see Observer). Calling it again adds more; all of a session's

@@ -199,6 +199,8 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger, StrictToolNames: o.strictHooks}
 	if o.hookEvents {
 		xo.Observe, xo.Progress = s.onHookRun, s.onHookProgress
+	} else if s.obs != nil {
+		xo.Observe = s.onHookRun // for the observers' HookFinished
 	}
 	x, err := subprocess.NewHookExecutor(hooks, xo)
 	if err != nil {

@@ -1,9 +1,11 @@
 // Command hooks-audit shows hooks that write an audit trail (user story US-2): every finished tool
 // call (PostToolUse), failed tool call (PostToolUseFailure), session start and session end becomes
-// one JSON line in audit.jsonl, written atomically (package auditlog).
+// one JSON line in audit.jsonl, written atomically (package auditlog). The same session is traced
+// with OpenTelemetry (contrib/otel): its span tree is printed at the end, or exported with OTLP
+// when OTEL_EXPORTER_OTLP_ENDPOINT is set (package internal/tracing).
 //
-//	go run ./examples/hooks-audit            # offline: the real CLI, a scripted fake model
-//	go run ./examples/hooks-audit -real-api  # the real model (needs ANTHROPIC_API_KEY)
+//	go run -C examples ./hooks-audit            # offline: the real CLI, a scripted fake model
+//	go run -C examples ./hooks-audit -real-api  # the real model (needs ANTHROPIC_API_KEY)
 package main
 
 import (
@@ -16,7 +18,9 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-audit/auditlog"
+	"github.com/hookwire/agent-sdk-go/examples/internal/tracing"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -44,6 +48,7 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	fs := flag.NewFlagSet("hooks-audit", flag.ContinueOnError)
+	traceMode := fs.String("trace", "tree", "the session's OpenTelemetry trace: tree (a text tree at the end), json (the stdout exporter), off; OTLP too when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	f := demo.NewFlags(fs, "Run `echo hi`, then run `exit 3`, then summarise.")
 	path := fs.String("audit", "", "audit file (default: audit.jsonl in the project directory)")
 	script := func(string) []fakeapi.Reply {
@@ -62,7 +67,13 @@ func run() int {
 			return err
 		}
 		defer log.Close()
-		s, err := v2.CreateSession(ctx, env.Options(v2.WithAllowedTools("Bash"), v2.WithHooks(hooks(log)))...)
+		tp, stopTrace, err := tracing.Setup(ctx, *traceMode, os.Stdout)
+		if err != nil {
+			return err
+		}
+		defer stopTrace(context.Background()) // after Close: prints the trace tree
+		opts := append([]v2.Option{v2.WithAllowedTools("Bash"), v2.WithHooks(hooks(log))}, otelagent.Options(tp, nil)...)
+		s, err := v2.CreateSession(ctx, env.Options(opts...)...)
 		if err != nil {
 			return err
 		}

@@ -2,8 +2,8 @@
 // they really happen, the hook events and the stream messages of a session with two prompts and a
 // tool call. Nothing is decided: every hook returns nil ("no opinion").
 //
-//	go run ./examples/hooks-lifecycle            # offline: the real CLI, a scripted fake model
-//	go run ./examples/hooks-lifecycle -real-api  # the real model (needs ANTHROPIC_API_KEY)
+//	go run -C examples ./hooks-lifecycle            # offline: the real CLI, a scripted fake model
+//	go run -C examples ./hooks-lifecycle -real-api  # the real model (needs ANTHROPIC_API_KEY)
 package main
 
 import (
@@ -16,6 +16,8 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
+	"github.com/hookwire/agent-sdk-go/examples/internal/tracing"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -39,6 +41,7 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	fs := flag.NewFlagSet("hooks-lifecycle", flag.ContinueOnError)
+	traceMode := fs.String("trace", "tree", "the session's OpenTelemetry trace: tree (a text tree at the end), json (the stdout exporter), off; OTLP too when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	f := demo.NewFlags(fs, "Run `echo hello` with the Bash tool.")
 	second := fs.String("prompt2", "Now just say goodbye.", "second prompt of the session")
 	script := func(string) []fakeapi.Reply {
@@ -60,7 +63,12 @@ func run() int {
 				return nil, nil
 			}}}
 		}
-		s, err := v2.CreateSession(ctx, env.Options(v2.WithHooks(hooks))...) // runs SessionStart
+		tp, stopTrace, err := tracing.Setup(ctx, *traceMode, os.Stdout)
+		if err != nil {
+			return err
+		}
+		defer stopTrace(context.Background())                                                                                       // after Close: prints the trace tree
+		s, err := v2.CreateSession(ctx, env.Options(append([]v2.Option{v2.WithHooks(hooks)}, otelagent.Options(tp, nil)...)...)...) // runs SessionStart
 		if err != nil {
 			return err
 		}

@@ -1,9 +1,9 @@
 // Command hooks-metrics shows hooks that measure tool latency and errors without holding the agent
-// up (user story US-3), and exposes them in the Prometheus text format (package toolmetrics).
+// up (user story US-3), and exposes them to Prometheus with client_golang (package toolmetrics).
 //
-//	go run ./examples/hooks-metrics                          # offline: real CLI, scripted model
-//	go run ./examples/hooks-metrics -listen :9464 -hold 5m   # and serve /metrics meanwhile
-//	go run ./examples/hooks-metrics -real-api                # the real model (ANTHROPIC_API_KEY)
+//	go run -C examples ./hooks-metrics                          # offline: real CLI, scripted model
+//	go run -C examples ./hooks-metrics -listen :9464 -hold 5m   # and serve /metrics meanwhile
+//	go run -C examples ./hooks-metrics -real-api                # the real model (ANTHROPIC_API_KEY)
 package main
 
 import (

@@ -3,9 +3,9 @@
 // unattended demo means deny. The same policy (package bashpolicy) is wired either as a
 // PermissionRequest hook or as the can_use_tool callback.
 //
-//	go run ./examples/hooks-permission                  # -mode hook: a PermissionRequest hook
-//	go run ./examples/hooks-permission -mode callback   # the can_use_tool callback
-//	go run ./examples/hooks-permission -real-api        # the real model (ANTHROPIC_API_KEY)
+//	go run -C examples ./hooks-permission                  # -mode hook: a PermissionRequest hook
+//	go run -C examples ./hooks-permission -mode callback   # the can_use_tool callback
+//	go run -C examples ./hooks-permission -real-api        # the real model (ANTHROPIC_API_KEY)
 package main
 
 import (

@@ -4,8 +4,8 @@
 // (shared.WrittenPaths), Bash calls by their output redirections (> and >>); the check itself is
 // package pathguard.
 //
-//	go run ./examples/hooks-validation            # offline: the real CLI, a scripted fake model
-//	go run ./examples/hooks-validation -real-api  # the real model (needs ANTHROPIC_API_KEY)
+//	go run -C examples ./hooks-validation            # offline: the real CLI, a scripted fake model
+//	go run -C examples ./hooks-validation -real-api  # the real model (needs ANTHROPIC_API_KEY)
 package main
 
 import (

@@ -1,6 +1,6 @@
-// Package toolmetrics measures agent tool calls from hook events and exposes them in the
-// Prometheus text exposition format (version 0.0.4), which every common monitoring stack scrapes
-// and which needs no library to write.
+// Package toolmetrics measures agent tool calls from hook events and exposes them to Prometheus
+// with the official client library (github.com/prometheus/client_golang): a registry of its own
+// that ServeHTTP serves as a /metrics endpoint.
 //
 // Feed it from hooks: Start on PreToolUse, Finish on PostToolUse and PostToolUseFailure, and
 // Batch on PostToolBatch, which reports, as "not_run", the calls that got a PreToolUse but were
@@ -13,11 +13,13 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/common/expfmt"
 )
 
 // Outcomes of a finished call, the values of the outcome label.
@@ -35,6 +37,11 @@ var Buckets = []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
 type Recorder struct {
 	now func() time.Time
 
+	reg      *prometheus.Registry
+	calls    *prometheus.CounterVec   // agent_tool_calls_total{tool,outcome}
+	duration *prometheus.HistogramVec // agent_tool_duration_seconds{tool}
+	handler  http.Handler
+
 	mu      sync.Mutex
 	started map[string]started    // by tool_use_id, until the call finishes
 	tools   map[string]*toolStats // by tool name
@@ -45,9 +52,9 @@ type started struct {
 	at   time.Time
 }
 
+// toolStats is what the summary table needs beyond the Prometheus metrics (the maximum).
 type toolStats struct {
 	outcomes map[string]uint64
-	buckets  []uint64 // per bucket, not cumulative; the last one is +Inf
 	sum      time.Duration
 	count    uint64 // calls with a measured latency
 	max      time.Duration
@@ -58,8 +65,24 @@ func New() *Recorder { return NewWithClock(time.Now) }
 
 // NewWithClock returns an empty Recorder that reads the time from now (for tests).
 func NewWithClock(now func() time.Time) *Recorder {
-	return &Recorder{now: now, started: map[string]started{}, tools: map[string]*toolStats{}}
+	r := &Recorder{now: now, started: map[string]started{}, tools: map[string]*toolStats{}, reg: prometheus.NewRegistry()}
+	r.calls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "agent_tool_calls_total",
+		Help: "Tool calls that ended, by tool and outcome (success, failure, not_run)."}, []string{"tool", "outcome"})
+	r.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "agent_tool_duration_seconds",
+		Help: "Time from PreToolUse to PostToolUse or PostToolUseFailure, by tool.", Buckets: Buckets}, []string{"tool"})
+	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "agent_tool_calls_in_flight",
+		Help: "Tool calls that started and have not ended."}, func() float64 {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return float64(len(r.started))
+	})
+	r.reg.MustRegister(r.calls, r.duration, inFlight)
+	r.handler = promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{})
+	return r
 }
+
+// Registry returns the registry that holds the metrics, e.g. to serve it with other ones.
+func (r *Recorder) Registry() *prometheus.Registry { return r.reg }
 
 // Start records that the call id of tool is about to run (PreToolUse).
 func (r *Recorder) Start(id, tool string) {
@@ -78,14 +101,14 @@ func (r *Recorder) Finish(id, tool, outcome string) {
 	defer r.mu.Unlock()
 	st := r.stats(tool)
 	st.outcomes[outcome]++
+	r.calls.WithLabelValues(tool, outcome).Inc()
 	s, ok := r.started[id]
 	if !ok {
 		return
 	}
 	delete(r.started, id)
 	d := t.Sub(s.at)
-	i, _ := slices.BinarySearch(Buckets, d.Seconds())
-	st.buckets[i]++
+	r.duration.WithLabelValues(tool).Observe(d.Seconds())
 	st.sum += d
 	st.count++
 	st.max = max(st.max, d)
@@ -100,6 +123,7 @@ func (r *Recorder) Batch(ids []string) {
 		if s, ok := r.started[id]; ok {
 			delete(r.started, id)
 			r.stats(s.tool).outcomes[NotRun]++
+			r.calls.WithLabelValues(s.tool, NotRun).Inc()
 		}
 	}
 }
@@ -107,53 +131,25 @@ func (r *Recorder) Batch(ids []string) {
 func (r *Recorder) stats(tool string) *toolStats {
 	st := r.tools[tool]
 	if st == nil {
-		st = &toolStats{outcomes: map[string]uint64{}, buckets: make([]uint64, len(Buckets)+1)}
+		st = &toolStats{outcomes: map[string]uint64{}}
 		r.tools[tool] = st
 	}
 	return st
 }
 
-// WritePrometheus writes every metric in the Prometheus text format, tools in name order.
+// WritePrometheus writes every metric in the Prometheus text format (what ServeHTTP serves).
 func (r *Recorder) WritePrometheus(w io.Writer) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var b strings.Builder
-	names := r.toolNames()
-	b.WriteString("# HELP agent_tool_calls_total Tool calls that ended, by tool and outcome (success, failure, not_run).\n")
-	b.WriteString("# TYPE agent_tool_calls_total counter\n")
-	for _, n := range names {
-		for _, o := range []string{Success, Failure, NotRun} {
-			if c := r.tools[n].outcomes[o]; c > 0 {
-				fmt.Fprintf(&b, "agent_tool_calls_total{tool=\"%s\",outcome=\"%s\"} %d\n", escape(n), o, c)
-			}
+	fams, err := r.reg.Gather()
+	if err != nil {
+		return err
+	}
+	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range fams {
+		if err := enc.Encode(f); err != nil {
+			return err
 		}
 	}
-	b.WriteString("# HELP agent_tool_duration_seconds Time from PreToolUse to PostToolUse or PostToolUseFailure, by tool.\n")
-	b.WriteString("# TYPE agent_tool_duration_seconds histogram\n")
-	for _, n := range names {
-		st, l := r.tools[n], escape(n)
-		var cum uint64
-		for i, c := range st.buckets {
-			cum += c
-			le := "+Inf"
-			if i < len(Buckets) {
-				le = strconv.FormatFloat(Buckets[i], 'g', -1, 64)
-			}
-			fmt.Fprintf(&b, "agent_tool_duration_seconds_bucket{tool=\"%s\",le=\"%s\"} %d\n", l, le, cum)
-		}
-		fmt.Fprintf(&b, "agent_tool_duration_seconds_sum{tool=\"%s\"} %s\n", l, strconv.FormatFloat(st.sum.Seconds(), 'g', -1, 64))
-		fmt.Fprintf(&b, "agent_tool_duration_seconds_count{tool=\"%s\"} %d\n", l, st.count)
-	}
-	b.WriteString("# HELP agent_tool_calls_in_flight Tool calls that started and have not ended.\n")
-	b.WriteString("# TYPE agent_tool_calls_in_flight gauge\n")
-	fmt.Fprintf(&b, "agent_tool_calls_in_flight %d\n", len(r.started))
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// escape escapes a label value: backslash, double quote and newline.
-func escape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+	return nil
 }
 
 func (r *Recorder) toolNames() []string {
@@ -165,11 +161,9 @@ func (r *Recorder) toolNames() []string {
 	return names
 }
 
-// ServeHTTP serves the metrics, so that a Recorder is the handler of a /metrics endpoint.
-func (r *Recorder) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	_ = r.WritePrometheus(w)
-}
+// ServeHTTP serves the metrics (promhttp's handler of the Recorder's registry), so that a Recorder
+// is the handler of a /metrics endpoint.
+func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) { r.handler.ServeHTTP(w, req) }
 
 // WriteSummary writes a table: per tool, the calls by outcome and the mean and max latency.
 func (r *Recorder) WriteSummary(w io.Writer) error {

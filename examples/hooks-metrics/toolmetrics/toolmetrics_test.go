@@ -2,13 +2,21 @@ package toolmetrics
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 type clock struct {
@@ -37,22 +45,19 @@ func TestExposition(t *testing.T) {
 	if err := r.WritePrometheus(&got); err != nil {
 		t.Fatal(err)
 	}
-	want := `# HELP agent_tool_calls_total Tool calls that ended, by tool and outcome (success, failure, not_run).
-# TYPE agent_tool_calls_total counter
-agent_tool_calls_total{tool="Bash",outcome="success"} 1
-agent_tool_calls_total{tool="Bash",outcome="failure"} 1
-agent_tool_calls_total{tool="Read",outcome="success"} 1
-agent_tool_calls_total{tool="Write",outcome="not_run"} 1
-# HELP agent_tool_duration_seconds Time from PreToolUse to PostToolUse or PostToolUseFailure, by tool.
-# TYPE agent_tool_duration_seconds histogram
-` + histogram("Bash", []int{0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2}, "2.06", 2) +
-		histogram("Read", make([]int, 14), "0", 0) +
-		histogram("Write", make([]int, 14), "0", 0) +
-		`# HELP agent_tool_calls_in_flight Tool calls that started and have not ended.
-# TYPE agent_tool_calls_in_flight gauge
-agent_tool_calls_in_flight 1
-`
-	if diff := cmp.Diff(want, got.String()); diff != "" {
+	want := []string{
+		`agent_tool_calls_in_flight 1`,
+		`agent_tool_calls_total{outcome="failure",tool="Bash"} 1`,
+		`agent_tool_calls_total{outcome="not_run",tool="Write"} 1`,
+		`agent_tool_calls_total{outcome="success",tool="Bash"} 1`,
+		`agent_tool_calls_total{outcome="success",tool="Read"} 1`,
+		`agent_tool_duration_seconds_bucket{le="+Inf",tool="Bash"} 2`,
+		`agent_tool_duration_seconds_bucket{le="0.05",tool="Bash"} 1`,
+		`agent_tool_duration_seconds_bucket{le="2.5",tool="Bash"} 2`,
+		`agent_tool_duration_seconds_count{tool="Bash"} 2`,
+		`agent_tool_duration_seconds_sum{tool="Bash"} 2.06`,
+	}
+	if diff := cmp.Diff(want, series(t, strings.NewReader(got.String()), "0.05", "2.5", "+Inf")); diff != "" {
 		t.Errorf("exposition (-want +got):\n%s", diff)
 	}
 
@@ -70,34 +75,75 @@ Write  0   0       1        0s     0s
 	}
 }
 
-func histogram(tool string, cum []int, sum string, count int) string {
-	var b strings.Builder
-	les := []string{"0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "30", "60", "300", "+Inf"}
-	for i, le := range les {
-		fmt.Fprintf(&b, "agent_tool_duration_seconds_bucket{tool=%q,le=%q} %d\n", tool, le, cum[i])
+// series parses a text exposition with the Prometheus text parser and returns its samples as
+// "name{labels} value" lines, sorted; of the histogram buckets only those with le in les.
+func series(t *testing.T, r io.Reader, les ...string) []string {
+	t.Helper()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(r)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
 	}
-	fmt.Fprintf(&b, "agent_tool_duration_seconds_sum{tool=%q} %s\n", tool, sum)
-	fmt.Fprintf(&b, "agent_tool_duration_seconds_count{tool=%q} %d\n", tool, count)
-	return b.String()
+	var out []string
+	line := func(name string, labels []*dto.LabelPair, extra string, v float64) {
+		var kv []string
+		for _, l := range labels {
+			kv = append(kv, fmt.Sprintf("%s=%q", l.GetName(), l.GetValue()))
+		}
+		if extra != "" {
+			kv = append(kv, extra)
+		}
+		sort.Strings(kv)
+		ls := ""
+		if len(kv) > 0 {
+			ls = "{" + strings.Join(kv, ",") + "}"
+		}
+		out = append(out, fmt.Sprintf("%s%s %.6g", name, ls, v))
+	}
+	for name, f := range fams {
+		for _, m := range f.Metric {
+			switch f.GetType() {
+			case dto.MetricType_COUNTER:
+				line(name, m.Label, "", m.GetCounter().GetValue())
+			case dto.MetricType_GAUGE:
+				line(name, m.Label, "", m.GetGauge().GetValue())
+			case dto.MetricType_HISTOGRAM:
+				h := m.GetHistogram()
+				for _, b := range h.Bucket {
+					le := strconv.FormatFloat(b.GetUpperBound(), 'g', -1, 64)
+					if slices.Contains(les, le) {
+						line(name+"_bucket", m.Label, fmt.Sprintf("le=%q", le), float64(b.GetCumulativeCount()))
+					}
+				}
+				line(name+"_count", m.Label, "", float64(h.GetSampleCount()))
+				line(name+"_sum", m.Label, "", h.GetSampleSum())
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
-func TestEscape(t *testing.T) {
-	if got, want := escape("a\"b\\c\nd"), `a\"b\\c\nd`; got != want {
-		t.Errorf("escape = %s, want %s", got, want)
-	}
-}
-
+// TestServeHTTP scrapes a real /metrics endpoint on 127.0.0.1 and parses the answer.
 func TestServeHTTP(t *testing.T) {
 	r := New()
 	r.Start("a", "Bash")
 	r.Finish("a", "Bash", Success)
-	rec := httptest.NewRecorder()
-	r.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
 		t.Errorf("Content-Type = %q", ct)
 	}
-	if !strings.Contains(rec.Body.String(), `agent_tool_calls_total{tool="Bash",outcome="success"} 1`) {
-		t.Errorf("body:\n%s", rec.Body.String())
+	got := series(t, resp.Body)
+	for _, want := range []string{`agent_tool_calls_total{outcome="success",tool="Bash"} 1`, `agent_tool_duration_seconds_count{tool="Bash"} 1`, `agent_tool_calls_in_flight 0`} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %s in %q", want, got)
+		}
 	}
 }
 
@@ -126,7 +172,7 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 	var b strings.Builder
 	_ = r.WritePrometheus(&b)
-	for _, want := range []string{`outcome="success"} 1064`, `outcome="failure"} 536`, `agent_tool_calls_in_flight 0`, `agent_tool_duration_seconds_count{tool="Bash"} 1600`} {
+	for _, want := range []string{`agent_tool_calls_total{outcome="success",tool="Bash"} 1064`, `agent_tool_calls_total{outcome="failure",tool="Bash"} 536`, `agent_tool_calls_in_flight 0`, `agent_tool_duration_seconds_count{tool="Bash"} 1600`} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
 		}

@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookwire/agent-sdk-go/examples/internal/shlex"
+	"github.com/hookwire/agent-sdk-go/examples/internal/shellparse"
 )
 
 // ErrEmptyPath is returned for an empty path: there is nothing to check, so callers must refuse.
@@ -88,37 +88,37 @@ var Harmless = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/std
 var ErrUnknownTarget = errors.New("pathguard: a redirection target cannot be known before the command runs")
 
 // BashWriteTargets returns the files a shell command line writes through output redirections (>
-// >> >| &> &>> <> and fd-prefixed forms such as 2>), as written, except Harmless ones. It covers
-// redirections only: files written by the commands themselves (cp, mv, tee, dd of=, sed -i,
-// touch, a script, ...) are not seen. A target it cannot know gives ErrUnknownTarget; a line it
-// cannot lex gives shlex.ErrUnterminated.
+// >> >| &> &>> <> >&file and fd-prefixed forms such as 2>), as written, except Harmless ones,
+// nested ones included (in $(...), subshells, functions, loops). It covers redirections only:
+// files written by the commands themselves (cp, mv, tee, dd of=, sed -i, touch, a script, ...)
+// are not seen. A target it cannot know gives ErrUnknownTarget; a line the shell parser
+// (mvdan.cc/sh/v3/syntax) rejects gives its error.
 func BashWriteTargets(cmd string) ([]string, error) {
-	cmds, err := shlex.Parse(cmd)
+	f, err := shellparse.Parse(cmd)
 	if err != nil {
 		return nil, err
 	}
 	changesDir := false
-	for _, c := range cmds {
-		if w := c.Words(); len(w) > 0 && (w[0] == "cd" || w[0] == "pushd" || w[0] == "popd") {
+	for _, c := range shellparse.Calls(f) {
+		if w, _ := shellparse.Static(c.Args[0]); w == "cd" || w == "pushd" || w == "popd" {
 			changesDir = true
 		}
 	}
 	var targets []string
-	for _, c := range cmds {
-		for _, r := range c.Redirects {
-			if !r.Writes() {
-				continue
-			}
-			switch {
-			case !r.HasTarget || r.Target.Dynamic:
-				return nil, fmt.Errorf("%w: %s", ErrUnknownTarget, r.Op)
-			case Harmless[r.Target.Text]:
-				continue
-			case changesDir && !filepath.IsAbs(r.Target.Text):
-				return nil, fmt.Errorf("%w: %s %s after a change of directory", ErrUnknownTarget, r.Op, r.Target.Text)
-			}
-			targets = append(targets, r.Target.Text)
+	for _, r := range shellparse.Redirects(f) {
+		if !shellparse.Writes(r) {
+			continue
 		}
+		t, ok := shellparse.Static(r.Word)
+		switch {
+		case !ok || t == "" || shellparse.Glob(r.Word) || shellparse.Tilde(r.Word):
+			return nil, fmt.Errorf("%w: %s", ErrUnknownTarget, r.Op)
+		case Harmless[t]:
+			continue
+		case changesDir && !filepath.IsAbs(t):
+			return nil, fmt.Errorf("%w: %s %s after a change of directory", ErrUnknownTarget, r.Op, t)
+		}
+		targets = append(targets, t)
 	}
 	return targets, nil
 }

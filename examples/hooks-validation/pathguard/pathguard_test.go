@@ -164,6 +164,10 @@ func TestBashWriteTargets(t *testing.T) {
 		{cmd: "cd /etc && echo x > passwd", wantErr: true},
 		{cmd: "cd sub; echo x > /abs/x", want: []string{"/abs/x"}},
 		{cmd: "echo 'unterminated > x", wantErr: true},
+		{cmd: "echo x > ''", wantErr: true}, // no file to name
+		{cmd: "f() { echo x > inside; }; f", want: []string{"inside"}},
+		{cmd: "cat <<EOF > out\n$(echo y > nested)\nEOF", want: []string{"nested", "out"}}, // the here-document (first redirection) is walked first
+		{cmd: "for i in 1; do echo > loop; done", want: []string{"loop"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd, func(t *testing.T) {
