@@ -225,11 +225,12 @@ func (t *Transport) finish(werr error) {
 			term = shared.ErrClosed
 		}
 	}
-	// Writes fail with the process's error before anyone learns of the end.
+	// Writes fail with the process's error, and ExitErr reports it, before anyone learns of the
+	// end from a request or the stream.
 	t.w.close(perr)
+	close(t.done)
 	t.reqs.failPending(pendingErr)
 	t.inbox.close(term)
-	close(t.done)
 	t.stopWatch()
 }
 
