@@ -152,6 +152,8 @@ type Session struct {
 
 	// obs delivers the observations (observe.go); nil without observers.
 	obs *observerRunner
+	// mcp serves the in-process MCP servers (mcp.go); nil without them.
+	mcp *mcpHost
 
 	closeOnce sync.Once
 	closeErr  error
@@ -211,8 +213,12 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		if !ok {
 			x.Close()
 			s.removeSettingsFile()
+			s.mcp.close()
 		}
 	}()
+	if s.mcp, err = newMCPHost(&o.mcp, logger); err != nil {
+		return nil, err
+	}
 
 	cliPath, err := subprocess.FindCLI(o.cliPath)
 	if err != nil {
@@ -271,9 +277,13 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		OnMessage:      s.observe,
 		OnRoundTrip:    o.onRoundTrip,
 		HookEvents:     o.hookEvents,
+		MCP:            s.mcpHandler(),
 	})
 	if err != nil {
 		return nil, err
+	}
+	if s.mcp != nil {
+		s.mcp.t.Store(t)
 	}
 	s.regMu.Lock()
 	s.t = t
@@ -401,6 +411,10 @@ func additionalContext(e shared.HookEvent, out shared.HookOutput) string {
 type initRequest struct {
 	Subtype string                       `json:"subtype"`
 	Hooks   map[string][]initHookMatcher `json:"hooks,omitempty"`
+	// The MCP servers (mcp.go): the in-process servers' names, and the external servers' entries
+	// (read by a CLI started with --await-initialize). Sent in the first initialize only.
+	SDKMCPServers []string                  `json:"sdkMcpServers,omitempty"`
+	MCPServers    map[string]mcpServerEntry `json:"mcpServers,omitempty"`
 }
 
 type initHookMatcher struct {
@@ -449,7 +463,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	s.regMu.Lock()
 	defer s.regMu.Unlock()
 	reg := s.registration()
-	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg})
+	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg, SDKMCPServers: s.o.mcp.sdkServers(), MCPServers: s.o.mcp.entries()})
 	if err != nil {
 		var ce *shared.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
@@ -809,6 +823,7 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
+		s.mcp.close()
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
@@ -828,6 +843,9 @@ func (o *options) validate() error {
 		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto:
 	default:
 		return fmt.Errorf("v2: unknown permission mode %q", o.permissionMode)
+	}
+	if err := o.mcp.validate(o.continueSession); err != nil {
+		return err
 	}
 	if o.strictHooks && o.allowUnenforced {
 		return errors.New("v2: WithStrictHooks and WithAllowUnenforcedHooks exclude each other")
@@ -916,6 +934,9 @@ func (o *options) args() []string {
 	}
 	if o.canUseTool != nil {
 		flag("--permission-prompt-tool", "stdio")
+	}
+	if len(o.mcp.external) > 0 {
+		a = append(a, "--await-initialize") // the external servers come in initialize (mcp.go)
 	}
 	return append(a, o.extraArgs...)
 }

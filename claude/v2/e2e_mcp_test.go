@@ -1,0 +1,193 @@
+package v2_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
+)
+
+type lookupIn struct {
+	Key string `json:"key" jsonschema:"the key to look up"`
+}
+
+type lookupOut struct {
+	Value string `json:"value"`
+}
+
+// dbServer is an in-process server "db" with typed tools: lookup answers, fail returns an error,
+// boom panics, secret must never run (a hook denies it); ran records the calls that ran.
+func dbServer(ran *records[string]) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "lookup", Description: "look a key up"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		ran.add("lookup:" + in.Key)
+		return nil, lookupOut{Value: "value-of-" + in.Key}, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "fail"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		ran.add("fail")
+		return nil, lookupOut{}, errors.New("the database is down")
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "boom"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		ran.add("boom")
+		panic("kaboom")
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "secret"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		ran.add("secret")
+		return nil, lookupOut{Value: "the secret"}, nil
+	})
+	return srv
+}
+
+// The model calls the tools of an in-process server: the Go handler runs with the typed input and
+// its result reaches the model; an error and a panic become is_error results the model sees (and
+// the session lives on); a PreToolUse hook matching mcp__db__secret denies that one tool, whose
+// handler never runs.
+func TestE2EInProcessMCPTools(t *testing.T) {
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.ToolsReply(
+				fakeapi.ToolUse{ID: "toolu_lookup", Name: "mcp__db__lookup", Input: map[string]any{"key": "k1"}},
+				fakeapi.ToolUse{ID: "toolu_fail", Name: "mcp__db__fail", Input: map[string]any{"key": "x"}},
+				fakeapi.ToolUse{ID: "toolu_boom", Name: "mcp__db__boom", Input: map[string]any{"key": "x"}},
+				fakeapi.ToolUse{ID: "toolu_secret", Name: "mcp__db__secret", Input: map[string]any{"key": "x"}},
+			),
+			fakeapi.TextReply("done"),
+			fakeapi.ToolReply("toolu_again", "mcp__db__lookup", map[string]any{"key": "k2"}),
+			fakeapi.TextReply("done again"),
+		}
+	})
+	var ran records[string]
+	var pre recorder[*shared.PreToolUseHookInput]
+	s := env.session(t,
+		v2.WithMCPServer("db", dbServer(&ran)),
+		v2.WithAllowedTools("mcp__db__lookup", "mcp__db__fail", "mcp__db__boom", "mcp__db__secret"),
+		v2.WithHook(shared.HookEventPreToolUse, "mcp__db__secret", pre.handler(func(*shared.PreToolUseHookInput) shared.HookOutput {
+			return shared.Deny("secrets stay secret")
+		})),
+	)
+	if r := run(t, s, "use the db"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	req, ok := env.api.LastRequest()
+	if !ok {
+		t.Fatal("no model request")
+	}
+	type result struct {
+		IsError bool
+		Has     string
+	}
+	want := map[string]result{
+		"toolu_lookup": {false, `value-of-k1`},
+		"toolu_fail":   {true, "the database is down"},
+		"toolu_boom":   {true, "the tool panicked: kaboom"},
+		"toolu_secret": {true, "secrets stay secret"},
+	}
+	got := map[string]result{}
+	for _, b := range req.ToolResults() {
+		w := want[b.ToolUseID]
+		has := ""
+		if strings.Contains(b.ResultText(), w.Has) {
+			has = w.Has
+		} else {
+			has = b.ResultText()
+		}
+		got[b.ToolUseID] = result{b.IsError, has}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool results the model saw (-want +got):\n%s", diff)
+	}
+	if n := pre.len(); n != 1 || pre.all()[0].ToolName != "mcp__db__secret" {
+		t.Errorf("PreToolUse hook ran for %d calls (%v), want once for mcp__db__secret", n, pre.all())
+	}
+	// After the panic the session lives on: the next turn calls the server again.
+	if r := run(t, s, "again"); r == nil || r.IsError {
+		t.Fatalf("second result %+v", r)
+	}
+	if diff := cmp.Diff([]string{"boom", "fail", "lookup:k1", "lookup:k2"}, sortedCopy(ran.all())); diff != "" {
+		t.Errorf("handlers that ran (-want +got):\n%s", diff)
+	}
+}
+
+// Ten parallel calls of a slow read-only in-process tool run at the same time: each handler waits until all
+// ten have started (a barrier), which only completes if the SDK runs them concurrently. A
+// handler that waited in vain would time out and report it.
+func TestE2EInProcessMCPParallelCalls(t *testing.T) {
+	const n = 10
+	var uses []fakeapi.ToolUse
+	for i := range n {
+		uses = append(uses, fakeapi.ToolUse{ID: fmt.Sprintf("toolu_%02d", i), Name: "mcp__db__slow", Input: map[string]any{"key": fmt.Sprint(i)}})
+	}
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{fakeapi.ToolsReply(uses...), fakeapi.TextReply("done")}
+	})
+	var mu sync.Mutex
+	running, maxRunning := 0, 0
+	all := make(chan struct{})
+	started := 0
+	srv := mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1"}, nil)
+	// The CLI runs parallel calls of an MCP tool at once only when the tool is annotated read-only
+	// (its isConcurrencySafe); others it runs one after the other.
+	mcp.AddTool(srv, &mcp.Tool{Name: "slow", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		mu.Lock()
+		running++
+		maxRunning = max(maxRunning, running)
+		if started++; started == n {
+			close(all)
+		}
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			running--
+			mu.Unlock()
+		}()
+		select {
+		case <-all: // every call has started while this one runs
+		case <-time.After(30 * time.Second): // a bound for a broken SDK, not a timing assertion
+			return nil, lookupOut{}, errors.New("the other calls never started while this one ran")
+		case <-ctx.Done():
+			return nil, lookupOut{}, ctx.Err()
+		}
+		return nil, lookupOut{Value: "v" + in.Key}, nil
+	})
+	s := env.session(t, v2.WithMCPServer("db", srv), v2.WithAllowedTools("mcp__db__slow"))
+	if r := run(t, s, "go"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	req, _ := env.api.LastRequest()
+	results := req.ToolResults()
+	if len(results) != n {
+		t.Fatalf("%d tool results, want %d", len(results), n)
+	}
+	for _, b := range results {
+		if b.IsError {
+			t.Errorf("%s: %s", b.ToolUseID, b.ResultText())
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if maxRunning != n {
+		t.Errorf("at most %d handlers ran at once, want %d", maxRunning, n)
+	}
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
