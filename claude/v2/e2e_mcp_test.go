@@ -4,6 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -190,4 +196,113 @@ func sortedCopy(s []string) []string {
 		}
 	}
 	return out
+}
+
+// An external stdio MCP server (a Go program the test builds) works, and its env, delivered in
+// the initialize request, never appears on the CLI's command line (/proc/PID/cmdline, what ps
+// shows every user).
+func TestE2EExternalStdioMCPServer(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/PID/cmdline")
+	}
+	bin := filepath.Join(t.TempDir(), "mcpstdio")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/mcpstdio").CombinedOutput(); err != nil {
+		t.Fatalf("building the stdio server: %v\n%s", err, out)
+	}
+	secret := "s3cret-" + fmt.Sprint(time.Now().UnixNano())
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.ToolReply("toolu_env", "mcp__ext__env", map[string]any{"name": "EXT_TOKEN"}),
+			fakeapi.TextReply("done"),
+		}
+	})
+	s := env.session(t,
+		v2.WithMCPStdioServer("ext", v2.MCPStdioServer{Command: bin, Env: map[string]string{"EXT_TOKEN": secret}}),
+		v2.WithAllowedTools("mcp__ext__env"),
+	)
+	pid := s.Info().PID
+	if pid == 0 {
+		t.Fatal("the CLI reported no pid")
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(cmdline), secret) || strings.Contains(string(cmdline), "EXT_TOKEN") {
+		t.Errorf("the CLI's command line holds the server's env: %q", cmdline)
+	}
+	if r := run(t, s, "read the token"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	req, _ := env.api.LastRequest()
+	b, ok := req.LastToolResult()
+	if !ok || b.IsError || !strings.Contains(b.ResultText(), secret) {
+		t.Errorf("tool result %+v (%q), want the server's env value", b, b.ResultText())
+	}
+}
+
+// External remote MCP servers (streamable HTTP and SSE) get their headers, delivered in the
+// initialize request: each test server refuses a request without the right Authorization header,
+// and the header's value never appears on the CLI's command line.
+func TestE2EExternalRemoteMCPServers(t *testing.T) {
+	token := "Bearer tok-" + fmt.Sprint(time.Now().UnixNano())
+	var ran records[string]
+	newSrv := func(*http.Request) *mcp.Server {
+		srv := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, nil)
+		mcp.AddTool(srv, &mcp.Tool{Name: "lookup"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+			ran.add(in.Key)
+			return nil, lookupOut{Value: "remote-" + in.Key}, nil
+		})
+		return srv
+	}
+	guard := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != token {
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	httpSrv := httptest.NewServer(guard(mcp.NewStreamableHTTPHandler(newSrv, nil)))
+	t.Cleanup(httpSrv.Close) // after the session's Close (cleanups run last first): the CLI holds streams open
+	sseSrv := httptest.NewServer(guard(mcp.NewSSEHandler(newSrv, nil)))
+	t.Cleanup(sseSrv.Close)
+
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.ToolsReply(
+				fakeapi.ToolUse{ID: "toolu_http", Name: "mcp__web__lookup", Input: map[string]any{"key": "h"}},
+				fakeapi.ToolUse{ID: "toolu_sse", Name: "mcp__events__lookup", Input: map[string]any{"key": "s"}},
+			),
+			fakeapi.TextReply("done"),
+		}
+	})
+	headers := map[string]string{"Authorization": token}
+	s := env.session(t,
+		v2.WithMCPHTTPServer("web", v2.MCPHTTPServer{URL: httpSrv.URL, Headers: headers}),
+		v2.WithMCPSSEServer("events", v2.MCPSSEServer{URL: sseSrv.URL, Headers: headers}),
+		v2.WithAllowedTools("mcp__web__lookup", "mcp__events__lookup"),
+	)
+	if runtime.GOOS == "linux" {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", s.Info().PID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(cmdline), token) {
+			t.Errorf("the CLI's command line holds the server's headers: %q", cmdline)
+		}
+	}
+	if r := run(t, s, "look up"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	req, _ := env.api.LastRequest()
+	got := map[string]string{}
+	for _, b := range req.ToolResults() {
+		got[b.ToolUseID] = b.ResultText()
+	}
+	want := map[string]string{"toolu_http": `{"value":"remote-h"}`, "toolu_sse": `{"value":"remote-s"}`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool results (-want +got):\n%s", diff)
+	}
 }
