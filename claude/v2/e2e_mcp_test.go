@@ -306,3 +306,71 @@ func TestE2EExternalRemoteMCPServers(t *testing.T) {
 		t.Errorf("tool results (-want +got):\n%s", diff)
 	}
 }
+
+// A tool handler's ctx ends when the user interrupts the turn (the CLI cancels the call) and when
+// the session closes.
+func TestE2EInProcessMCPCancel(t *testing.T) {
+	// Each prompt ("wait 1", then "wait 2") makes the model call the tool with its key; a
+	// message that ends with a tool result ends the turn.
+	env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+		last := r.Messages[len(r.Messages)-1].Content
+		if len(last) == 0 || last[len(last)-1].Type == "tool_result" {
+			return fakeapi.TextReply("done")
+		}
+		// After the interrupt, the cancelled call's result and "wait 2" come in one message.
+		k := "1"
+		for _, b := range last {
+			if b.Type == "text" && b.Text == "wait 2" {
+				k = "2"
+			}
+		}
+		return fakeapi.ToolReply(fmt.Sprintf("toolu_%d", r.Index), "mcp__db__wait", map[string]any{"key": k})
+	})
+	started := make(chan string, 2)
+	ended := make(chan string, 2)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		started <- in.Key
+		<-ctx.Done()
+		ended <- in.Key
+		return nil, lookupOut{}, ctx.Err()
+	})
+	s, err := env.create(t, v2.WithMCPServer("db", srv), v2.WithAllowedTools("mcp__db__wait"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	wait := func(ch chan string, what string) string {
+		t.Helper()
+		select {
+		case k := <-ch:
+			return k
+		case <-testCtx(t).Done():
+			t.Fatalf("timed out waiting for %s", what)
+			return ""
+		}
+	}
+
+	turn := make(chan error, 1)
+	go func() { _, err := s.Run(testCtx(t), "wait 1"); turn <- err }()
+	if k := wait(started, "the first call"); k != "1" {
+		t.Fatalf("started %q", k)
+	}
+	if err := s.Interrupt(testCtx(t)); err != nil {
+		t.Fatalf("Interrupt: %v", err)
+	}
+	if k := wait(ended, "the interrupt to end the handler's ctx"); k != "1" {
+		t.Errorf("ended %q, want 1", k)
+	}
+	<-turn
+
+	go func() { _, err := s.Run(testCtx(t), "wait 2"); turn <- err }()
+	if k := wait(started, "the second call"); k != "2" {
+		t.Fatalf("started %q", k)
+	}
+	s.Close()
+	if k := wait(ended, "Close to end the handler's ctx"); k != "2" {
+		t.Errorf("ended %q, want 2", k)
+	}
+	<-turn
+}
