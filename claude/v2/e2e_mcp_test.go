@@ -115,6 +115,11 @@ func TestE2EInProcessMCPTools(t *testing.T) {
 	if n := pre.len(); n != 1 || pre.all()[0].ToolName != "mcp__db__secret" {
 		t.Errorf("PreToolUse hook ran for %d calls (%v), want once for mcp__db__secret", n, pre.all())
 	}
+	if got := pre.all(); len(got) > 0 {
+		if diff := cmp.Diff(&shared.MCPServer{Name: "db", Source: "sdk"}, got[0].MCPServer); diff != "" {
+			t.Errorf("PreToolUse input's mcp_server (-want +got):\n%s", diff)
+		}
+	}
 	// After the panic the session lives on: the next turn calls the server again.
 	if r := run(t, s, "again"); r == nil || r.IsError {
 		t.Fatalf("second result %+v", r)
