@@ -379,3 +379,64 @@ func TestE2EInProcessMCPCancel(t *testing.T) {
 	}
 	<-turn
 }
+
+// A server added at run time (SetMCPServers, the CLI's mcp_set_servers) is callable in the next
+// turn; MCPStatus reports the servers; setting an empty set removes it again.
+func TestE2EMCPSetServersAndStatus(t *testing.T) {
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.TextReply("nothing yet"),
+			fakeapi.ToolReply("toolu_late", "mcp__late__lookup", map[string]any{"key": "k"}),
+			fakeapi.TextReply("done"),
+		}
+	})
+	var ran records[string]
+	late := mcp.NewServer(&mcp.Implementation{Name: "late-server", Version: "2.0"}, nil)
+	mcp.AddTool(late, &mcp.Tool{Name: "lookup"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		ran.add(in.Key)
+		return nil, lookupOut{Value: "late-" + in.Key}, nil
+	})
+	s := env.session(t, v2.WithMCPServer("db", dbServer(&ran)), v2.WithAllowedTools("mcp__late__lookup"))
+	run(t, s, "first")
+
+	res, err := s.SetMCPServers(testCtx(t), map[string]v2.MCPServerConfig{"late": &v2.MCPInProcessServer{Server: late}})
+	if err != nil {
+		t.Fatalf("SetMCPServers: %v", err)
+	}
+	if diff := cmp.Diff(&v2.MCPSetResult{Added: []string{"late"}, Removed: []string{}, Errors: map[string]string{}}, res); diff != "" {
+		t.Errorf("SetMCPServers result (-want +got):\n%s", diff)
+	}
+	if r := run(t, s, "use the new tool"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	req, _ := env.api.LastRequest()
+	if b, ok := req.LastToolResult(); !ok || b.IsError || !strings.Contains(b.ResultText(), "late-k") {
+		t.Errorf("tool result %+v (%q), want the late server's answer", b, b.ResultText())
+	}
+
+	st, err := s.MCPStatus(testCtx(t))
+	if err != nil {
+		t.Fatalf("MCPStatus: %v", err)
+	}
+	got := map[string]string{}
+	for _, x := range st {
+		got[x.Name] = x.Status
+		if x.Name == "late" && (x.ServerInfo == nil || x.ServerInfo.Name != "late-server") {
+			t.Errorf("late's serverInfo %+v, want late-server", x.ServerInfo)
+		}
+	}
+	if diff := cmp.Diff(map[string]string{"db": "connected", "late": "connected"}, got); diff != "" {
+		t.Errorf("MCPStatus (-want +got):\n%s", diff)
+	}
+
+	res, err = s.SetMCPServers(testCtx(t), nil)
+	if err != nil {
+		t.Fatalf("SetMCPServers(nil): %v", err)
+	}
+	if diff := cmp.Diff([]string{"late"}, res.Removed); diff != "" {
+		t.Errorf("removed (-want +got):\n%s", diff)
+	}
+	if _, err := s.SetMCPServers(testCtx(t), map[string]v2.MCPServerConfig{"db": &v2.MCPInProcessServer{Server: late}}); err == nil {
+		t.Error("SetMCPServers took the name of a server given at start")
+	}
+}

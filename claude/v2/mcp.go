@@ -7,8 +7,10 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"sync"
 	"sync/atomic"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -65,13 +67,22 @@ type MCPHTTPServer struct {
 	Headers map[string]string `json:"headers,omitempty"`
 }
 
-func (*MCPStdioServer) mcpServerConfig() {}
-func (*MCPSSEServer) mcpServerConfig()   {}
-func (*MCPHTTPServer) mcpServerConfig()  {}
+// MCPInProcessServer is an in-process server for Session.SetMCPServers (at start, use
+// WithMCPServer).
+type MCPInProcessServer struct {
+	// Server is the MCP server (required).
+	Server *mcp.Server
+}
+
+func (*MCPInProcessServer) mcpServerConfig() {}
+func (*MCPStdioServer) mcpServerConfig()     {}
+func (*MCPSSEServer) mcpServerConfig()       {}
+func (*MCPHTTPServer) mcpServerConfig()      {}
 
 // mcpServerEntry is one external server as the CLI reads it (one --mcp-config item).
 type mcpServerEntry struct {
 	Type    string            `json:"type"`
+	Name    string            `json:"name,omitempty"` // type sdk
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
@@ -96,6 +107,11 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 			return mcpServerEntry{}, errors.New("an HTTP server needs a URL")
 		}
 		return mcpServerEntry{Type: "http", URL: c.URL, Headers: c.Headers}, nil
+	case *MCPInProcessServer:
+		if c == nil || c.Server == nil {
+			return mcpServerEntry{}, errors.New("an in-process server needs a Server")
+		}
+		return mcpServerEntry{Type: "sdk"}, nil
 	}
 	return mcpServerEntry{}, fmt.Errorf("unknown MCP server config %T", c)
 }
@@ -194,15 +210,16 @@ func (m *mcpOptions) entries() map[string]mcpServerEntry {
 // requests, and it sends the servers' own messages through the transport once that runs.
 type mcpHost struct {
 	bridge *mcpbridge.Bridge
-	t      atomic.Pointer[subprocess.Transport]
-	logger *slog.Logger
+	// setMu serializes SetMCPServers; dynamic holds the in-process servers it added.
+	setMu   sync.Mutex
+	dynamic map[string]*mcp.Server
+	t       atomic.Pointer[subprocess.Transport]
+	logger  *slog.Logger
 }
 
-// newMCPHost connects the in-process servers; nil when there are none.
+// newMCPHost connects the in-process servers given at start (there may be none: servers can be
+// added with SetMCPServers).
 func newMCPHost(m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
-	if len(m.inProcess) == 0 {
-		return nil, nil
-	}
 	h := &mcpHost{logger: logger}
 	b, err := mcpbridge.New(m.inProcess, h.send, logger)
 	if err != nil {
@@ -229,15 +246,132 @@ func (h *mcpHost) send(ctx context.Context, server string, message jsontext.Valu
 
 // close closes the servers' connections, ending their handlers' ctx.
 func (h *mcpHost) close() {
-	if h != nil {
+	if h != nil && h.bridge != nil {
 		h.bridge.Close()
 	}
 }
 
-// mcpHandler returns the session's MCP handler for the transport: nil without in-process servers.
-func (s *Session) mcpHandler() subprocess.MCPHandler {
-	if s.mcp == nil {
-		return nil
+// mcpHandler returns the session's MCP handler for the transport.
+func (s *Session) mcpHandler() subprocess.MCPHandler { return s.mcp }
+
+// MCPSetResult is the CLI's answer to SetMCPServers.
+type MCPSetResult struct {
+	// Added and Removed are the server names the set added and removed.
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+	// Errors holds, by server name, why a server could not be added.
+	Errors map[string]string `json:"errors"`
+}
+
+// SetMCPServers replaces the session's set of servers added at run time (initially empty; the
+// servers of the options stay, whatever the set) with servers, by name: in-process ones
+// (*MCPInProcessServer) and external ones (*MCPStdioServer, *MCPSSEServer, *MCPHTTPServer). It
+// is the CLI's mcp_set_servers request: external entries, env and headers included, travel on
+// stdin. A server it adds is callable from the next model request on; one it removes is
+// disconnected (an in-process server's handlers' ctx end). Names must not be those of the
+// options' servers.
+func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServerConfig) (*MCPSetResult, error) {
+	h := s.mcp
+	h.setMu.Lock()
+	defer h.setMu.Unlock()
+	entries := make(map[string]mcpServerEntry, len(servers))
+	for n, c := range servers {
+		if n == "" {
+			return nil, errors.New("v2: an MCP server needs a name")
+		}
+		if slices.Contains(s.o.mcp.order, n) {
+			return nil, fmt.Errorf("v2: MCP server %q was given at start; SetMCPServers manages the others", n)
+		}
+		e, err := entryOf(c)
+		if err != nil {
+			return nil, fmt.Errorf("v2: MCP server %q: %w", n, err)
+		}
+		if e.Type == "sdk" {
+			e.Name = n
+		}
+		entries[n] = e
 	}
-	return s.mcp
+	// The CLI counts the in-process servers of initialize in the set it replaces: they stay.
+	for n := range s.o.mcp.inProcess {
+		entries[n] = mcpServerEntry{Type: "sdk", Name: n}
+	}
+	// Connect the new in-process servers first: the CLI talks to them before it answers.
+	next := map[string]*mcp.Server{}
+	var added []string
+	for n, c := range servers {
+		ip, ok := c.(*MCPInProcessServer)
+		if !ok {
+			continue
+		}
+		next[n] = ip.Server
+		if old, had := h.dynamic[n]; had && old == ip.Server {
+			continue
+		} else if had {
+			h.bridge.Remove(n) // the same name for another server: reconnect
+		}
+		if err := h.bridge.Add(n, ip.Server); err != nil {
+			for _, a := range added {
+				h.bridge.Remove(a)
+			}
+			return nil, fmt.Errorf("v2: %w", err)
+		}
+		added = append(added, n)
+	}
+	raw, err := s.t.Request(ctx, "mcp_set_servers", struct {
+		Subtype string                    `json:"subtype"`
+		Servers map[string]mcpServerEntry `json:"servers"`
+	}{"mcp_set_servers", entries})
+	if err != nil {
+		for _, a := range added {
+			h.bridge.Remove(a)
+		}
+		return nil, fmt.Errorf("v2: mcp_set_servers: %w", err)
+	}
+	for n := range h.dynamic {
+		if _, keep := next[n]; !keep {
+			h.bridge.Remove(n)
+		}
+	}
+	h.dynamic = next
+	var res MCPSetResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("v2: mcp_set_servers answer: %w", err)
+	}
+	return &res, nil
+}
+
+// MCPServerStatus is one MCP server's state, as the CLI reports it (MCPStatus).
+type MCPServerStatus struct {
+	// Name is the server's name.
+	Name string `json:"name"`
+	// Status is "connected", "failed", "needs-auth", "pending" or "disabled".
+	Status string `json:"status"`
+	// ServerInfo is the server's name and version (when connected).
+	ServerInfo *MCPServerInfo `json:"serverInfo,omitempty"`
+	// Error says why the server failed (status "failed").
+	Error string `json:"error,omitempty"`
+}
+
+// MCPServerInfo is the name and version an MCP server reports.
+type MCPServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// MCPStatus returns the state of every MCP server of the session (the CLI's mcp_status):
+// in-process, external, and those of the CLI's own settings.
+func (s *Session) MCPStatus(ctx context.Context) ([]MCPServerStatus, error) {
+	raw, err := s.t.Request(ctx, "mcp_status", struct {
+		Subtype string `json:"subtype"`
+	}{"mcp_status"})
+	if err != nil {
+		return nil, fmt.Errorf("v2: mcp_status: %w", err)
+	}
+	var a struct {
+		MCPServers []MCPServerStatus `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(raw, &a, json.RejectUnknownMembers(false)); err != nil {
+		return nil, fmt.Errorf("v2: mcp_status answer: %w", err)
+	}
+	return a.MCPServers, nil
 }

@@ -22,6 +22,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -49,14 +50,18 @@ type Bridge struct {
 	ctx    context.Context // ends on Close: the servers' sessions and the Sender's calls
 	cancel context.CancelFunc
 
-	servers map[string]*server // fixed after New
-	wg      sync.WaitGroup     // the readers and forwarders
+	send Sender
+
+	mu      sync.Mutex
+	servers map[string]*server
+	wg      sync.WaitGroup // the readers and forwarders
 	once    sync.Once
 }
 
 // server is the client end of one in-process server's connection.
 type server struct {
 	name    string
+	srv     *mcp.Server
 	conn    mcp.Connection
 	session *mcp.ServerSession
 
@@ -64,6 +69,8 @@ type server struct {
 	pending map[jsonrpc.ID]chan *jsonrpc.Response // calls of the CLI waiting for their reply
 	closed  bool                                  // the connection ended: no more replies come
 	done    chan struct{}                         // closed when the reader has ended
+	// initialized: an MCP initialize was delivered on this connection (see fresh).
+	initialized atomic.Bool
 }
 
 // New connects servers (by name) and returns the bridge. send carries the servers' own messages
@@ -75,41 +82,109 @@ func New(servers map[string]*mcp.Server, send Sender, logger *slog.Logger) (*Bri
 		logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Bridge{logger: logger, ctx: ctx, cancel: cancel, servers: map[string]*server{}}
+	b := &Bridge{logger: logger, ctx: ctx, cancel: cancel, send: send, servers: map[string]*server{}}
 	for _, name := range sortedNames(servers) {
-		srv := servers[name]
-		if srv == nil {
+		if err := b.Add(name, servers[name]); err != nil {
 			b.Close()
-			return nil, fmt.Errorf("mcpbridge: server %q is nil", name)
+			return nil, err
 		}
-		installRecover(srv, logger)
-		st, ct := mcp.NewInMemoryTransports()
-		ss, err := srv.Connect(ctx, st, nil)
-		if err != nil {
-			b.Close()
-			return nil, fmt.Errorf("mcpbridge: connecting server %q: %w", name, err)
-		}
-		conn, err := ct.Connect(ctx)
-		if err != nil {
-			ss.Close()
-			b.Close()
-			return nil, fmt.Errorf("mcpbridge: connecting server %q: %w", name, err)
-		}
-		s := &server{name: name, conn: conn, session: ss, pending: map[jsonrpc.ID]chan *jsonrpc.Response{}, done: make(chan struct{})}
-		b.servers[name] = s
-		out := make(chan jsonrpc.Message, maxQueued)
-		b.wg.Add(2)
-		go func() { // the reader: it ends when the connection closes
-			defer b.wg.Done()
-			defer close(out)
-			b.read(s, out)
-		}()
-		go func() { // the forwarder: it ends when the reader has closed out
-			defer b.wg.Done()
-			b.forward(s, out, send)
-		}()
 	}
 	return b, nil
+}
+
+// Add connects srv as the server named name. It fails for a nil server, a name the bridge
+// already has, and after Close.
+func (b *Bridge) Add(name string, srv *mcp.Server) error {
+	if srv == nil {
+		return fmt.Errorf("mcpbridge: server %q is nil", name)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ctx.Err() != nil {
+		return ErrClosed
+	}
+	if b.servers[name] != nil {
+		return fmt.Errorf("mcpbridge: server %q is already connected", name)
+	}
+	installRecover(srv, b.logger)
+	s, err := b.connectLocked(name, srv)
+	if err != nil {
+		return err
+	}
+	b.servers[name] = s
+	return nil
+}
+
+// connectLocked opens a new connection to srv and starts its reader and forwarder. b.mu is held.
+func (b *Bridge) connectLocked(name string, srv *mcp.Server) (*server, error) {
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(b.ctx, st, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcpbridge: connecting server %q: %w", name, err)
+	}
+	conn, err := ct.Connect(b.ctx)
+	if err != nil {
+		ss.Close()
+		return nil, fmt.Errorf("mcpbridge: connecting server %q: %w", name, err)
+	}
+	s := &server{name: name, srv: srv, conn: conn, session: ss, pending: map[jsonrpc.ID]chan *jsonrpc.Response{}, done: make(chan struct{})}
+	out := make(chan jsonrpc.Message, maxQueued)
+	b.wg.Add(2)
+	go func() { // the reader: it ends when the connection closes
+		defer b.wg.Done()
+		defer close(out)
+		b.read(s, out)
+	}()
+	go func() { // the forwarder: it ends when the reader has closed out
+		defer b.wg.Done()
+		b.forward(s, out, b.send)
+	}()
+	return s, nil
+}
+
+// fresh returns the connection an MCP initialize of the CLI goes to. Each initialize starts a new
+// MCP session of the CLI's client (it reconnects a server, e.g. after mcp_set_servers): once a
+// connection has had one, the server gets a new connection and the old one is closed (its
+// handlers' ctx end), as when a client disconnects.
+func (b *Bridge) fresh(s *server) (*server, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.servers[s.name] != s {
+		return nil, ErrClosed // removed, or already replaced
+	}
+	if !s.initialized.Swap(true) {
+		return s, nil
+	}
+	n, err := b.connectLocked(s.name, s.srv)
+	if err != nil {
+		return nil, err
+	}
+	n.initialized.Store(true)
+	b.servers[s.name] = n
+	s.conn.Close()
+	s.session.Close()
+	return n, nil
+}
+
+// Remove closes the connection of the server named name (its handlers' ctx end) and forgets it.
+// It reports whether the bridge had it.
+func (b *Bridge) Remove(name string) bool {
+	b.mu.Lock()
+	s := b.servers[name]
+	delete(b.servers, name)
+	b.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	s.conn.Close()
+	s.session.Close()
+	return true
+}
+
+func (b *Bridge) server(name string) *server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.servers[name]
 }
 
 func sortedNames(m map[string]*mcp.Server) []string {
@@ -123,6 +198,8 @@ func sortedNames(m map[string]*mcp.Server) []string {
 
 // Names returns the servers' names, sorted.
 func (b *Bridge) Names() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	names := make([]string, 0, len(b.servers))
 	for n := range b.servers {
 		names = append(names, n)
@@ -186,7 +263,7 @@ func (b *Bridge) forward(s *server, in <-chan jsonrpc.Message, send Sender) {
 // server is told with notifications/cancelled, which cancels the handler's ctx, and Handle
 // returns ctx's error.
 func (b *Bridge) Handle(ctx context.Context, name string, message jsontext.Value) (jsontext.Value, error) {
-	s := b.servers[name]
+	s := b.server(name)
 	if s == nil {
 		return errorResponse(idOf(message), jsonrpc.CodeMethodNotFound, fmt.Sprintf("%v: %q (this session has: %v)", ErrUnknownServer, name, b.Names())), nil
 	}
@@ -195,6 +272,14 @@ func (b *Bridge) Handle(ctx context.Context, name string, message jsontext.Value
 		return errorResponse(idOf(message), jsonrpc.CodeInvalidRequest, "mcpbridge: not a JSON-RPC message: "+err.Error()), nil
 	}
 	req, isReq := msg.(*jsonrpc.Request)
+	if isReq {
+		b.logger.Debug("mcpbridge: message of the CLI", "server", name, "method", req.Method, "call", req.IsCall())
+	}
+	if isReq && req.Method == "initialize" {
+		if s, err = b.fresh(s); err != nil {
+			return nil, err
+		}
+	}
 	if !isReq || !req.IsCall() {
 		// A notification, or the CLI's reply to a request of the server: nothing comes back.
 		if err := s.conn.Write(ctx, msg); err != nil {
@@ -257,8 +342,12 @@ func (b *Bridge) cancelCall(s *server, id jsonrpc.ID) {
 // bridge's goroutines. It returns nil; calling it again does nothing.
 func (b *Bridge) Close() error {
 	b.once.Do(func() {
+		b.mu.Lock()
 		b.cancel()
-		for _, s := range b.servers {
+		servers := b.servers
+		b.servers = map[string]*server{}
+		b.mu.Unlock()
+		for _, s := range servers {
 			s.conn.Close()
 			s.session.Close()
 		}

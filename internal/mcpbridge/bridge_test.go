@@ -254,3 +254,68 @@ func TestDuplicateInFlightID(t *testing.T) {
 		t.Errorf("duplicate id: %v", m)
 	}
 }
+
+// A server added at run time answers; a removed one is unknown, and its running handler's ctx ends.
+func TestAddRemove(t *testing.T) {
+	started, ended := make(chan string, 1), make(chan error, 1)
+	b, _ := newBridge(t, testServer(nil, nil))
+	if err := b.Add("late", testServer(started, ended)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add("late", testServer(nil, nil)); err == nil {
+		t.Error("adding a name twice did not fail")
+	}
+	call(t, b, "late", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	call(t, b, "late", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if m := call(t, b, "late", toolCall(1, "echo", "x")); m["error"] != nil {
+		t.Fatalf("late server: %v", m)
+	}
+	if diff := cmp.Diff([]string{"calc", "late"}, b.Names()); diff != "" {
+		t.Errorf("Names (-want +got):\n%s", diff)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Handle(t.Context(), "late", jsontext.Value(toolCall(2, "block", "x")))
+		done <- err
+	}()
+	<-started
+	if !b.Remove("late") {
+		t.Fatal("Remove reported no such server")
+	}
+	if err := <-ended; err == nil {
+		t.Error("Remove did not end the handler's ctx")
+	}
+	if err := <-done; err == nil {
+		t.Error("Handle returned no error after Remove")
+	}
+	m := call(t, b, "late", toolCall(3, "echo", "x"))
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32601) {
+		t.Errorf("removed server answered %v, want an unknown-server error", m)
+	}
+}
+
+// A second MCP initialize (the CLI reconnects the server) gets a fresh server session: it is
+// answered with a result, not "duplicate initialize", tools work after it, and a handler of the
+// old session has its ctx ended.
+func TestReinitializeReconnects(t *testing.T) {
+	started, ended := make(chan string, 1), make(chan error, 1)
+	b, _ := newBridge(t, testServer(started, ended))
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Handle(t.Context(), "calc", jsontext.Value(toolCall(2, "block", "x")))
+		done <- err
+	}()
+	<-started
+	m := call(t, b, "calc", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.1.330"}}}`)
+	if m["result"] == nil {
+		t.Fatalf("second initialize: %v", m)
+	}
+	if err := <-ended; err == nil {
+		t.Error("the old session's handler ctx did not end")
+	}
+	<-done
+	call(t, b, "calc", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if m := call(t, b, "calc", toolCall(3, "echo", "after")); m["error"] != nil {
+		t.Errorf("after reconnect: %v", m)
+	}
+}
