@@ -440,3 +440,38 @@ func TestE2EMCPSetServersAndStatus(t *testing.T) {
 		t.Error("SetMCPServers took the name of a server given at start")
 	}
 }
+
+// WithStrictMCPConfig: a server of the user's configuration (~/.claude.json) is loaded without it
+// and not with it; the session's own servers are there either way.
+func TestE2EStrictMCPConfig(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprint("strict=", strict), func(t *testing.T) {
+			env := newRealEnv(t, func(string) []fakeapi.Reply { return []fakeapi.Reply{fakeapi.TextReply("hi")} })
+			cfg := `{"mcpServers":{"user-srv":{"type":"stdio","command":"/bin/true"}}}`
+			if err := os.WriteFile(filepath.Join(env.home, ".claude.json"), []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			opts := []v2.Option{v2.WithMCPServer("db", dbServer(new(records[string])))}
+			if strict {
+				opts = append(opts, v2.WithStrictMCPConfig())
+			}
+			s := env.session(t, opts...)
+			run(t, s, "hello") // the CLI lists its SDK servers once the first turn connected them
+			st, err := s.MCPStatus(testCtx(t))
+			if err != nil {
+				t.Fatalf("MCPStatus: %v", err)
+			}
+			var names []string
+			for _, x := range st {
+				names = append(names, x.Name)
+			}
+			want := []string{"db", "user-srv"}
+			if strict {
+				want = []string{"db"}
+			}
+			if diff := cmp.Diff(want, sortedCopy(names)); diff != "" {
+				t.Errorf("servers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

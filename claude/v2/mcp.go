@@ -31,6 +31,7 @@ type mcpOptions struct {
 	inProcess map[string]*mcp.Server
 	external  map[string]MCPServerConfig
 	order     []string // every name, in the order the options gave them (duplicates are errors)
+	strict    bool
 }
 
 // MCPServerConfig is an external MCP server for the CLI to run or connect to: *MCPStdioServer,
@@ -149,6 +150,11 @@ func WithMCPSSEServer(name string, srv MCPSSEServer) Option { return withExterna
 
 // WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer).
 func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option { return withExternal(name, &srv) }
+
+// WithStrictMCPConfig makes the session's MCP servers the only ones: the CLI loads none from its
+// settings, the user's or the project's configuration (--strict-mcp-config). Default: off, and the
+// CLI adds the servers configured there.
+func WithStrictMCPConfig() Option { return optionFunc(func(o *options) { o.mcp.strict = true }) }
 
 func withExternal(name string, c MCPServerConfig) Option {
 	return optionFunc(func(o *options) {

@@ -938,6 +938,9 @@ func (o *options) args() []string {
 	if len(o.mcp.external) > 0 {
 		a = append(a, "--await-initialize") // the external servers come in initialize (mcp.go)
 	}
+	if o.mcp.strict {
+		a = append(a, "--strict-mcp-config")
+	}
 	return append(a, o.extraArgs...)
 }
 
