@@ -475,3 +475,35 @@ func TestE2EStrictMCPConfig(t *testing.T) {
 		})
 	}
 }
+
+// The permission callback sees in-process tools by their full name and input, and its denial
+// keeps the handler from running; its allow lets the call through.
+func TestE2EInProcessMCPPermissionCallback(t *testing.T) {
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.ToolsReply(
+				fakeapi.ToolUse{ID: "toolu_lookup", Name: "mcp__db__lookup", Input: map[string]any{"key": "ok"}},
+				fakeapi.ToolUse{ID: "toolu_secret", Name: "mcp__db__secret", Input: map[string]any{"key": "no"}},
+			),
+			fakeapi.TextReply("done"),
+		}
+	})
+	var ran records[string]
+	var asked records[string]
+	s := env.session(t, v2.WithMCPServer("db", dbServer(&ran)), v2.WithCanUseTool(func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
+		asked.add(req.ToolName + " " + req.Input.String("key"))
+		if req.ToolName == "mcp__db__secret" {
+			return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "not that one"}, nil
+		}
+		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+	}))
+	if r := run(t, s, "go"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	if diff := cmp.Diff([]string{"mcp__db__lookup ok", "mcp__db__secret no"}, sortedCopy(asked.all())); diff != "" {
+		t.Errorf("permission requests (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"lookup:ok"}, ran.all()); diff != "" {
+		t.Errorf("handlers that ran (-want +got):\n%s", diff)
+	}
+}
