@@ -19,10 +19,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -395,12 +397,15 @@ func errorResponse(id any, code int64, msg string) jsontext.Value {
 	return data
 }
 
-// recovered remembers the servers RecoverPanics was installed on.
-var recovered sync.Map // *mcp.Server -> struct{}
+// recovered remembers the servers RecoverPanics was installed on, by weak pointer: a server that
+// is no longer used leaves the map when it is collected.
+var recovered sync.Map // weak.Pointer[mcp.Server] -> struct{}
 
 func installRecover(srv *mcp.Server, logger *slog.Logger) {
-	if _, loaded := recovered.LoadOrStore(srv, struct{}{}); !loaded {
+	key := weak.Make(srv)
+	if _, loaded := recovered.LoadOrStore(key, struct{}{}); !loaded {
 		srv.AddReceivingMiddleware(RecoverPanics(logger))
+		runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) { recovered.Delete(k) }, key)
 	}
 }
 
