@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -505,5 +506,48 @@ func TestE2EInProcessMCPPermissionCallback(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"lookup:ok"}, ran.all()); diff != "" {
 		t.Errorf("handlers that ran (-want +got):\n%s", diff)
+	}
+}
+
+// The session sends each in-process server's manifest (its initialize and tools/list results) in
+// initialize: the CLI parks it and does neither round trip itself, so the server sees one
+// initialize and one tools/list (the SDK's), and its tools still work.
+func TestE2EInProcessMCPManifest(t *testing.T) {
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "m"}),
+			fakeapi.TextReply("done"),
+		}
+	})
+	var ran, methods records[string]
+	srv := dbServer(&ran)
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			methods.add(method)
+			return next(ctx, method, req)
+		}
+	})
+	s := env.session(t, v2.WithMCPServer("db", srv), v2.WithAllowedTools("mcp__db__lookup"))
+	var a struct {
+		Parked map[string]string `json:"sdk_mcp_manifests_parked"`
+	}
+	if err := json.Unmarshal(s.Info().Raw, &a); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"db": "parked"}, a.Parked); diff != "" {
+		t.Errorf("sdk_mcp_manifests_parked (-want +got):\n%s", diff)
+	}
+	if r := run(t, s, "go"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	if diff := cmp.Diff([]string{"lookup:m"}, ran.all()); diff != "" {
+		t.Errorf("handlers that ran (-want +got):\n%s", diff)
+	}
+	count := map[string]int{}
+	for _, m := range methods.all() {
+		count[m]++
+	}
+	if count["initialize"] != 1 || count["tools/list"] != 1 || count["tools/call"] != 1 {
+		t.Errorf("the server saw %v, want one initialize, one tools/list, one tools/call", count)
 	}
 }

@@ -216,6 +216,8 @@ func (m *mcpOptions) entries() map[string]mcpServerEntry {
 // requests, and it sends the servers' own messages through the transport once that runs.
 type mcpHost struct {
 	bridge *mcpbridge.Bridge
+	// manifests of the servers given at start, sent in initialize.
+	manifests map[string]mcpManifest
 	// setMu serializes SetMCPServers; dynamic holds the in-process servers it added.
 	setMu   sync.Mutex
 	dynamic map[string]*mcp.Server
@@ -225,14 +227,34 @@ type mcpHost struct {
 
 // newMCPHost connects the in-process servers given at start (there may be none: servers can be
 // added with SetMCPServers).
-func newMCPHost(m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
+// It also takes each server's manifest (its initialize and first tools/list results) for
+// initialize's sdkMcpServerManifests, which spares the CLI those round trips at start; a server
+// whose manifest cannot be taken is left to the CLI's own handshake.
+func newMCPHost(ctx context.Context, m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
 	h := &mcpHost{logger: logger}
 	b, err := mcpbridge.New(m.inProcess, h.send, logger)
 	if err != nil {
 		return nil, fmt.Errorf("v2: %w", err)
 	}
 	h.bridge = b
+	for _, n := range m.sdkServers() {
+		in, tools, err := b.Manifest(ctx, n)
+		if err != nil {
+			logger.Warn("v2: MCP server manifest not taken; the CLI will do the handshake", "server", n, "error", err)
+			continue
+		}
+		if h.manifests == nil {
+			h.manifests = map[string]mcpManifest{}
+		}
+		h.manifests[n] = mcpManifest{InitializeResult: in, ToolsListResult: tools}
+	}
 	return h, nil
+}
+
+// mcpManifest is one entry of initialize's sdkMcpServerManifests.
+type mcpManifest struct {
+	InitializeResult jsontext.Value `json:"initializeResult"`
+	ToolsListResult  jsontext.Value `json:"toolsListResult,omitempty"`
 }
 
 // HandleMCP implements subprocess.MCPHandler.

@@ -216,7 +216,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 			s.mcp.close()
 		}
 	}()
-	if s.mcp, err = newMCPHost(&o.mcp, logger); err != nil {
+	if s.mcp, err = newMCPHost(ctx, &o.mcp, logger); err != nil {
 		return nil, err
 	}
 
@@ -413,8 +413,9 @@ type initRequest struct {
 	Hooks   map[string][]initHookMatcher `json:"hooks,omitempty"`
 	// The MCP servers (mcp.go): the in-process servers' names, and the external servers' entries
 	// (read by a CLI started with --await-initialize). Sent in the first initialize only.
-	SDKMCPServers []string                  `json:"sdkMcpServers,omitempty"`
-	MCPServers    map[string]mcpServerEntry `json:"mcpServers,omitempty"`
+	SDKMCPServers         []string                  `json:"sdkMcpServers,omitempty"`
+	SDKMCPServerManifests map[string]mcpManifest    `json:"sdkMcpServerManifests,omitempty"`
+	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`
 }
 
 type initHookMatcher struct {
@@ -463,7 +464,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	s.regMu.Lock()
 	defer s.regMu.Unlock()
 	reg := s.registration()
-	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg, SDKMCPServers: s.o.mcp.sdkServers(), MCPServers: s.o.mcp.entries()})
+	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg, SDKMCPServers: s.o.mcp.sdkServers(), SDKMCPServerManifests: s.mcp.manifests, MCPServers: s.o.mcp.entries()})
 	if err != nil {
 		var ce *shared.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
