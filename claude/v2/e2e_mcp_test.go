@@ -551,3 +551,31 @@ func TestE2EInProcessMCPManifest(t *testing.T) {
 		t.Errorf("the server saw %v, want one initialize, one tools/list, one tools/call", count)
 	}
 }
+
+// A PreToolUse hook rewrites an in-process tool's input: the Go handler runs with the rewritten,
+// typed input.
+func TestE2EInProcessMCPHookRewritesInput(t *testing.T) {
+	env := newRealEnv(t, func(string) []fakeapi.Reply {
+		return []fakeapi.Reply{
+			fakeapi.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "raw"}),
+			fakeapi.TextReply("done"),
+		}
+	})
+	var ran records[string]
+	s := env.session(t, v2.WithMCPServer("db", dbServer(&ran)), v2.WithAllowedTools("mcp__db__lookup"),
+		v2.WithHook(shared.HookEventPreToolUse, "mcp__db__.*", shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+			out := in.ToolInput.Clone()
+			out["key"] = "rewritten-" + in.ToolInput.String("key")
+			return shared.AllowWithInput(out), nil
+		})))
+	if r := run(t, s, "go"); r == nil || r.IsError {
+		t.Fatalf("result %+v", r)
+	}
+	if diff := cmp.Diff([]string{"lookup:rewritten-raw"}, ran.all()); diff != "" {
+		t.Errorf("handlers that ran (-want +got):\n%s", diff)
+	}
+	req, _ := env.api.LastRequest()
+	if b, ok := req.LastToolResult(); !ok || !strings.Contains(b.ResultText(), "value-of-rewritten-raw") {
+		t.Errorf("tool result %q, want the rewritten key's value", b.ResultText())
+	}
+}
