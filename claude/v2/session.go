@@ -152,7 +152,7 @@ type Session struct {
 
 	// obs delivers the observations (observe.go); nil without observers.
 	obs *observerRunner
-	// mcp serves the in-process MCP servers (mcp.go); nil without them.
+	// mcp serves the in-process MCP servers (mcp.go), also those added at run time.
 	mcp *mcpHost
 
 	closeOnce sync.Once
