@@ -87,6 +87,8 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 			t.startHookCallback(m, times)
 		case "can_use_tool":
 			t.startPermission(m, times)
+		case "mcp_message":
+			t.startMCP(m, times)
 		default:
 			times.answered = times.decoded // the refusal needs no decision
 			t.answerError(m.RequestID, "unsupported control request subtype: "+m.Subtype)

@@ -54,6 +54,9 @@ type Config struct {
 	// Hooks answers hook requests; nil means no Go hooks (every hook request is answered with {},
 	// or with a denial for events that guard an action).
 	Hooks *HookExecutor
+	// MCP answers the CLI's mcp_message requests (in-process MCP servers, see MCPHandler), each on
+	// a goroutine of its own; nil refuses them with an error answer.
+	MCP MCPHandler
 	// CanUseTool answers can_use_tool requests, each on a goroutine of its own, bounded by
 	// PermissionTimeout; nil denies them.
 	CanUseTool shared.CanUseToolFunc

@@ -61,6 +61,8 @@ type options struct {
 	promptHooks   map[shared.HookEvent][]SettingsPromptHook
 	hookEvents    bool
 	subagentHooks func(*shared.SubagentStartHookInput) shared.Hooks
+	// MCP servers (mcp.go).
+	mcp mcpOptions
 }
 
 func defaultOptions() options {

@@ -154,6 +154,8 @@ type Session struct {
 	obs *observerRunner
 	// mirror feeds WithSessionStore's store (store.go); nil without one.
 	mirror *mirror
+	// mcp serves the in-process MCP servers (mcp.go), also those added at run time.
+	mcp *mcpHost
 
 	closeOnce sync.Once
 	closeErr  error
@@ -216,8 +218,12 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 			x.Close()
 			s.mirror.end()
 			s.removeSettingsFile()
+			s.mcp.close()
 		}
 	}()
+	if s.mcp, err = newMCPHost(ctx, &o.mcp, logger); err != nil {
+		return nil, err
+	}
 
 	cliPath, err := subprocess.FindCLI(o.cliPath)
 	if err != nil {
@@ -277,9 +283,13 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		OnMessage:         s.observe,
 		OnRoundTrip:       o.onRoundTrip,
 		HookEvents:        o.hookEvents,
+		MCP:               s.mcpHandler(),
 	})
 	if err != nil {
 		return nil, err
+	}
+	if s.mcp != nil {
+		s.mcp.t.Store(t)
 	}
 	s.regMu.Lock()
 	s.t = t
@@ -407,6 +417,11 @@ func additionalContext(e shared.HookEvent, out shared.HookOutput) string {
 type initRequest struct {
 	Subtype string                       `json:"subtype"`
 	Hooks   map[string][]initHookMatcher `json:"hooks,omitempty"`
+	// The MCP servers (mcp.go): the in-process servers' names, and the external servers' entries
+	// (read by a CLI started with --await-initialize). Sent in the first initialize only.
+	SDKMCPServers         []string                  `json:"sdkMcpServers,omitempty"`
+	SDKMCPServerManifests map[string]mcpManifest    `json:"sdkMcpServerManifests,omitempty"`
+	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`
 }
 
 type initHookMatcher struct {
@@ -455,7 +470,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	s.regMu.Lock()
 	defer s.regMu.Unlock()
 	reg := s.registration()
-	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg})
+	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg, SDKMCPServers: s.o.mcp.sdkServers(), SDKMCPServerManifests: s.mcp.manifests, MCPServers: s.o.mcp.entries()})
 	if err != nil {
 		var ce *shared.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
@@ -817,6 +832,7 @@ func (s *Session) Close() error {
 		}
 		s.closeErr = s.t.Close()
 		s.mirror.end() // after the reader: nothing more is fed
+		s.mcp.close()
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
@@ -836,6 +852,9 @@ func (o *options) validate() error {
 		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto:
 	default:
 		return fmt.Errorf("v2: unknown permission mode %q", o.permissionMode)
+	}
+	if err := o.mcp.validate(o.continueSession); err != nil {
+		return err
 	}
 	if o.strictHooks && o.allowUnenforced {
 		return errors.New("v2: WithStrictHooks and WithAllowUnenforcedHooks exclude each other")
@@ -932,6 +951,12 @@ func (o *options) args() []string {
 	}
 	if o.canUseTool != nil {
 		flag("--permission-prompt-tool", "stdio")
+	}
+	if len(o.mcp.external) > 0 {
+		a = append(a, "--await-initialize") // the external servers come in initialize (mcp.go)
+	}
+	if o.mcp.strict {
+		a = append(a, "--strict-mcp-config")
 	}
 	return append(a, o.extraArgs...)
 }

@@ -1,0 +1,405 @@
+package v2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+	"github.com/hookwire/agent-sdk-go/internal/mcpbridge"
+)
+
+// MCP servers: in-process servers (WithMCPServer) run in this Go process and are reached by the
+// CLI through mcp_message control requests; external servers (WithMCPStdioServer,
+// WithMCPSSEServer, WithMCPHTTPServer) are run or reached by the CLI itself. Both kinds are
+// delivered in the initialize request, never on the command line: the env of a stdio server and
+// the headers of a remote one (often credentials) stay out of the CLI's argv, which every user of
+// the machine can read. Their tools are named mcp__<server>__<tool> and go through the same
+// hooks, permission callback and observers as the CLI's own tools.
+
+// mcpOptions holds the MCP servers of a session.
+type mcpOptions struct {
+	inProcess map[string]*mcp.Server
+	external  map[string]MCPServerConfig
+	order     []string // every name, in the order the options gave them (duplicates are errors)
+	strict    bool
+}
+
+// MCPServerConfig is an external MCP server for the CLI to run or connect to: *MCPStdioServer,
+// *MCPSSEServer or *MCPHTTPServer.
+type MCPServerConfig interface {
+	mcpServerConfig() // the CLI's config entry, as JSON
+}
+
+// MCPStdioServer is an MCP server the CLI starts as a child process and speaks to on its stdin
+// and stdout.
+type MCPStdioServer struct {
+	// Command is the program (required).
+	Command string `json:"command"`
+	// Args are its arguments (they do appear in the server's own argv).
+	Args []string `json:"args,omitempty"`
+	// Env is added to the server's environment; it is delivered to the CLI over stdin, never on
+	// its command line.
+	Env map[string]string `json:"env,omitempty"`
+}
+
+// MCPSSEServer is a remote MCP server reached over server-sent events.
+type MCPSSEServer struct {
+	// URL is the server's endpoint (required).
+	URL string `json:"url"`
+	// Headers are sent with each request (e.g. Authorization); delivered over stdin.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// MCPHTTPServer is a remote MCP server reached over streamable HTTP.
+type MCPHTTPServer struct {
+	// URL is the server's endpoint (required).
+	URL string `json:"url"`
+	// Headers are sent with each request (e.g. Authorization); delivered over stdin.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// MCPInProcessServer is an in-process server for Session.SetMCPServers (at start, use
+// WithMCPServer).
+type MCPInProcessServer struct {
+	// Server is the MCP server (required).
+	Server *mcp.Server
+}
+
+func (*MCPInProcessServer) mcpServerConfig() {}
+func (*MCPStdioServer) mcpServerConfig()     {}
+func (*MCPSSEServer) mcpServerConfig()       {}
+func (*MCPHTTPServer) mcpServerConfig()      {}
+
+// mcpServerEntry is one external server as the CLI reads it (one --mcp-config item).
+type mcpServerEntry struct {
+	Type    string            `json:"type"`
+	Name    string            `json:"name,omitempty"` // type sdk
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
+	switch c := c.(type) {
+	case *MCPStdioServer:
+		if c == nil || c.Command == "" {
+			return mcpServerEntry{}, errors.New("a stdio server needs a Command")
+		}
+		return mcpServerEntry{Type: "stdio", Command: c.Command, Args: c.Args, Env: c.Env}, nil
+	case *MCPSSEServer:
+		if c == nil || c.URL == "" {
+			return mcpServerEntry{}, errors.New("an SSE server needs a URL")
+		}
+		return mcpServerEntry{Type: "sse", URL: c.URL, Headers: c.Headers}, nil
+	case *MCPHTTPServer:
+		if c == nil || c.URL == "" {
+			return mcpServerEntry{}, errors.New("an HTTP server needs a URL")
+		}
+		return mcpServerEntry{Type: "http", URL: c.URL, Headers: c.Headers}, nil
+	case *MCPInProcessServer:
+		if c == nil || c.Server == nil {
+			return mcpServerEntry{}, errors.New("an in-process server needs a Server")
+		}
+		return mcpServerEntry{Type: "sdk"}, nil
+	}
+	return mcpServerEntry{}, fmt.Errorf("unknown MCP server config %T", c)
+}
+
+// WithMCPServer gives the agent the tools (and prompts, resources) of srv, an MCP server built
+// with the official MCP Go SDK (mcp.NewServer, mcp.AddTool), running in this process. The model
+// sees its tools as mcp__<name>__<tool>. The session connects srv once, through the MCP SDK's
+// in-memory transport, and closes that connection on Close; the same srv may serve several
+// sessions. Tool handlers run on a goroutine per call (parallel calls run concurrently); a
+// handler's error becomes an is_error result the model sees; a panic is recovered into one (the
+// session installs a receiving middleware on srv for it, once); the handler's ctx ends when the
+// CLI cancels the call (on an interrupt) and on Close. Tools are not allowed by default: allow
+// them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook.
+func WithMCPServer(name string, srv *mcp.Server) Option {
+	return optionFunc(func(o *options) {
+		if o.mcp.inProcess == nil {
+			o.mcp.inProcess = map[string]*mcp.Server{}
+		}
+		o.mcp.order = append(o.mcp.order, name)
+		o.mcp.inProcess[name] = srv
+	})
+}
+
+// WithMCPStdioServer, WithMCPSSEServer and WithMCPHTTPServer give the agent an external MCP
+// server the CLI runs or connects to. Its env or headers are delivered in the initialize request
+// on stdin (the CLI is started with --await-initialize), never on the command line.
+
+// WithMCPStdioServer adds an external stdio MCP server (see MCPStdioServer).
+func WithMCPStdioServer(name string, srv MCPStdioServer) Option {
+	return withExternal(name, &srv)
+}
+
+// WithMCPSSEServer adds an external SSE MCP server (see MCPSSEServer).
+func WithMCPSSEServer(name string, srv MCPSSEServer) Option { return withExternal(name, &srv) }
+
+// WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer).
+func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option { return withExternal(name, &srv) }
+
+// WithStrictMCPConfig makes the session's MCP servers the only ones: the CLI loads none from its
+// settings, the user's or the project's configuration (--strict-mcp-config). Default: off, and the
+// CLI adds the servers configured there.
+func WithStrictMCPConfig() Option { return optionFunc(func(o *options) { o.mcp.strict = true }) }
+
+func withExternal(name string, c MCPServerConfig) Option {
+	return optionFunc(func(o *options) {
+		if o.mcp.external == nil {
+			o.mcp.external = map[string]MCPServerConfig{}
+		}
+		o.mcp.order = append(o.mcp.order, name)
+		o.mcp.external[name] = c
+	})
+}
+
+// validate checks the servers: names non-empty and unique, in-process servers non-nil, external
+// entries complete; external servers exclude WithContinue (whose session id is asked of the CLI
+// before initialize, which --await-initialize forbids).
+func (m *mcpOptions) validate(continueSession bool) error {
+	seen := map[string]bool{}
+	for _, n := range m.order {
+		if n == "" {
+			return errors.New("v2: an MCP server needs a name")
+		}
+		if seen[n] {
+			return fmt.Errorf("v2: MCP server %q is given twice", n)
+		}
+		seen[n] = true
+	}
+	for n, s := range m.inProcess {
+		if s == nil {
+			return fmt.Errorf("v2: MCP server %q is nil", n)
+		}
+	}
+	for n, c := range m.external {
+		if _, err := entryOf(c); err != nil {
+			return fmt.Errorf("v2: MCP server %q: %w", n, err)
+		}
+	}
+	if len(m.external) > 0 && continueSession {
+		return errors.New("v2: external MCP servers cannot be combined with WithContinue (use WithResume)")
+	}
+	return nil
+}
+
+// sdkServers returns the in-process servers' names, sorted (initialize's sdkMcpServers).
+func (m *mcpOptions) sdkServers() []string { return slices.Sorted(maps.Keys(m.inProcess)) }
+
+// entries returns the external servers as the CLI reads them (initialize's mcpServers).
+func (m *mcpOptions) entries() map[string]mcpServerEntry {
+	if len(m.external) == 0 {
+		return nil
+	}
+	out := make(map[string]mcpServerEntry, len(m.external))
+	for n, c := range m.external {
+		e, _ := entryOf(c) // validated
+		out[n] = e
+	}
+	return out
+}
+
+// mcpHost serves a session's in-process servers: the transport hands it the CLI's mcp_message
+// requests, and it sends the servers' own messages through the transport once that runs.
+type mcpHost struct {
+	bridge *mcpbridge.Bridge
+	// manifests of the servers given at start, sent in initialize.
+	manifests map[string]mcpManifest
+	// setMu serializes SetMCPServers; dynamic holds the in-process servers it added.
+	setMu   sync.Mutex
+	dynamic map[string]*mcp.Server
+	t       atomic.Pointer[subprocess.Transport]
+	logger  *slog.Logger
+}
+
+// newMCPHost connects the in-process servers given at start (there may be none: servers can be
+// added with SetMCPServers).
+// It also takes each server's manifest (its initialize and first tools/list results) for
+// initialize's sdkMcpServerManifests, which spares the CLI those round trips at start; a server
+// whose manifest cannot be taken is left to the CLI's own handshake.
+func newMCPHost(ctx context.Context, m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
+	h := &mcpHost{logger: logger}
+	b, err := mcpbridge.New(m.inProcess, h.send, logger)
+	if err != nil {
+		return nil, fmt.Errorf("v2: %w", err)
+	}
+	h.bridge = b
+	for _, n := range m.sdkServers() {
+		in, tools, err := b.Manifest(ctx, n)
+		if err != nil {
+			logger.Warn("v2: MCP server manifest not taken; the CLI will do the handshake", "server", n, "error", err)
+			continue
+		}
+		if h.manifests == nil {
+			h.manifests = map[string]mcpManifest{}
+		}
+		h.manifests[n] = mcpManifest{InitializeResult: in, ToolsListResult: tools}
+	}
+	return h, nil
+}
+
+// mcpManifest is one entry of initialize's sdkMcpServerManifests.
+type mcpManifest struct {
+	InitializeResult jsontext.Value `json:"initializeResult"`
+	ToolsListResult  jsontext.Value `json:"toolsListResult,omitempty"`
+}
+
+// HandleMCP implements subprocess.MCPHandler.
+func (h *mcpHost) HandleMCP(ctx context.Context, server string, message jsontext.Value) (jsontext.Value, error) {
+	return h.bridge.Handle(ctx, server, message)
+}
+
+// send carries a server's own message to the CLI. Before the transport runs there is no CLI to
+// tell: the message is dropped and logged (a server only speaks after the CLI's initialize).
+func (h *mcpHost) send(ctx context.Context, server string, message jsontext.Value) error {
+	t := h.t.Load()
+	if t == nil {
+		return errors.New("the CLI is not running yet")
+	}
+	return t.SendMCP(ctx, server, message)
+}
+
+// close closes the servers' connections, ending their handlers' ctx.
+func (h *mcpHost) close() {
+	if h != nil && h.bridge != nil {
+		h.bridge.Close()
+	}
+}
+
+// mcpHandler returns the session's MCP handler for the transport.
+func (s *Session) mcpHandler() subprocess.MCPHandler { return s.mcp }
+
+// MCPSetResult is the CLI's answer to SetMCPServers.
+type MCPSetResult struct {
+	// Added and Removed are the server names the set added and removed.
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+	// Errors holds, by server name, why a server could not be added.
+	Errors map[string]string `json:"errors"`
+}
+
+// SetMCPServers replaces the session's set of servers added at run time (initially empty; the
+// servers of the options stay, whatever the set) with servers, by name: in-process ones
+// (*MCPInProcessServer) and external ones (*MCPStdioServer, *MCPSSEServer, *MCPHTTPServer). It
+// is the CLI's mcp_set_servers request: external entries, env and headers included, travel on
+// stdin. A server it adds is callable from the next model request on; one it removes is
+// disconnected (an in-process server's handlers' ctx end). Names must not be those of the
+// options' servers.
+func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServerConfig) (*MCPSetResult, error) {
+	h := s.mcp
+	h.setMu.Lock()
+	defer h.setMu.Unlock()
+	entries := make(map[string]mcpServerEntry, len(servers))
+	for n, c := range servers {
+		if n == "" {
+			return nil, errors.New("v2: an MCP server needs a name")
+		}
+		if slices.Contains(s.o.mcp.order, n) {
+			return nil, fmt.Errorf("v2: MCP server %q was given at start; SetMCPServers manages the others", n)
+		}
+		e, err := entryOf(c)
+		if err != nil {
+			return nil, fmt.Errorf("v2: MCP server %q: %w", n, err)
+		}
+		if e.Type == "sdk" {
+			e.Name = n
+		}
+		entries[n] = e
+	}
+	// The CLI counts the in-process servers of initialize in the set it replaces: they stay.
+	for n := range s.o.mcp.inProcess {
+		entries[n] = mcpServerEntry{Type: "sdk", Name: n}
+	}
+	// Connect the new in-process servers first: the CLI talks to them before it answers.
+	next := map[string]*mcp.Server{}
+	var added []string
+	for n, c := range servers {
+		ip, ok := c.(*MCPInProcessServer)
+		if !ok {
+			continue
+		}
+		next[n] = ip.Server
+		if old, had := h.dynamic[n]; had && old == ip.Server {
+			continue
+		} else if had {
+			h.bridge.Remove(n) // the same name for another server: reconnect
+		}
+		if err := h.bridge.Add(n, ip.Server); err != nil {
+			for _, a := range added {
+				h.bridge.Remove(a)
+			}
+			return nil, fmt.Errorf("v2: %w", err)
+		}
+		added = append(added, n)
+	}
+	raw, err := s.t.Request(ctx, "mcp_set_servers", struct {
+		Subtype string                    `json:"subtype"`
+		Servers map[string]mcpServerEntry `json:"servers"`
+	}{"mcp_set_servers", entries})
+	if err != nil {
+		for _, a := range added {
+			h.bridge.Remove(a)
+		}
+		return nil, fmt.Errorf("v2: mcp_set_servers: %w", err)
+	}
+	for n := range h.dynamic {
+		if _, keep := next[n]; !keep {
+			h.bridge.Remove(n)
+		}
+	}
+	h.dynamic = next
+	var res MCPSetResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("v2: mcp_set_servers answer: %w", err)
+	}
+	return &res, nil
+}
+
+// MCPServerStatus is one MCP server's state, as the CLI reports it (MCPStatus).
+type MCPServerStatus struct {
+	// Name is the server's name.
+	Name string `json:"name"`
+	// Status is "connected", "failed", "needs-auth", "pending" or "disabled".
+	Status string `json:"status"`
+	// ServerInfo is the server's name and version (when connected).
+	ServerInfo *MCPServerInfo `json:"serverInfo,omitempty"`
+	// Error says why the server failed (status "failed").
+	Error string `json:"error,omitempty"`
+}
+
+// MCPServerInfo is the name and version an MCP server reports.
+type MCPServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// MCPStatus returns the state of every MCP server of the session (the CLI's mcp_status):
+// in-process, external, and those of the CLI's own settings.
+func (s *Session) MCPStatus(ctx context.Context) ([]MCPServerStatus, error) {
+	raw, err := s.t.Request(ctx, "mcp_status", struct {
+		Subtype string `json:"subtype"`
+	}{"mcp_status"})
+	if err != nil {
+		return nil, fmt.Errorf("v2: mcp_status: %w", err)
+	}
+	var a struct {
+		MCPServers []MCPServerStatus `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(raw, &a, json.RejectUnknownMembers(false)); err != nil {
+		return nil, fmt.Errorf("v2: mcp_status answer: %w", err)
+	}
+	return a.MCPServers, nil
+}

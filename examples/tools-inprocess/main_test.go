@@ -1,0 +1,11 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/hookwire/agent-sdk-go/internal/demo/demotest"
+)
+
+func TestMain(m *testing.M) { demotest.Main(m, "tools-inprocess", run) }
+
+func TestScript(t *testing.T) { demotest.Run(t, "testdata/tools-inprocess.txtar") }
