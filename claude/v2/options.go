@@ -57,6 +57,8 @@ type options struct {
 	promptHooks   map[shared.HookEvent][]SettingsPromptHook
 	hookEvents    bool
 	subagentHooks func(*shared.SubagentStartHookInput) shared.Hooks
+	// The options of issue 15 (config.go, output.go).
+	more moreOptions
 }
 
 func defaultOptions() options {

@@ -97,7 +97,8 @@ func isUUID(s string) bool {
 	return true
 }
 
-// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt).
+// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt)
+// or a subtype other than "success"; errors.Is matches it with the subtype's error (results.go).
 type ResultError struct {
 	Result *shared.ResultMessage
 }
@@ -214,7 +215,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		}
 	}()
 
-	cliPath, err := subprocess.FindCLI(o.cliPath)
+	cliPath, err := findCLI(o)
 	if err != nil {
 		return nil, err
 	}
@@ -257,6 +258,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 
 	t, err := subprocess.Start(ctx, subprocess.Config{
 		CLIPath:        cliPath,
+		Wrapper:        o.more.wrapper,
 		Args:           o.args(),
 		Dir:            o.cwd,
 		BaseEnv:        o.baseEnv,
@@ -734,7 +736,7 @@ func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage
 				s.logger.Info("v2: Run skipped the result of a turn the CLI started by itself", "result", r.Subtype)
 				continue
 			}
-			if r.IsError {
+			if failed(r) {
 				return r, &ResultError{Result: r}
 			}
 			return r, nil
@@ -853,7 +855,7 @@ func (o *options) validate() error {
 	if o.hookTimeout <= 0 {
 		return errors.New("v2: hook timeout must be positive")
 	}
-	return nil
+	return o.more.validate()
 }
 
 // args maps the options to CLI flags. Every value goes in the same argument as its flag
@@ -917,6 +919,7 @@ func (o *options) args() []string {
 	if o.canUseTool != nil {
 		flag("--permission-prompt-tool", "stdio")
 	}
+	a = append(a, o.more.args()...)
 	return append(a, o.extraArgs...)
 }
 
