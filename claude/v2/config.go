@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
@@ -66,7 +65,8 @@ func WithEffort(level string) Option { return optionFunc(func(o *options) { o.mo
 
 // Thinking modes of WithThinking.
 const (
-	// ThinkingAdaptive lets the model decide how much to think.
+	// ThinkingAdaptive lets the model decide how much to think (the CLI's default for a model
+	// that has it; CLI 2.1.330 gives a model without it a fixed budget of 31999 tokens).
 	ThinkingAdaptive = "adaptive"
 	// ThinkingDisabled turns extended thinking off.
 	ThinkingDisabled = "disabled"
@@ -125,7 +125,8 @@ type AgentDefinition struct {
 	MaxTurns int `json:"maxTurns,omitempty"`
 }
 
-// WithAgents defines subagents by name (--agents, as JSON): the main agent can run them with its
+// WithAgents defines subagents by name (sent in the initialize request, as the official SDKs do;
+// CLI 2.1.330's --agents takes only a file with --print): the main agent can run them with its
 // Agent tool, and they are listed in the initialize answer (ServerInfo). Calling it again adds
 // to them. Default: none beyond the CLI's own and those of the setting sources.
 func WithAgents(agents map[string]AgentDefinition) Option {
@@ -266,10 +267,6 @@ func (m *moreOptions) args() []string {
 	if m.toolsSet {
 		flag("--tools", strings.Join(m.tools, ","))
 	}
-	if len(m.agents) > 0 {
-		b, _ := json.Marshal(m.agents, json.Deterministic(true)) // plain strings and slices: cannot fail
-		flag("--agents", string(b))
-	}
 	if m.sourcesSet {
 		s := make([]string, len(m.settingSources))
 		for i, v := range m.settingSources {
@@ -290,4 +287,9 @@ func findCLI(o options) (string, error) {
 		return "claude", nil
 	}
 	return subprocess.FindCLI(o.cliPath)
+}
+
+// initRequest is the initialize request with the hook registration reg and the session's agents.
+func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
+	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents}
 }

@@ -2,6 +2,8 @@ package v2_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -137,4 +139,200 @@ func TestRealCLI_Limits(t *testing.T) {
 			t.Fatalf("Run error = %v, want ErrMaxTurns", err)
 		}
 	})
+}
+
+// bodyField decodes one top-level member of a request body.
+func bodyField(t *testing.T, r fakeapi.Request, name string) any {
+	t.Helper()
+	var body map[string]any
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatalf("request body: %v", err)
+	}
+	return body[name]
+}
+
+// Model controls reach the model's request: the fallback model after an overload, effort,
+// thinking, betas.
+func TestRealCLI_ModelControls(t *testing.T) {
+	t.Parallel()
+	t.Run("fallback model", func(t *testing.T) {
+		t.Parallel()
+		env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+			if r.Model == "claude-sonnet-4-5" {
+				return fakeapi.ErrorReply(529, "Overloaded")
+			}
+			return fakeapi.TextReply("from " + r.Model)
+		})
+		s := env.session(t, v2.WithModel("claude-sonnet-4-5"), v2.WithFallbackModel("claude-haiku-4-5"))
+		res, err := s.Run(testCtx(t), "hi")
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if res.Result != "from claude-haiku-4-5" {
+			t.Errorf("result %q, want the fallback's answer", res.Result)
+		}
+		var models []string
+		for _, r := range env.api.Requests() {
+			models = append(models, r.Model)
+		}
+		if len(models) < 2 || models[0] != "claude-sonnet-4-5" || models[len(models)-1] != "claude-haiku-4-5" {
+			t.Errorf("models requested: %q", models)
+		}
+	})
+	t.Run("effort", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		run(t, env.session(t, v2.WithEffort(v2.EffortHigh)), "hi")
+		oc, _ := bodyField(t, firstRequest(t, env), "output_config").(map[string]any)
+		if oc["effort"] != "high" {
+			t.Errorf("output_config = %v", oc)
+		}
+	})
+	t.Run("max thinking tokens", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		run(t, env.session(t, v2.WithModel("claude-sonnet-4-5"), v2.WithMaxThinkingTokens(3000)), "hi")
+		th := bodyField(t, firstRequest(t, env), "thinking")
+		if m, _ := th.(map[string]any); m["budget_tokens"] != float64(3000) {
+			t.Errorf("thinking = %v", th)
+		}
+	})
+	t.Run("thinking disabled", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		run(t, env.session(t, v2.WithModel("claude-sonnet-4-5"), v2.WithThinking(v2.ThinkingDisabled)), "hi")
+		th := bodyField(t, firstRequest(t, env), "thinking")
+		if m, _ := th.(map[string]any); m["type"] != "disabled" {
+			t.Errorf("thinking = %v", th)
+		}
+	})
+	t.Run("thinking adaptive", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		// Adaptive is also the CLI's default for a model that has it (its default model); a model
+		// without it (claude-sonnet-4-5) gets a fixed budget instead.
+		run(t, env.session(t, v2.WithThinking(v2.ThinkingAdaptive)), "hi")
+		th := bodyField(t, firstRequest(t, env), "thinking")
+		if m, _ := th.(map[string]any); m["type"] != "adaptive" {
+			t.Errorf("thinking = %v", th)
+		}
+	})
+	t.Run("betas", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		run(t, env.session(t, v2.WithBetas("context-1m-2025-08-07")), "hi")
+		if h := strings.Join(firstRequest(t, env).Header.Values("anthropic-beta"), ","); !strings.Contains(h, "context-1m-2025-08-07") {
+			t.Errorf("anthropic-beta = %q", h)
+		}
+	})
+	t.Run("task budget", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		run(t, env.session(t, v2.WithTaskBudget(50000)), "hi")
+		oc, _ := bodyField(t, firstRequest(t, env), "output_config").(map[string]any)
+		if tb, _ := oc["task_budget"].(map[string]any); tb["total"] != float64(50000) {
+			t.Errorf("output_config = %v", oc)
+		}
+	})
+}
+
+// What the agent can see and do: the base tool set, subagents, setting sources.
+func TestRealCLI_AgentScope(t *testing.T) {
+	t.Parallel()
+	t.Run("tools", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		run(t, env.session(t, v2.WithTools("Read", "Bash")), "hi")
+		tools := firstRequest(t, env).Tools
+		if !containsString(tools, "Read") || !containsString(tools, "Bash") || containsString(tools, "Write") || containsString(tools, "Edit") {
+			t.Errorf("tools offered: %q", tools)
+		}
+	})
+	t.Run("no tools", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "ok")
+		run(t, env.session(t, v2.WithTools()), "hi")
+		for _, r := range env.api.SideRequests() {
+			if len(r.Tools) > 0 {
+				t.Errorf("tools offered: %q", r.Tools)
+			}
+		}
+		if tools := env.api.Requests(); len(tools) > 0 && containsString(tools[0].Tools, "Bash") {
+			t.Errorf("tools offered: %q", tools[0].Tools)
+		}
+	})
+	t.Run("agents", func(t *testing.T) {
+		t.Parallel()
+		const agentPrompt = "AGENT-PROMPT-REVIEWER-7"
+		env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+			if strings.Contains(r.System, agentPrompt) {
+				return fakeapi.TextReply("reviewed by the subagent")
+			}
+			if _, ok := r.LastToolResult(); ok {
+				return fakeapi.TextReply("done")
+			}
+			return fakeapi.ToolReply("toolu_ag1", "Agent", map[string]any{
+				"description": "review", "prompt": "review the code", "subagent_type": "reviewer", "run_in_background": false,
+			})
+		})
+		s := env.session(t, v2.WithAgents(map[string]v2.AgentDefinition{
+			"reviewer": {Description: "Reviews code", Prompt: agentPrompt, Tools: []string{"Read"}, Model: "claude-haiku-4-5"},
+		}))
+		si, err := s.ServerInfo()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var listed bool
+		for _, a := range si.Agents {
+			listed = listed || a.Name == "reviewer" && a.Description == "Reviews code"
+		}
+		if !listed {
+			t.Errorf("ServerInfo().Agents = %+v, want reviewer", si.Agents)
+		}
+		msgs, _ := query(t, s, "review please")
+		var sub []fakeapi.Request
+		for _, r := range env.api.Requests() {
+			if strings.Contains(r.System, agentPrompt) {
+				sub = append(sub, r)
+			}
+		}
+		if len(sub) == 0 {
+			t.Fatal("the subagent never ran")
+		}
+		if sub[0].Model != "claude-haiku-4-5" || !slices.Equal(sub[0].Tools, []string{"Read"}) {
+			t.Errorf("subagent request: model %q, tools %q", sub[0].Model, sub[0].Tools)
+		}
+		if tr, ok := toolResults(msgs)["toolu_ag1"]; !ok || !strings.Contains(tr.ContentText(), "reviewed by the subagent") {
+			t.Errorf("Agent tool result = %+v", tr)
+		}
+	})
+	t.Run("setting sources", func(t *testing.T) {
+		t.Parallel()
+		for _, tc := range []struct {
+			name      string
+			opts      []v2.Option
+			wantWrite bool
+		}{
+			{"default loads project settings", nil, false},
+			{"user only", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser)}, true},
+			{"project", []v2.Option{v2.WithSettingSources(v2.SettingSourceProject)}, false},
+		} {
+			env := textEnv(t, "ok")
+			writeFile(t, env.path(".claude/settings.json"), `{"permissions":{"deny":["Write"]}}`)
+			run(t, env.session(t, tc.opts...), "hi")
+			if got := containsString(firstRequest(t, env).Tools, "Write"); got != tc.wantWrite {
+				t.Errorf("%s: Write offered = %v, want %v", tc.name, got, tc.wantWrite)
+			}
+		}
+	})
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

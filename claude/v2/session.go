@@ -403,6 +403,8 @@ func additionalContext(e shared.HookEvent, out shared.HookOutput) string {
 type initRequest struct {
 	Subtype string                       `json:"subtype"`
 	Hooks   map[string][]initHookMatcher `json:"hooks,omitempty"`
+	// Agents are WithAgents's subagents (config.go), sent with every initialize.
+	Agents map[string]AgentDefinition `json:"agents,omitempty"`
 }
 
 type initHookMatcher struct {
@@ -451,7 +453,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	s.regMu.Lock()
 	defer s.regMu.Unlock()
 	reg := s.registration()
-	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg})
+	raw, err := s.t.Request(ctx, "initialize", s.initRequest(reg))
 	if err != nil {
 		var ce *shared.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
