@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
@@ -335,4 +337,102 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// pngPixel is a 1x1 PNG.
+var pngPixel = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// Prompts with content: an image, a document and text reach the model's request as blocks, and a
+// stream of prompts is answered prompt by prompt.
+func TestRealCLI_ContentPrompts(t *testing.T) {
+	t.Parallel()
+	t.Run("blocks", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "seen")
+		s := env.session(t)
+		var res *shared.ResultMessage
+		for m, err := range s.QueryContent(testCtx(t), v2.TextBlock("TEXT-BLOCK-1"), v2.ImageBlock("image/png", pngPixel), v2.TextDocumentBlock("DOC-BODY-2", "notes")) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, ok := m.(*shared.ResultMessage); ok {
+				res = r
+			}
+		}
+		if res == nil || res.Result != "seen" {
+			t.Fatalf("result %+v", res)
+		}
+		var body struct {
+			Messages []struct {
+				Role    string `json:"role"`
+				Content []struct {
+					Type   string `json:"type"`
+					Text   string `json:"text"`
+					Source struct {
+						Type      string `json:"type"`
+						MediaType string `json:"media_type"`
+						Data      string `json:"data"`
+					} `json:"source"`
+				} `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(firstRequest(t, env).Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range body.Messages {
+			for _, c := range m.Content {
+				switch c.Type {
+				case "image":
+					got = append(got, "image "+c.Source.MediaType+" "+c.Source.Data)
+				case "document":
+					got = append(got, "document "+c.Source.Data)
+				case "text":
+					if strings.Contains(c.Text, "TEXT-BLOCK-1") {
+						got = append(got, "text "+c.Text)
+					}
+				}
+			}
+		}
+		want := []string{"text TEXT-BLOCK-1", "image image/png " + base64.StdEncoding.EncodeToString(pngPixel), "document DOC-BODY-2"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("blocks the model got (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("stream", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "first", "second")
+		s := env.session(t)
+		prompts := func(yield func([]v2.Block) bool) {
+			_ = yield([]v2.Block{v2.TextBlock("PROMPT-A")}) && yield([]v2.Block{v2.TextBlock("PROMPT-B")})
+		}
+		if err := s.SendStream(testCtx(t), prompts); err != nil {
+			t.Fatal(err)
+		}
+		var results []string
+		for len(results) < 2 {
+			for m, err := range s.Receive(testCtx(t)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r, ok := m.(*shared.ResultMessage); ok {
+					results = append(results, r.Result)
+				}
+			}
+		}
+		if len(env.requestsContaining("PROMPT-B")) == 0 {
+			t.Error("the second prompt never reached the model")
+		}
+		if results[len(results)-1] != "second" {
+			t.Errorf("results %q", results)
+		}
+	})
+	t.Run("invalid block", func(t *testing.T) {
+		t.Parallel()
+		env := textEnv(t, "unused")
+		s := env.session(t)
+		if err := s.SendContent(testCtx(t), v2.ImageBlock("image/tiff", pngPixel)); err == nil {
+			t.Error("an image/tiff block was accepted")
+		}
+	})
 }
