@@ -130,8 +130,8 @@ func (s *Session) MCPStatus(ctx context.Context) ([]MCPServerStatus, error) {
 }
 
 // StopTask stops a running background task (a background Bash command or subagent) by its id,
-// the task_id of its system task_started message (stop_task). An unknown id is a
-// *shared.ControlError.
+// the task_id of its system task_started message (stop_task). CLI 2.1.330 answers success for an
+// id it does not know.
 func (s *Session) StopTask(ctx context.Context, taskID string) error {
 	_, err := s.t.Request(ctx, "stop_task", map[string]string{"subtype": "stop_task", "task_id": taskID})
 	return err

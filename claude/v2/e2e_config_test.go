@@ -436,3 +436,41 @@ func TestRealCLI_ContentPrompts(t *testing.T) {
 		}
 	})
 }
+
+// Typed control calls: each answer decodes, and SetMaxThinkingTokens changes the next request.
+func TestRealCLI_ControlCalls(t *testing.T) {
+	t.Parallel()
+	env := textEnv(t, "one", "two")
+	s := env.session(t, v2.WithModel("claude-sonnet-4-5"))
+	ctx := testCtx(t)
+	si, err := s.ServerInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(si.Commands) == 0 || len(si.Models) == 0 || len(si.AvailableOutputStyles) == 0 || si.Account.APIKeySource == "" {
+		t.Errorf("ServerInfo = %+v", si)
+	}
+	run(t, s, "hi")
+	u, err := s.ContextUsage(ctx)
+	if err != nil {
+		t.Fatalf("ContextUsage: %v", err)
+	}
+	if u.TotalTokens <= 0 || u.MaxTokens <= 0 || len(u.Categories) == 0 || u.Model == "" {
+		t.Errorf("ContextUsage = %+v", u)
+	}
+	mcp, err := s.MCPStatus(ctx)
+	if err != nil || len(mcp) != 0 {
+		t.Errorf("MCPStatus = %+v, %v; want no servers", mcp, err)
+	}
+	if err := s.StopTask(ctx, "no-such-task"); err != nil { // CLI 2.1.330 accepts any id
+		t.Errorf("StopTask(unknown) = %v", err)
+	}
+	if err := s.SetMaxThinkingTokens(ctx, 4096); err != nil {
+		t.Fatalf("SetMaxThinkingTokens: %v", err)
+	}
+	run(t, s, "again")
+	last, _ := env.api.LastRequest()
+	if th, _ := bodyField(t, last, "thinking").(map[string]any); th["budget_tokens"] != float64(4096) {
+		t.Errorf("thinking after SetMaxThinkingTokens(4096) = %v", th)
+	}
+}
