@@ -31,6 +31,23 @@ type moreOptions struct {
 	settingSources []SettingSource            // --setting-sources, when sourcesSet
 	sourcesSet     bool
 	wrapper        []string // subprocess.Config.Wrapper
+	pluginDirs     []string // --plugin-dir
+	promptTool     string   // --permission-prompt-tool
+}
+
+// WithPluginDirs loads Claude Code plugins from these directories (or .zip files) for this
+// session only (--plugin-dir, once each): their commands, agents, skills and hooks. Default: none
+// beyond the installed ones.
+func WithPluginDirs(dirs ...string) Option {
+	return optionFunc(func(o *options) { o.more.pluginDirs = append(o.more.pluginDirs, dirs...) })
+}
+
+// WithPermissionPromptTool names an MCP tool that answers the CLI's permission prompts
+// (--permission-prompt-tool), e.g. "mcp__auth__approve"; the tool must come from an MCP server of
+// the session. Default: none (the CLI denies what would need a prompt). It excludes
+// WithCanUseTool, which answers them with a Go function.
+func WithPermissionPromptTool(name string) Option {
+	return optionFunc(func(o *options) { o.more.promptTool = name })
 }
 
 // WithMaxBudgetUSD stops the session's prompts once the API calls have cost more than usd dollars
@@ -176,8 +193,12 @@ func WithWrapper(argv ...string) Option {
 	return optionFunc(func(o *options) { o.more.wrapper = append([]string(nil), argv...) })
 }
 
-// validate checks the options of this file.
-func (m *moreOptions) validate() error {
+// validateMore checks the options of this file.
+func (o *options) validateMore() error {
+	m := &o.more
+	if m.promptTool != "" && o.canUseTool != nil {
+		return errors.New("v2: WithPermissionPromptTool and WithCanUseTool exclude each other")
+	}
 	if m.jsonSchemaErr != nil {
 		return fmt.Errorf("v2: output schema: %w", m.jsonSchemaErr)
 	}
@@ -230,6 +251,11 @@ func (m *moreOptions) validate() error {
 			return fmt.Errorf("v2: WithSettingSources: unknown source %q", s)
 		}
 	}
+	for _, d := range m.pluginDirs {
+		if d == "" {
+			return errors.New("v2: WithPluginDirs: empty path")
+		}
+	}
 	if len(m.wrapper) > 0 && m.wrapper[0] == "" {
 		return errors.New("v2: WithWrapper: empty command")
 	}
@@ -266,6 +292,12 @@ func (m *moreOptions) args() []string {
 	}
 	if m.toolsSet {
 		flag("--tools", strings.Join(m.tools, ","))
+	}
+	for _, d := range m.pluginDirs {
+		flag("--plugin-dir", d)
+	}
+	if m.promptTool != "" {
+		flag("--permission-prompt-tool", m.promptTool)
 	}
 	if m.sourcesSet {
 		s := make([]string, len(m.settingSources))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -36,6 +37,8 @@ func TestMoreArgs(t *testing.T) {
 		{"setting sources", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser, v2.SettingSourceLocal)}, []string{"--setting-sources=user,local"}},
 		{"no setting sources", []v2.Option{v2.WithSettingSources()}, []string{"--setting-sources="}},
 		{"agents are not args", []v2.Option{v2.WithAgents(map[string]v2.AgentDefinition{"a": {Description: "d", Prompt: "p"}})}, nil},
+		{"plugin dirs", []v2.Option{v2.WithPluginDirs("/p", bypass)}, []string{"--plugin-dir=/p", "--plugin-dir=" + bypass}},
+		{"permission prompt tool", []v2.Option{v2.WithPermissionPromptTool("mcp__a__b")}, []string{"--permission-prompt-tool=mcp__a__b"}},
 		{"wrapper is not an arg", []v2.Option{v2.WithWrapper("docker", "exec", "-i", "box")}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,6 +74,8 @@ func TestMoreOptionsValidation(t *testing.T) {
 		{"negative thinking", []v2.Option{v2.WithMaxThinkingTokens(-5)}, "must be positive"},
 		{"agent without prompt", []v2.Option{v2.WithAgents(map[string]v2.AgentDefinition{"a": {Description: "d"}})}, "needs a name"},
 		{"setting source", []v2.Option{v2.WithSettingSources("global")}, "unknown source"},
+		{"empty plugin dir", []v2.Option{v2.WithPluginDirs("")}, "empty path"},
+		{"two permission answerers", []v2.Option{v2.WithPermissionPromptTool("mcp__a__b"), v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })}, "exclude each other"},
 		{"empty wrapper", []v2.Option{v2.WithWrapper("")}, "empty command"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -474,3 +474,31 @@ func TestRealCLI_ControlCalls(t *testing.T) {
 		t.Errorf("thinking after SetMaxThinkingTokens(4096) = %v", th)
 	}
 }
+
+// WithPluginDirs loads a plugin: its command is in ServerInfo.
+func TestRealCLI_PluginDirs(t *testing.T) {
+	t.Parallel()
+	env := textEnv(t, "ok")
+	dir := filepath.Join(t.TempDir(), "probe-plugin")
+	writeFile(t, filepath.Join(dir, ".claude-plugin", "plugin.json"), `{"name":"probe-plugin","version":"1.0.0","description":"test plugin"}`)
+	writeFile(t, filepath.Join(dir, "commands", "hello.md"), "---\ndescription: PLUGIN-COMMAND-DESCRIPTION\n---\nSay hello\n")
+	for _, tc := range []struct {
+		name string
+		opts []v2.Option
+		want bool
+	}{{"without", nil, false}, {"with", []v2.Option{v2.WithPluginDirs(dir)}, true}} {
+		si, err := env.session(t, tc.opts...).ServerInfo()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		found := false
+		for _, c := range si.Commands {
+			names = append(names, c.Name)
+			found = found || strings.Contains(c.Description, "PLUGIN-COMMAND-DESCRIPTION")
+		}
+		if found != tc.want {
+			t.Errorf("%s: plugin command listed = %v, want %v; commands %q", tc.name, found, tc.want, names)
+		}
+	}
+}

@@ -857,7 +857,7 @@ func (o *options) validate() error {
 	if o.hookTimeout <= 0 {
 		return errors.New("v2: hook timeout must be positive")
 	}
-	return o.more.validate()
+	return o.validateMore()
 }
 
 // args maps the options to CLI flags. Every value goes in the same argument as its flag
