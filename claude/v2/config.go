@@ -31,8 +31,30 @@ type moreOptions struct {
 	settingSources []SettingSource            // --setting-sources, when sourcesSet
 	sourcesSet     bool
 	wrapper        []string // subprocess.Config.Wrapper
+	claudeCode     bool     // WithClaudeCodeSystemPrompt
+	appendGiven    bool     // WithAppendSystemPrompt was given
 	pluginDirs     []string // --plugin-dir
 	promptTool     string   // --permission-prompt-tool
+}
+
+// WithClaudeCodeSystemPrompt uses the CLI's own system prompt (the official SDKs' preset
+// "claude_code"): Claude Code's instructions for its tools, the environment, CLAUDE.md memory.
+// Append to it with WithAppendSystemPrompt. Default: an empty system prompt (see
+// WithSystemPrompt). It excludes WithSystemPrompt.
+func WithClaudeCodeSystemPrompt() Option {
+	return optionFunc(func(o *options) { o.more.claudeCode = true })
+}
+
+// systemPromptArg returns the --system-prompt value, if one is passed: WithSystemPrompt's, or ""
+// (the official SDKs' default) unless the CLI's own prompt was asked for.
+func (o *options) systemPromptArg() (string, bool) {
+	switch {
+	case o.systemPrompt != nil:
+		return *o.systemPrompt, true
+	case o.more.claudeCode || o.more.appendGiven:
+		return "", false
+	}
+	return "", true
 }
 
 // WithPluginDirs loads Claude Code plugins from these directories (or .zip files) for this
@@ -196,6 +218,9 @@ func WithWrapper(argv ...string) Option {
 // validateMore checks the options of this file.
 func (o *options) validateMore() error {
 	m := &o.more
+	if m.claudeCode && o.systemPrompt != nil {
+		return errors.New("v2: WithClaudeCodeSystemPrompt and WithSystemPrompt exclude each other")
+	}
 	if m.promptTool != "" && o.canUseTool != nil {
 		return errors.New("v2: WithPermissionPromptTool and WithCanUseTool exclude each other")
 	}

@@ -14,7 +14,7 @@ import (
 
 // The options of config.go and output.go map to one "--flag=value" argument each.
 func TestMoreArgs(t *testing.T) {
-	base := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
+	base := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json", "--system-prompt="}
 	const bypass = "--dangerously-skip-permissions"
 	for _, tc := range []struct {
 		name string
@@ -76,6 +76,7 @@ func TestMoreOptionsValidation(t *testing.T) {
 		{"setting source", []v2.Option{v2.WithSettingSources("global")}, "unknown source"},
 		{"empty plugin dir", []v2.Option{v2.WithPluginDirs("")}, "empty path"},
 		{"two permission answerers", []v2.Option{v2.WithPermissionPromptTool("mcp__a__b"), v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })}, "exclude each other"},
+		{"two system prompts", []v2.Option{v2.WithSystemPrompt("s"), v2.WithClaudeCodeSystemPrompt()}, "exclude each other"},
 		{"empty wrapper", []v2.Option{v2.WithWrapper("")}, "empty command"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

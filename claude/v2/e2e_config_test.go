@@ -502,3 +502,33 @@ func TestRealCLI_PluginDirs(t *testing.T) {
 		}
 	}
 }
+
+// The system prompt: empty by default as in the official SDKs, the CLI's own on request, and
+// appended text with either.
+func TestRealCLI_SystemPromptDefault(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name          string
+		opts          []v2.Option
+		cli, appended bool
+	}{
+		{"default: empty", nil, false, false},
+		{"claude code", []v2.Option{v2.WithClaudeCodeSystemPrompt()}, true, false},
+		{"append implies claude code", []v2.Option{v2.WithAppendSystemPrompt("APPENDED-9")}, true, true},
+		{"own prompt, appended", []v2.Option{v2.WithSystemPrompt("OWN-PROMPT-8"), v2.WithAppendSystemPrompt("APPENDED-9")}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			run(t, env.session(t, tc.opts...), "hi")
+			sys := firstRequest(t, env).System
+			// The CLI's own prompt is some 7 KB; without it the CLI sends a line or two of its own.
+			if got := len(sys) > 2000; got != tc.cli {
+				t.Errorf("the CLI's prompt in the system prompt = %v, want %v; system (%d bytes) %.300q", got, tc.cli, len(sys), sys)
+			}
+			if got := strings.Contains(sys, "APPENDED-9"); got != tc.appended {
+				t.Errorf("appended text in the system prompt = %v, want %v", got, tc.appended)
+			}
+		})
+	}
+}

@@ -870,8 +870,8 @@ func (o *options) args() []string {
 	if o.model != "" {
 		flag("--model", o.model)
 	}
-	if o.systemPrompt != nil {
-		flag("--system-prompt", *o.systemPrompt)
+	if sp, ok := o.systemPromptArg(); ok {
+		flag("--system-prompt", sp)
 	}
 	if o.appendSystemPrompt != "" {
 		flag("--append-system-prompt", o.appendSystemPrompt)
