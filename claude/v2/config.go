@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
@@ -230,6 +231,14 @@ func (o *options) validateMore() error {
 	if m.jsonSchema != nil {
 		if !m.jsonSchema.IsValid() || m.jsonSchema.Kind() != '{' {
 			return fmt.Errorf("v2: WithJSONSchema: not a JSON object: %.100s", m.jsonSchema)
+		}
+		// The schema becomes the input schema of the CLI's StructuredOutput tool, which the
+		// Messages API takes only of type object.
+		var top struct {
+			Type any `json:"type"`
+		}
+		if err := json.Unmarshal(m.jsonSchema, &top); err != nil || top.Type != "object" {
+			return fmt.Errorf("v2: WithJSONSchema: the schema's type must be \"object\" (a Go struct or map), not %v", top.Type)
 		}
 	}
 	if m.maxBudgetUSD < 0 || math.IsNaN(m.maxBudgetUSD) || math.IsInf(m.maxBudgetUSD, 0) {

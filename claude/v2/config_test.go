@@ -62,6 +62,8 @@ func TestMoreOptionsValidation(t *testing.T) {
 	}{
 		{"schema not an object", []v2.Option{v2.WithJSONSchema([]byte(`[1]`))}, "not a JSON object"},
 		{"schema not JSON", []v2.Option{v2.WithJSONSchema([]byte(`{`))}, "not a JSON object"},
+		{"schema of an array", []v2.Option{v2.WithOutputSchemaFor[[]string]()}, `type must be "object"`},
+		{"schema without a type", []v2.Option{v2.WithJSONSchema([]byte(`{"properties":{}}`))}, `type must be "object"`},
 		{"schema of a func", []v2.Option{v2.WithOutputSchemaFor[func()]()}, "output schema"},
 		{"negative budget", []v2.Option{v2.WithMaxBudgetUSD(-1)}, "positive and finite"},
 		{"NaN budget", []v2.Option{v2.WithMaxBudgetUSD(math.NaN())}, "positive and finite"},

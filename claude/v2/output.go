@@ -18,7 +18,8 @@ import (
 // and puts the value in the result's StructuredOutput. A turn whose output never matches ends with
 // a result of subtype "error_max_structured_output_retries" (Run: a *ResultError matching
 // ErrMaxStructuredOutputRetries). schema must be a JSON object. Default: none (plain text
-// results). See WithOutputSchemaFor to derive the schema from a Go type.
+// results). The schema's type must be "object". See WithOutputSchemaFor to derive the schema
+// from a Go type (a struct or a map).
 func WithJSONSchema(schema jsontext.Value) Option {
 	return optionFunc(func(o *options) { o.more.jsonSchema = append(jsontext.Value(nil), schema...) })
 }
