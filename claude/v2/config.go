@@ -34,6 +34,7 @@ type moreOptions struct {
 	wrapper        []string // subprocess.Config.Wrapper
 	claudeCode     bool     // WithClaudeCodeSystemPrompt
 	appendGiven    bool     // WithAppendSystemPrompt was given
+	mainAgent      string   // --agent
 	pluginDirs     []string // --plugin-dir
 	promptTool     string   // --permission-prompt-tool
 }
@@ -179,6 +180,11 @@ func WithAgents(agents map[string]AgentDefinition) Option {
 		}
 	})
 }
+
+// WithAgent runs the main agent as the named agent (--agent): its prompt becomes the system
+// prompt, its tools and model apply. The name is one of WithAgents's, or an agent of the setting
+// sources or plugins. Default: the CLI's main agent.
+func WithAgent(name string) Option { return optionFunc(func(o *options) { o.more.mainAgent = name }) }
 
 // SettingSource is a settings file the CLI may load.
 type SettingSource string
@@ -326,6 +332,9 @@ func (m *moreOptions) args() []string {
 	}
 	if m.toolsSet {
 		flag("--tools", strings.Join(m.tools, ","))
+	}
+	if m.mainAgent != "" {
+		flag("--agent", m.mainAgent)
 	}
 	for _, d := range m.pluginDirs {
 		flag("--plugin-dir", d)

@@ -37,6 +37,7 @@ func TestMoreArgs(t *testing.T) {
 		{"setting sources", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser, v2.SettingSourceLocal)}, []string{"--setting-sources=user,local"}},
 		{"no setting sources", []v2.Option{v2.WithSettingSources()}, []string{"--setting-sources="}},
 		{"agents are not args", []v2.Option{v2.WithAgents(map[string]v2.AgentDefinition{"a": {Description: "d", Prompt: "p"}})}, nil},
+		{"main agent", []v2.Option{v2.WithAgent(bypass)}, []string{"--agent=" + bypass}},
 		{"plugin dirs", []v2.Option{v2.WithPluginDirs("/p", bypass)}, []string{"--plugin-dir=/p", "--plugin-dir=" + bypass}},
 		{"permission prompt tool", []v2.Option{v2.WithPermissionPromptTool("mcp__a__b")}, []string{"--permission-prompt-tool=mcp__a__b"}},
 		{"wrapper is not an arg", []v2.Option{v2.WithWrapper("docker", "exec", "-i", "box")}, nil},

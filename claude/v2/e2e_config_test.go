@@ -537,3 +537,17 @@ func TestRealCLI_SystemPromptDefault(t *testing.T) {
 		})
 	}
 }
+
+// WithAgent runs the main agent as one of WithAgents's: its prompt, model and tools are the main
+// request's.
+func TestRealCLI_MainAgent(t *testing.T) {
+	t.Parallel()
+	env := textEnv(t, "ok")
+	run(t, env.session(t,
+		v2.WithAgents(map[string]v2.AgentDefinition{"lead": {Description: "Leads", Prompt: "MAIN-AGENT-PROMPT-5", Tools: []string{"Read", "Grep"}, Model: "claude-haiku-4-5"}}),
+		v2.WithAgent("lead")), "hi")
+	r := firstRequest(t, env)
+	if !strings.Contains(r.System, "MAIN-AGENT-PROMPT-5") || r.Model != "claude-haiku-4-5" || containsString(r.Tools, "Bash") {
+		t.Errorf("main request: model %q, tools %q, system %.300q", r.Model, r.Tools, r.System)
+	}
+}
