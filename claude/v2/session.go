@@ -720,7 +720,8 @@ func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Mes
 
 // Run sends prompt and waits for the result of its turn. Non-fatal protocol errors are logged, and
 // so are the results of turns the CLI started by itself (StartedByCLI), which Run skips: use Query
-// or Receive to see them. A result with is_error comes back with a *ResultError.
+// or Receive to see them. A result with is_error or a subtype other than "success" comes back with
+// a *ResultError (errors.Is: ErrMaxTurns, ErrMaxBudget, ...).
 func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage, error) {
 	var last error
 	for m, err := range s.Query(ctx, prompt) {
