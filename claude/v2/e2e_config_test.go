@@ -445,7 +445,7 @@ func TestRealCLI_ContentPrompts(t *testing.T) {
 // Typed control calls: each answer decodes, and SetMaxThinkingTokens changes the next request.
 func TestRealCLI_ControlCalls(t *testing.T) {
 	t.Parallel()
-	env := textEnv(t, "one", "two")
+	env := textEnv(t, "one", "two", "three")
 	s := env.session(t, v2.WithModel("claude-sonnet-4-5"))
 	ctx := testCtx(t)
 	si, err := s.ServerInfo()
@@ -477,6 +477,14 @@ func TestRealCLI_ControlCalls(t *testing.T) {
 	last, _ := env.api.LastRequest()
 	if th, _ := bodyField(t, last, "thinking").(map[string]any); th["budget_tokens"] != float64(4096) {
 		t.Errorf("thinking after SetMaxThinkingTokens(4096) = %v", th)
+	}
+	if err := s.SetMaxThinkingTokens(ctx, 0); err != nil {
+		t.Fatalf("SetMaxThinkingTokens(0): %v", err)
+	}
+	run(t, s, "once more")
+	last, _ = env.api.LastRequest()
+	if th, _ := bodyField(t, last, "thinking").(map[string]any); th != nil && th["type"] != "disabled" {
+		t.Errorf("thinking after SetMaxThinkingTokens(0) = %v", th)
 	}
 }
 

@@ -69,7 +69,8 @@ func permMCPServer() int {
 }
 
 // WithPermissionPromptTool: an MCP tool answers the permission prompts: it denies one Bash command
-// (which does not run, and the model is told why) and allows another (which runs).
+// (which does not run, and the model is told why) and allows another (which runs). MCPStatus
+// reports the server.
 func TestRealCLI_PermissionPromptTool(t *testing.T) {
 	t.Parallel()
 	env := newRealEnv(t, func(p string) []fakeapi.Reply {
@@ -90,6 +91,11 @@ func TestRealCLI_PermissionPromptTool(t *testing.T) {
 	}
 	if tr := toolResults(msgs)["toolu_p1"]; !tr.IsError || !strings.Contains(tr.ContentText(), "DENIED-BY-MCP-TOOL") {
 		t.Errorf("tool result of the denied command = %+v", tr)
+	}
+	// The server answered a prompt: MCPStatus sees it connected, with its tool.
+	st, err := s.MCPStatus(testCtx(t))
+	if err != nil || len(st) != 1 || st[0].Name != "perm" || st[0].Status != "connected" || len(st[0].Tools) != 1 || st[0].Tools[0].Name != "approve" {
+		t.Errorf("MCPStatus = %+v, %v; want perm connected with its tool approve", st, err)
 	}
 	run(t, s, "now the fine one")
 	if !env.exists("allowed.txt") {
