@@ -61,12 +61,14 @@ func TestRealCLI_Wrapper(t *testing.T) {
 }
 
 // TestRealCLI_WrapperFails: a wrapper that exits without running the CLI makes CreateSession fail
-// with a *shared.ProcessError carrying what it wrote on stderr.
+// with a *shared.ProcessError carrying its exit code and what it wrote on stderr.
 func TestRealCLI_WrapperFails(t *testing.T) {
 	t.Parallel()
 	env := textEnv(t, "unused")
 	wrapper := filepath.Join(t.TempDir(), "wrap.sh")
-	writeFile(t, wrapper, "#!/bin/sh\necho 'no sandbox here' >&2\nexit 3\n")
+	// It reads the initialize request first: a process that exits before the SDK's first write
+	// can make that write fail with EPIPE instead (a transport matter, not the wrapper's).
+	writeFile(t, wrapper, "#!/bin/sh\nhead -n 1 >/dev/null\necho 'no sandbox here' >&2\nexit 3\n")
 	if err := os.Chmod(wrapper, 0o755); err != nil {
 		t.Fatal(err)
 	}
