@@ -151,7 +151,10 @@ type ResultMessage struct {
 	PermissionDenials jsontext.Value `json:"permission_denials,omitempty"`
 	DeferredToolUse   jsontext.Value `json:"deferred_tool_use,omitempty"`
 	Errors            []string       `json:"errors,omitempty"`
-	Raw               jsontext.Value `json:"-"`
+	// StructuredOutput is the value the model gave for the session's JSON schema (v2
+	// WithJSONSchema), already checked against it by the CLI; absent without a schema.
+	StructuredOutput jsontext.Value `json:"structured_output,omitempty"`
+	Raw              jsontext.Value `json:"-"`
 }
 
 // Type returns "result".

@@ -160,6 +160,9 @@ func startProcess(cfg Config) (*process, error) {
 		return fail(fmt.Errorf("subprocess: stderr pipe: %w", err))
 	}
 	cmd := exec.Command(cfg.CLIPath, cfg.Args...)
+	if len(cfg.Wrapper) > 0 {
+		cmd = exec.Command(cfg.Wrapper[0], append(append(append([]string{}, cfg.Wrapper[1:]...), cfg.CLIPath), cfg.Args...)...)
+	}
 	cmd.Dir = cfg.Dir
 	tag := newProcessTag()
 	cmd.Env = append(childEnv(cfg.BaseEnv, cfg.Env), tag+"=1")

@@ -41,6 +41,11 @@ type Config struct {
 	CLIPath string
 	// Args are the CLI's arguments.
 	Args []string
+	// Wrapper, when not empty, is a command the CLI is run through: the process started is
+	// Wrapper[0] with Wrapper[1:], CLIPath and Args as its arguments (a container, ssh, a
+	// sandbox), with Dir, the environment, the pipes and the process group the CLI would have had.
+	// Default: none.
+	Wrapper []string
 	// Dir is the CLI's working directory; "" means the current one.
 	Dir string
 	// BaseEnv replaces os.Environ() as the base environment when non-nil. The variables a

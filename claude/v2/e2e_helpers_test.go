@@ -71,6 +71,17 @@ func newRealEnvWith(t *testing.T, start func(project string) *fakeapi.Server) *r
 }
 
 // session starts a session with the env's options plus opts, closed at cleanup.
+// requestsContaining returns the indexes of the recorded model requests that contain s.
+func (e *realEnv) requestsContaining(s string) []int {
+	var out []int
+	for _, r := range e.api.Requests() {
+		if r.Contains(s) {
+			out = append(out, r.Index)
+		}
+	}
+	return out
+}
+
 func (e *realEnv) session(t *testing.T, opts ...v2.Option) *v2.Session {
 	t.Helper()
 	s, err := e.create(t, opts...)

@@ -15,5 +15,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv(replayEnv) == "1" {
 		os.Exit(replay.FakeCLI())
 	}
+	if os.Getenv(mcpServerEnv) == "1" {
+		os.Exit(permMCPServer())
+	}
 	os.Exit(m.Run())
 }

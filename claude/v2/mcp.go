@@ -378,6 +378,16 @@ type MCPServerStatus struct {
 	ServerInfo *MCPServerInfo `json:"serverInfo,omitempty"`
 	// Error says why the server failed (status "failed").
 	Error string `json:"error,omitempty"`
+	// Scope is where the server was configured ("user", "project", "dynamic", ...), if the CLI says.
+	Scope string `json:"scope,omitempty"`
+	// Tools are the server's tools (when connected).
+	Tools []MCPToolInfo `json:"tools,omitempty"`
+}
+
+// MCPToolInfo is one tool of an MCP server, as the CLI reports it.
+type MCPToolInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
 }
 
 // MCPServerInfo is the name and version an MCP server reports.

@@ -63,6 +63,8 @@ type options struct {
 	subagentHooks func(*shared.SubagentStartHookInput) shared.Hooks
 	// MCP servers (mcp.go).
 	mcp mcpOptions
+	// The options of issue 15 (config.go, output.go).
+	more moreOptions
 }
 
 func defaultOptions() options {
@@ -93,16 +95,19 @@ func WithBaseEnv(env []string) Option {
 // WithModel sets the model (--model). Default: the CLI's default.
 func WithModel(model string) Option { return optionFunc(func(o *options) { o.model = model }) }
 
-// WithSystemPrompt replaces the system prompt (--system-prompt); "" gives an empty one. Default: the
-// CLI's own (some 7 KB with CLI 2.1.330). The TypeScript Agent SDK's default differs: it sends an
-// empty system prompt unless told otherwise, so WithSystemPrompt("") makes the same request.
+// WithSystemPrompt sets the system prompt (--system-prompt). Default: an empty system prompt, as
+// in the official Python and TypeScript SDKs; WithClaudeCodeSystemPrompt (or
+// WithAppendSystemPrompt alone) gives the CLI's own instead (some 7 KB with CLI 2.1.330, with the
+// tools' instructions and the environment). It excludes WithClaudeCodeSystemPrompt.
 func WithSystemPrompt(prompt string) Option {
 	return optionFunc(func(o *options) { o.systemPrompt = &prompt })
 }
 
-// WithAppendSystemPrompt appends to the system prompt (--append-system-prompt). Default: none.
+// WithAppendSystemPrompt appends text to the system prompt (--append-system-prompt): to the CLI's
+// own (WithClaudeCodeSystemPrompt, which it implies: the official SDKs' preset "claude_code" with
+// "append"), or to WithSystemPrompt's. Default: nothing appended.
 func WithAppendSystemPrompt(text string) Option {
-	return optionFunc(func(o *options) { o.appendSystemPrompt = text })
+	return optionFunc(func(o *options) { o.appendSystemPrompt, o.more.appendGiven = text, true })
 }
 
 // WithAllowedTools sets permission rules that allow tools without a prompt (--allowedTools), e.g.

@@ -142,7 +142,7 @@ func (s *Session) syncRegistration() error {
 	if covers(s.sent, reg) {
 		return nil
 	}
-	raw, err := s.t.Request(context.Background(), "initialize", initRequest{Subtype: "initialize", Hooks: reg})
+	raw, err := s.t.Request(context.Background(), "initialize", s.initRequest(reg))
 	if err != nil {
 		return fmt.Errorf("v2: registering the scoped hooks with the CLI: %w", err)
 	}

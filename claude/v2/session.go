@@ -97,7 +97,8 @@ func isUUID(s string) bool {
 	return true
 }
 
-// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt).
+// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt)
+// or a subtype other than "success"; errors.Is matches it with the subtype's error (results.go).
 type ResultError struct {
 	Result *shared.ResultMessage
 }
@@ -225,7 +226,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		return nil, err
 	}
 
-	cliPath, err := subprocess.FindCLI(o.cliPath)
+	cliPath, err := findCLI(o)
 	if err != nil {
 		return nil, err
 	}
@@ -268,6 +269,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 
 	t, err := subprocess.Start(ctx, subprocess.Config{
 		CLIPath:           cliPath,
+		Wrapper:           o.more.wrapper,
 		Args:              o.args(),
 		Dir:               o.cwd,
 		BaseEnv:           o.baseEnv,
@@ -422,6 +424,8 @@ type initRequest struct {
 	SDKMCPServers         []string                  `json:"sdkMcpServers,omitempty"`
 	SDKMCPServerManifests map[string]mcpManifest    `json:"sdkMcpServerManifests,omitempty"`
 	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`
+	// Agents are WithAgents's subagents (config.go), sent with every initialize.
+	Agents map[string]AgentDefinition `json:"agents,omitempty"`
 }
 
 type initHookMatcher struct {
@@ -470,7 +474,9 @@ func (s *Session) initialize(ctx context.Context) error {
 	s.regMu.Lock()
 	defer s.regMu.Unlock()
 	reg := s.registration()
-	raw, err := s.t.Request(ctx, "initialize", initRequest{Subtype: "initialize", Hooks: reg, SDKMCPServers: s.o.mcp.sdkServers(), SDKMCPServerManifests: s.mcp.manifests, MCPServers: s.o.mcp.entries()})
+	req := s.initRequest(reg)
+	req.SDKMCPServers, req.SDKMCPServerManifests, req.MCPServers = s.o.mcp.sdkServers(), s.mcp.manifests, s.o.mcp.entries()
+	raw, err := s.t.Request(ctx, "initialize", req)
 	if err != nil {
 		var ce *shared.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {
@@ -738,7 +744,8 @@ func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Mes
 
 // Run sends prompt and waits for the result of its turn. Non-fatal protocol errors are logged, and
 // so are the results of turns the CLI started by itself (StartedByCLI), which Run skips: use Query
-// or Receive to see them. A result with is_error comes back with a *ResultError.
+// or Receive to see them. A result with is_error or a subtype other than "success" comes back with
+// a *ResultError (errors.Is: ErrMaxTurns, ErrMaxBudget, ...).
 func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage, error) {
 	var last error
 	for m, err := range s.Query(ctx, prompt) {
@@ -756,7 +763,7 @@ func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage
 				s.logger.Info("v2: Run skipped the result of a turn the CLI started by itself", "result", r.Subtype)
 				continue
 			}
-			if r.IsError {
+			if failed(r) {
 				return r, &ResultError{Result: r}
 			}
 			return r, nil
@@ -886,7 +893,7 @@ func (o *options) validate() error {
 	if o.permissionTimeout < 0 {
 		return errors.New("v2: negative permission timeout")
 	}
-	return nil
+	return o.validateMore()
 }
 
 // args maps the options to CLI flags. Every value goes in the same argument as its flag
@@ -899,8 +906,8 @@ func (o *options) args() []string {
 	if o.model != "" {
 		flag("--model", o.model)
 	}
-	if o.systemPrompt != nil {
-		flag("--system-prompt", *o.systemPrompt)
+	if sp, ok := o.systemPromptArg(); ok {
+		flag("--system-prompt", sp)
 	}
 	if o.appendSystemPrompt != "" {
 		flag("--append-system-prompt", o.appendSystemPrompt)
@@ -958,6 +965,7 @@ func (o *options) args() []string {
 	if o.mcp.strict {
 		a = append(a, "--strict-mcp-config")
 	}
+	a = append(a, o.more.args()...)
 	return append(a, o.extraArgs...)
 }
 

@@ -26,6 +26,9 @@ type Reply struct {
 	Status int
 	// ErrorMessage is the error.message of an error reply.
 	ErrorMessage string
+	// InputTokens and OutputTokens, when non-zero, are the usage the answer reports instead of
+	// an estimate from the sizes (to make an answer as costly as a test needs).
+	InputTokens, OutputTokens int
 }
 
 // TextReply returns a reply with a single text block.

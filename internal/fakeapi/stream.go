@@ -56,6 +56,12 @@ func buildMessage(id, model string, bodyLen int, r Reply) message {
 		out += estimateTokens(len(in)) + 10
 	}
 	m.Usage.OutputTokens = max(out, 1)
+	if r.InputTokens > 0 {
+		m.Usage.InputTokens = r.InputTokens
+	}
+	if r.OutputTokens > 0 {
+		m.Usage.OutputTokens = r.OutputTokens
+	}
 	return m
 }
 

@@ -1,0 +1,142 @@
+package v2
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// Block is one content block of a prompt: text, an image or a document, made with TextBlock,
+// ImageBlock, ImageURLBlock, DocumentBlock or TextDocumentBlock, and sent with SendContent,
+// QueryContent or RunContent. It is sent as the Messages API shapes it.
+type Block struct {
+	Type   string       `json:"type"`
+	Text   string       `json:"text,omitempty"`
+	Source *BlockSource `json:"source,omitempty"`
+	Title  string       `json:"title,omitempty"`
+}
+
+// BlockSource is where an image's or a document's data comes from.
+type BlockSource struct {
+	// Type is "base64", "url" or "text".
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// TextBlock is a text block.
+func TextBlock(text string) Block { return Block{Type: "text", Text: text} }
+
+// ImageBlock is an image given by its bytes; mediaType is "image/png", "image/jpeg", "image/gif"
+// or "image/webp".
+func ImageBlock(mediaType string, data []byte) Block {
+	return Block{Type: "image", Source: &BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
+}
+
+// ImageURLBlock is an image the API fetches from url.
+func ImageURLBlock(url string) Block {
+	return Block{Type: "image", Source: &BlockSource{Type: "url", URL: url}}
+}
+
+// DocumentBlock is a document given by its bytes, e.g. mediaType "application/pdf"; title may be
+// "".
+func DocumentBlock(mediaType string, data []byte, title string) Block {
+	return Block{Type: "document", Title: title, Source: &BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
+}
+
+// TextDocumentBlock is a plain-text document; title may be "".
+func TextDocumentBlock(text, title string) Block {
+	return Block{Type: "document", Title: title, Source: &BlockSource{Type: "text", MediaType: "text/plain", Data: text}}
+}
+
+// image and document media types the Messages API takes.
+var mediaTypes = map[string]map[string]bool{
+	"image":    {"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true},
+	"document": {"application/pdf": true, "text/plain": true},
+}
+
+// validateBlocks checks blocks before anything is sent: a malformed block would make the CLI's
+// API request fail after the turn started.
+func validateBlocks(blocks []Block) error {
+	if len(blocks) == 0 {
+		return errors.New("v2: a prompt needs at least one block")
+	}
+	for i, b := range blocks {
+		switch b.Type {
+		case "text":
+			if b.Text == "" {
+				return fmt.Errorf("v2: block %d: empty text", i)
+			}
+			continue
+		case "image", "document":
+		default:
+			return fmt.Errorf("v2: block %d: unknown type %q (use the v2 block constructors)", i, b.Type)
+		}
+		src := b.Source
+		switch {
+		case src == nil:
+			return fmt.Errorf("v2: block %d: %s without a source", i, b.Type)
+		case src.Type == "url":
+			if src.URL == "" {
+				return fmt.Errorf("v2: block %d: empty url", i)
+			}
+		case src.Type == "base64" || src.Type == "text" && b.Type == "document":
+			if !mediaTypes[b.Type][src.MediaType] {
+				return fmt.Errorf("v2: block %d: media type %q is not one the API takes for a %s", i, src.MediaType, b.Type)
+			}
+			if src.Data == "" {
+				return fmt.Errorf("v2: block %d: no data", i)
+			}
+		default:
+			return fmt.Errorf("v2: block %d: unknown source type %q", i, src.Type)
+		}
+	}
+	return nil
+}
+
+// SendContent writes a prompt made of content blocks (text, images, documents). It does not wait
+// for the answer: read it with Receive. Invalid blocks are an error and nothing is sent. Send is
+// the shortcut for a prompt of text.
+func (s *Session) SendContent(ctx context.Context, blocks ...Block) error {
+	if err := validateBlocks(blocks); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.t.SendUser(blocks, "default")
+}
+
+// QueryContent is Query with a prompt of content blocks (SendContent).
+func (s *Session) QueryContent(ctx context.Context, blocks ...Block) iter.Seq2[shared.Message, error] {
+	return func(yield func(shared.Message, error) bool) {
+		if !s.recvBusy.TryLock() {
+			yield(nil, ErrBusy)
+			return
+		}
+		defer s.recvBusy.Unlock()
+		if err := s.SendContent(ctx, blocks...); err != nil {
+			yield(nil, err)
+			return
+		}
+		s.receiveLocked(ctx, true, yield)
+	}
+}
+
+// SendStream writes each prompt of prompts as it comes, a streaming input of user messages (the
+// official SDKs' async iterable prompt): the CLI queues those that arrive while a turn runs and
+// answers them in order. It returns when prompts ends, at the first invalid prompt (nothing of it
+// is sent), or when ctx is done; read the answers with Receive, one result per prompt.
+func (s *Session) SendStream(ctx context.Context, prompts iter.Seq[[]Block]) error {
+	for blocks := range prompts {
+		if err := s.SendContent(ctx, blocks...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
