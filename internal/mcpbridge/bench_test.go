@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -57,7 +56,7 @@ func BenchmarkToolCallParallel(b *testing.B) {
 	b.SetParallelism(5) // 2 CPUs x 5 = 10 callers
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if _, err := br.Handle(ctx, "calc", jsontext.Value(toolCall(int(id.Add(1)), "echo", fmt.Sprint("hi")))); err != nil {
+			if _, err := br.Handle(ctx, "calc", jsontext.Value(toolCall(int(id.Add(1)), "echo", "hi"))); err != nil {
 				b.Error(err)
 				return
 			}

@@ -45,9 +45,7 @@ func testServer(started chan<- string, ended chan<- error) *mcp.Server {
 }
 
 type sent struct {
-	mu   sync.Mutex
-	msgs []string
-	ch   chan string
+	ch chan string
 }
 
 func (s *sent) send(_ context.Context, server string, m jsontext.Value) error {
