@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -298,6 +299,25 @@ func (t *Transport) Next(ctx context.Context) (shared.Message, error) {
 // same error.
 func (t *Transport) WriteMessage(v any) error { return t.w.writeJSON(v) }
 
+// exitOr returns the CLI's own failure for err, a write that failed because the CLI closed its
+// stdin, once the CLI has exited with one within CloseGrace (a CLI that dies at start, before it
+// read initialize, is reported with its exit code and stderr rather than a broken pipe); else err.
+func (t *Transport) exitOr(err error) error {
+	if !errors.Is(err, syscall.EPIPE) {
+		return err
+	}
+	timer := time.NewTimer(t.cfg.CloseGrace)
+	defer timer.Stop()
+	select {
+	case <-t.done:
+		if t.exitErr != nil {
+			return t.exitErr
+		}
+	case <-timer.C:
+	}
+	return err
+}
+
 // SendUser writes a user message with content (a string, or content blocks).
 func (t *Transport) SendUser(content any, sessionID string) error {
 	if sessionID == "" {
@@ -319,7 +339,7 @@ func (t *Transport) Request(ctx context.Context, subtype string, request any) ([
 	}
 	defer t.reqs.removePending(id)
 	if err := t.WriteMessage(controlRequestLine{Type: "control_request", RequestID: id, Request: request}); err != nil {
-		return nil, err
+		return nil, t.exitOr(err)
 	}
 	timer := time.NewTimer(t.cfg.RequestTimeout)
 	defer timer.Stop()
