@@ -4,8 +4,8 @@
 // mcp__orders__refund; a PreToolUse hook guards refund (no refund above a limit), the same way
 // hooks guard the CLI's own tools.
 //
-//	go run ./examples/tools-inprocess            # offline: the real CLI, a scripted fake model
-//	go run ./examples/tools-inprocess -real-api  # the real model (needs ANTHROPIC_API_KEY)
+//	go run -C examples ./tools-inprocess            # offline: the real CLI, a scripted fake model
+//	go run -C examples ./tools-inprocess -real-api  # the real model (needs ANTHROPIC_API_KEY)
 package main
 
 import (

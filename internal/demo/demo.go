@@ -2,7 +2,7 @@
 // into the v2.Options of a session that runs the real Claude Code CLI against a scripted fake
 // Messages API on 127.0.0.1 (package fakeapi), so that every example runs offline in one command:
 //
-//	go run ./examples/hooks-validation
+//	go run -C examples ./hooks-validation
 //
 // With -real-api (and ANTHROPIC_API_KEY set) the fake API is skipped and the CLI talks to the real
 // Anthropic API with the user's own environment.

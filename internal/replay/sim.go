@@ -24,7 +24,7 @@ import (
 // at $ANTHROPIC_BASE_URL (the fake API) what to do, runs the tools Bash, Read, Write and Edit for
 // real in its working directory, and fires the registered PreToolUse, PostToolUse,
 // PostToolUseFailure, UserPromptSubmit and Stop hooks. It is not the CLI: there are no permission
-// rules, no other tools and no other events. It exists so that `go run ./examples/...` works
+// rules, no other tools and no other events. It exists so that `go run -C examples ./...` works
 // without npm; every test that claims CLI behaviour runs the real CLI.
 func Simulator() int {
 	sim := &simulator{
