@@ -79,9 +79,6 @@ type Report struct {
 	// RoundTripNS: for each hook or mcp_message request read during the turn (WallNS), from its
 	// line read to its answer written.
 	RoundTripNS []int64 `json:"rt_ns,omitempty"`
-	// StartRTs (Go SDK only) counts the requests answered before the turn: the MCP server's
-	// initialize, initialized and tools/list.
-	StartRTs int `json:"start_rts,omitempty"`
 	// PartsNS: for each hook request (Go SDK only), its round trip's parts: decode (line read ->
 	// decoded), dispatch (-> answer decided, the handlers included) and answer (-> written).
 	PartsNS [][3]int64 `json:"rt_parts_ns,omitempty"`
@@ -152,13 +149,11 @@ func startProfile() (stop func()) {
 	}
 }
 
-// rtLog keeps round-trip times of the requests read once the turn began (the MCP server's
-// initialize and tools/list of the session start are left out); the trace runs on the goroutines
-// that answer requests.
+// rtLog keeps round-trip times of the requests read once the turn began; the trace runs on the
+// goroutines that answer requests.
 type rtLog struct {
 	mu    sync.Mutex
 	since time.Time // zero: keep nothing yet
-	early int       // requests answered before since
 	ns    []int64
 	parts [][3]int64
 }
@@ -175,7 +170,6 @@ func (l *rtLog) add(rt shared.RoundTrip) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.since.IsZero() || rt.Read.Before(l.since) {
-		l.early++
 		return
 	}
 	l.ns = append(l.ns, d)
@@ -261,7 +255,7 @@ func runSDK(spec Spec) (Report, error) {
 		return rep, err
 	}
 	rts.mu.Lock()
-	rep.RoundTripNS, rep.PartsNS, rep.StartRTs = rts.ns, rts.parts, rts.early
+	rep.RoundTripNS, rep.PartsNS = rts.ns, rts.parts
 	rts.mu.Unlock()
 	if met != nil {
 		rep.Observed = met.finished()
