@@ -21,16 +21,18 @@ func TestMain(m *testing.M) {
 
 // A smoke run of the end-to-end benchmark against the real CLI: N=5 sequential tool calls with every
 // Go configuration, and N=10 in one message of ten with the SDK's pass-through hooks and observers
-// (the TS driver needs -ts and is left out). It checks that each driver saw every tool call, that
-// hooks cost round trips exactly where they should (pass: two per call; deny: one; nohooks and
-// observe: none) and that the report is well-formed. No timing is asserted: the numbers are for
+// (the TS driver needs -ts and is left out), and N=5 sequential calls of the in-process MCP tool
+// with the SDK (the bare driver skips that shape). It checks that each driver saw every tool call,
+// that hooks cost round trips exactly where they should (pass: two per call; deny: one; nohooks,
+// observe and mcp10: none), that each MCP call is one mcp_message round trip and that the report
+// is well-formed. No timing is asserted: the numbers are for
 // `go run ./internal/bench`.
 func TestSmoke(t *testing.T) {
 	bin := cli.Require(t)
 	if testing.Short() {
-		t.Skip("drives the real CLI 9 times")
+		t.Skip("drives the real CLI 12 times")
 	}
-	perCall := map[string]int{hooksNone: 0, hooksPass: 2, hooksDeny: 1, hooksObserve: 0}
+	perCall := map[string]int{hooksNone: 0, hooksPass: 2, hooksDeny: 1, hooksObserve: 0, hooksMCP10: 0}
 	for _, tc := range []struct {
 		shape   string
 		n       int
@@ -38,6 +40,7 @@ func TestSmoke(t *testing.T) {
 	}{
 		{"seq", 5, DefaultConfigs(false)},
 		{"par", 10, []Config{{"sdk", hooksPass}, {"sdk", hooksObserve}}},
+		{"tools", 5, []Config{{"bare", hooksNone}, {"sdk", hooksNone}, {"sdk", hooksMCP10}}},
 	} {
 		var progress bytes.Buffer
 		res, err := Run(context.Background(), Options{N: tc.n, Runs: 1, Shapes: []string{tc.shape}, CLI: bin,
@@ -46,12 +49,22 @@ func TestSmoke(t *testing.T) {
 			t.Fatalf("Run: %v\n%s", err, progress.String())
 		}
 		t.Logf("progress:\n%s", progress.String())
-		if len(res.Rows) != len(tc.configs) || len(res.Raw) != len(tc.configs) {
-			t.Fatalf("%d rows, %d runs; want %d", len(res.Rows), len(res.Raw), len(tc.configs))
+		want := 0
+		for _, c := range tc.configs {
+			if runs(tc.shape, c) {
+				want++
+			}
+		}
+		if len(res.Rows) != want || len(res.Raw) != want {
+			t.Fatalf("%d rows, %d runs; want %d", len(res.Rows), len(res.Raw), want)
 		}
 		for _, r := range res.Raw {
-			if got, want := len(r.Report.RoundTripNS), perCall[r.Config.Hooks]*tc.n; got != want {
-				t.Errorf("%s %s: %d round trips, want %d", r.Shape, r.Config, got, want)
+			wantRTs := perCall[r.Config.Hooks] * tc.n
+			if isTools(r.Shape) {
+				wantRTs = tc.n // one mcp_message per call
+			}
+			if got := len(r.Report.RoundTripNS); got != wantRTs {
+				t.Errorf("%s %s: %d round trips, want %d", r.Shape, r.Config, got, wantRTs)
 			}
 			if r.Report.WallNS <= 0 || r.Report.StartNS <= 0 || r.Report.ToolResults != tc.n {
 				t.Errorf("%s %s: %+v", r.Shape, r.Config, r.Report)
@@ -69,23 +82,27 @@ func TestSmoke(t *testing.T) {
 		// A fair comparison: every driver makes the CLI send the same request. The system prompt
 		// is the TypeScript SDK's default (empty: the CLI adds only its one-line billing header,
 		// ~140 bytes, where its own prompt is ~7 KB), and whole requests differ only by ids and
-		// temporary paths.
-		var minReq, maxReq int
-		for i, r := range res.Raw {
+		// temporary paths. (An MCP server adds its tools' names: the configurations with the
+		// same number of MCP tools are compared.)
+		minReq, maxReq := map[int]int{}, map[int]int{}
+		for _, r := range res.Raw {
 			if r.Report.SystemBytes == 0 || r.Report.SystemBytes > 512 {
 				t.Errorf("%s %s: a system prompt of %d bytes, want the empty one of the TypeScript SDK's default", r.Shape, r.Config, r.Report.SystemBytes)
 			}
-			if i == 0 || r.Report.RequestBytes < minReq {
-				minReq = r.Report.RequestBytes
+			k := mcpTools(r.Shape, r.Config)
+			if v, ok := minReq[k]; !ok || r.Report.RequestBytes < v {
+				minReq[k] = r.Report.RequestBytes
 			}
-			maxReq = max(maxReq, r.Report.RequestBytes)
+			maxReq[k] = max(maxReq[k], r.Report.RequestBytes)
 		}
-		if maxReq-minReq > 64 {
-			t.Errorf("%s: first requests of %d to %d bytes: the drivers do not send the same request", tc.shape, minReq, maxReq)
+		for k := range minReq {
+			if maxReq[k]-minReq[k] > 64 {
+				t.Errorf("%s, %d MCP tools: first requests of %d to %d bytes: the drivers do not send the same request", tc.shape, k, minReq[k], maxReq[k])
+			}
 		}
 		var table bytes.Buffer
 		res.WriteTable(&table)
-		if !strings.Contains(table.String(), "sdk/observe") || !strings.Contains(table.String(), "dispatch") || !strings.Contains(table.String(), "req B") {
+		if !strings.Contains(table.String(), tc.configs[len(tc.configs)-1].String()) || !strings.Contains(table.String(), "dispatch") || !strings.Contains(table.String(), "req B") {
 			t.Errorf("table:\n%s", table.String())
 		}
 		b, err := json.Marshal(res.compact())

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cputime"
@@ -32,6 +34,15 @@ const (
 	hooksPass    = "pass"    // PreToolUse + PostToolUse on every tool, answering "no opinion"
 	hooksDeny    = "deny"    // PreToolUse on every tool, answering deny
 	hooksObserve = "observe" // no hook; an audit observer and a metrics observer (Go SDK only)
+	hooksMCP10   = "mcp10"   // no hook; an in-process MCP server "bench" of 10 tools (sdk and ts)
+)
+
+// The in-process MCP tools: a server named mcpServer whose tools are echo, echo1, ... echo9, each
+// answering its input's text; the tools shapes call mcpTool, read-only so that the CLI runs the
+// calls of one message concurrently.
+const (
+	mcpServer = "bench"
+	mcpTool   = "mcp__bench__echo"
 )
 
 // benchSystemPrompt is the system prompt every driver gives the CLI: the TypeScript SDK's default
@@ -50,6 +61,8 @@ type Spec struct {
 	Calls int `json:"calls"`
 	// Audit is the file the audit observer appends to.
 	Audit string `json:"audit,omitempty"`
+	// MCPTools is the number of tools of the in-process MCP server mcpServer; 0: no server.
+	MCPTools int `json:"mcp_tools,omitempty"`
 }
 
 // Report is what a driver measured.
@@ -63,7 +76,8 @@ type Report struct {
 	WallNS int64 `json:"wall_ns"`
 	// CPUNS: the driver process's own CPU time (user + system) during WallNS.
 	CPUNS int64 `json:"cpu_ns"`
-	// RoundTripNS: for each hook request, from its line read to its answer written.
+	// RoundTripNS: for each hook or mcp_message request read during the turn (WallNS), from its
+	// line read to its answer written.
 	RoundTripNS []int64 `json:"rt_ns,omitempty"`
 	// PartsNS: for each hook request (Go SDK only), its round trip's parts: decode (line read ->
 	// decoded), dispatch (-> answer decided, the handlers included) and answer (-> written).
@@ -135,20 +149,31 @@ func startProfile() (stop func()) {
 	}
 }
 
-// rtLog keeps round-trip times; the trace runs on the goroutines that answer hooks.
+// rtLog keeps round-trip times of the requests read once the turn began; the trace runs on the
+// goroutines that answer requests.
 type rtLog struct {
 	mu    sync.Mutex
+	since time.Time // zero: keep nothing yet
 	ns    []int64
 	parts [][3]int64
+}
+
+func (l *rtLog) begin(t time.Time) {
+	l.mu.Lock()
+	l.since = t
+	l.mu.Unlock()
 }
 
 func (l *rtLog) add(rt shared.RoundTrip) {
 	d := int64(rt.Written.Sub(rt.Read))
 	p := [3]int64{int64(rt.Decoded.Sub(rt.Read)), int64(rt.Answered.Sub(rt.Decoded)), int64(rt.Written.Sub(rt.Answered))}
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.since.IsZero() || rt.Read.Before(l.since) {
+		return
+	}
 	l.ns = append(l.ns, d)
 	l.parts = append(l.parts, p)
-	l.mu.Unlock()
 }
 
 func passThrough(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
@@ -166,10 +191,14 @@ func runSDK(spec Spec) (Report, error) {
 		v2.WithSystemPrompt(benchSystemPrompt),
 		v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithRoundTripTrace(rts.add),
 	}
+	if spec.MCPTools > 0 {
+		opts = append(opts, v2.WithMCPServer(mcpServer, newMCPServer(spec.MCPTools)),
+			v2.WithAllowedTools(mcpTool))
+	}
 	var aud *auditObserver
 	var met *metricsObserver
 	switch spec.Hooks {
-	case hooksNone:
+	case hooksNone, hooksMCP10:
 	case hooksPass:
 		opts = append(opts, v2.WithHooks(shared.Hooks{
 			shared.HookEventPreToolUse:  {{Handler: passThrough}},
@@ -200,6 +229,7 @@ func runSDK(spec Spec) (Report, error) {
 
 	stopProfile := startProfile()
 	c0, w0 := cputime.Self(), time.Now()
+	rts.begin(w0)
 	var res *shared.ResultMessage
 	for m, err := range s.Query(ctx, "run the benchmark") {
 		if err != nil {
@@ -231,4 +261,26 @@ func runSDK(spec Spec) (Report, error) {
 		rep.Observed = met.finished()
 	}
 	return rep, nil
+}
+
+// echoInput is the input of the MCP echo tools.
+type echoInput struct {
+	Text string `json:"text" jsonschema:"the text to answer"`
+}
+
+// newMCPServer returns the in-process MCP server of the tools workloads, with n tools: echo,
+// echo1, ... each read-only, answering its input's text.
+func newMCPServer(n int) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: mcpServer, Version: "1.0.0"}, nil)
+	for i := range n {
+		name := "echo"
+		if i > 0 {
+			name = fmt.Sprintf("echo%d", i)
+		}
+		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: "Answer the text", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+			func(_ context.Context, _ *mcp.CallToolRequest, in echoInput) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+			})
+	}
+	return srv
 }

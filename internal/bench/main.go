@@ -9,13 +9,18 @@
 //
 // Workloads (-shapes): "seq", N model turns of one Bash tool_use each; "par", N/10 model turns of
 // ten Bash tool_use blocks each (the CLI runs them concurrently); "start", no tool call at all (one
-// text answer), for measuring the session start with many quick runs.
+// text answer), for measuring the session start with many quick runs; "tools", N model turns of
+// one call each of mcp__bench__echo, a trivial read-only tool of an in-process MCP server (the sdk
+// driver's through v2.WithMCPServer, the ts driver's through createSdkMcpServer); "toolspar", N/10
+// turns of ten such calls (run concurrently). The bare driver skips the tools shapes.
 //
 // Drivers: "bare", a hand-written Go loop that speaks the control protocol with no SDK (the floor);
 // "sdk", this SDK (claude/v2); "ts", @anthropic-ai/claude-agent-sdk (with -ts). Hook
 // configurations: "nohooks"; "pass", PreToolUse + PostToolUse on every tool answering "no
 // opinion"; "deny", PreToolUse denying every call (the tools never run); "observe" (sdk only), no
-// hook but an audit observer (a JSON line per call, appended to a file) and a metrics observer.
+// hook but an audit observer (a JSON line per call, appended to a file) and a metrics observer;
+// "mcp10" (sdk and ts), no hook but an in-process MCP server of 10 tools (in the tools shapes, every
+// configuration has the server, of one tool where not mcp10).
 //
 // Every driver makes the CLI send the model the same request: the TypeScript SDK's default, an
 // empty system prompt (see benchSystemPrompt), which the Go drivers pass explicitly. The "req B"
@@ -87,7 +92,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 100, "tool calls per run")
 	runs := fs.Int("runs", 5, "runs per configuration (interleaved)")
-	shapes := fs.String("shapes", "seq,par", "workloads: seq (one tool_use per message), par (ten per message), start (none)")
+	shapes := fs.String("shapes", "seq,par", "workloads: seq (one tool_use per message), par (ten per message), start (none), tools and toolspar (as seq and par, calling an in-process MCP tool)")
 	cliPath := fs.String("cli", "", "the Claude CLI (default: the pinned install, or $CLAUDE_CLI_PATH)")
 	tsDir := fs.String("ts", "", "directory where @anthropic-ai/claude-agent-sdk is installed (adds the TS driver)")
 	configs := fs.String("configs", "", "comma-separated driver/hooks to run (default: all)")
@@ -131,10 +136,10 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 func DefaultConfigs(withTS bool) []Config {
 	cs := []Config{
 		{"bare", hooksNone}, {"bare", hooksPass}, {"bare", hooksDeny},
-		{"sdk", hooksNone}, {"sdk", hooksPass}, {"sdk", hooksDeny}, {"sdk", hooksObserve},
+		{"sdk", hooksNone}, {"sdk", hooksPass}, {"sdk", hooksDeny}, {"sdk", hooksObserve}, {"sdk", hooksMCP10},
 	}
 	if withTS {
-		cs = append(cs, Config{"ts", hooksNone}, Config{"ts", hooksPass}, Config{"ts", hooksDeny})
+		cs = append(cs, Config{"ts", hooksNone}, Config{"ts", hooksPass}, Config{"ts", hooksDeny}, Config{"ts", hooksMCP10})
 	}
 	return cs
 }
@@ -201,8 +206,8 @@ type Row struct {
 
 // Run runs the benchmark.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	if o.N < 10 && slices.Contains(o.Shapes, "par") {
-		return nil, errors.New("the par workload needs N >= 10")
+	if o.N < 10 && (slices.Contains(o.Shapes, "par") || slices.Contains(o.Shapes, "toolspar")) {
+		return nil, errors.New("the par and toolspar workloads need N >= 10")
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -213,12 +218,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		for _, shape := range o.Shapes {
 			for i := range o.Configs {
 				c := o.Configs[(i+r)%len(o.Configs)]
+				if !runs(shape, c) {
+					continue
+				}
 				rep, err := runOnce(ctx, exe, o, shape, c, r)
 				if err != nil {
 					return nil, fmt.Errorf("%s %s round %d: %w", shape, c, r, err)
 				}
 				if o.Progress != nil {
-					fmt.Fprintf(o.Progress, "round %d %-4s %-13s wall %7.1f ms  start %6.1f ms  rts %4d  cpu %6.1f ms  request %d B (system %d B, %d tools)\n",
+					fmt.Fprintf(o.Progress, "round %d %-8s %-13s wall %7.1f ms  start %6.1f ms  rts %4d  cpu %6.1f ms  request %d B (system %d B, %d tools)\n",
 						r, shape, c, ms(rep.WallNS), ms(rep.StartNS), len(rep.RoundTripNS), ms(rep.CPUNS), rep.RequestBytes, rep.SystemBytes, rep.Tools)
 				}
 				res.Raw = append(res.Raw, RunRec{Shape: shape, Config: c, Round: r, Report: rep})
@@ -229,25 +237,47 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	return res, nil
 }
 
+// runs says whether configuration c runs workload shape: the bare driver has no MCP server.
+func runs(shape string, c Config) bool {
+	return c.Driver != "bare" || !isTools(shape)
+}
+
+// isTools says whether shape calls the in-process MCP tool.
+func isTools(shape string) bool { return shape == "tools" || shape == "toolspar" }
+
+// mcpTools is the number of tools of the driver's in-process MCP server (0: none).
+func mcpTools(shape string, c Config) int {
+	switch {
+	case c.Hooks == hooksMCP10:
+		return 10
+	case isTools(shape):
+		return 1
+	}
+	return 0
+}
+
 func ms(ns int64) float64 { return float64(ns) / 1e6 }
 
 // workload returns the fake API's answer to main-loop request i.
 func workload(shape string, n int) fakeapi.Handler {
 	return func(r fakeapi.Request) fakeapi.Reply {
-		cmd := func(k int) map[string]any {
+		tool, cmd := "Bash", func(k int) map[string]any {
 			return map[string]any{"command": fmt.Sprintf("echo %d", k), "description": "bench"}
 		}
+		if isTools(shape) {
+			tool, cmd = mcpTool, func(k int) map[string]any { return map[string]any{"text": fmt.Sprint(k)} }
+		}
 		switch shape {
-		case "seq":
+		case "seq", "tools":
 			if r.Index < n {
-				return fakeapi.ToolReply(fmt.Sprintf("toolu_%04d", r.Index), "Bash", cmd(r.Index))
+				return fakeapi.ToolReply(fmt.Sprintf("toolu_%04d", r.Index), tool, cmd(r.Index))
 			}
-		case "par":
+		case "par", "toolspar":
 			if r.Index < n/10 {
 				uses := make([]fakeapi.ToolUse, 10)
 				for j := range uses {
 					k := r.Index*10 + j
-					uses[j] = fakeapi.ToolUse{ID: fmt.Sprintf("toolu_%04d", k), Name: "Bash", Input: cmd(k)}
+					uses[j] = fakeapi.ToolUse{ID: fmt.Sprintf("toolu_%04d", k), Name: tool, Input: cmd(k)}
 				}
 				return fakeapi.ToolsReply(uses...)
 			}
@@ -259,7 +289,7 @@ func workload(shape string, n int) fakeapi.Handler {
 // calls is the number of tool calls a workload makes.
 func calls(shape string, n int) int {
 	switch shape {
-	case "par":
+	case "par", "toolspar":
 		return n / 10 * 10
 	case "start":
 		return 0
@@ -282,7 +312,8 @@ func runOnce(ctx context.Context, exe string, o Options, shape string, c Config,
 			return Report{}, err
 		}
 	}
-	spec := Spec{CLI: o.CLI, Dir: project, Hooks: c.Hooks, Calls: calls(shape, o.N), Audit: filepath.Join(tmp, "audit.jsonl")}
+	spec := Spec{CLI: o.CLI, Dir: project, Hooks: c.Hooks, Calls: calls(shape, o.N), Audit: filepath.Join(tmp, "audit.jsonl"),
+		MCPTools: mcpTools(shape, c)}
 	sb, _ := json.Marshal(spec)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
@@ -369,6 +400,9 @@ func (res *Result) summarise(o Options) {
 	base := map[string]Row{} // shape + driver -> nohooks row
 	for _, shape := range o.Shapes {
 		for _, c := range o.Configs {
+			if !runs(shape, c) {
+				continue
+			}
 			row := Row{Shape: shape, Config: c}
 			var wall, start, startCPU, cpu, reqBytes []float64
 			var rts []int64
@@ -437,10 +471,10 @@ func (res *Result) WriteTable(w io.Writer) {
 	if m.TSSDK != "" {
 		fmt.Fprintf(w, "TypeScript SDK %s on node %s\n", m.TSSDK, m.Node)
 	}
-	fmt.Fprintf(w, "%-5s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s %7s\n",
+	fmt.Fprintf(w, "%-8s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s %7s\n",
 		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call", "req B")
 	for _, r := range res.Rows {
-		fmt.Fprintf(w, "%-5s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f %7.0f\n",
+		fmt.Fprintf(w, "%-8s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f %7.0f\n",
 			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS, r.RequestBytes)
 	}
 	header := false
@@ -449,11 +483,11 @@ func (res *Result) WriteTable(w io.Writer) {
 			continue
 		}
 		if !header {
-			fmt.Fprintf(w, "\nthe Go SDK's round trip in parts (p50 µs each; see shared.RoundTrip)\n%-5s %-13s %9s %9s %9s\n",
+			fmt.Fprintf(w, "\nthe Go SDK's round trip in parts (p50 µs each; see shared.RoundTrip)\n%-8s %-13s %9s %9s %9s\n",
 				"shape", "config", "decode", "dispatch", "answer")
 			header = true
 		}
-		fmt.Fprintf(w, "%-5s %-13s %9.1f %9.1f %9.1f\n", r.Shape, r.Config, r.PartsP50US[0], r.PartsP50US[1], r.PartsP50US[2])
+		fmt.Fprintf(w, "%-8s %-13s %9.1f %9.1f %9.1f\n", r.Shape, r.Config, r.PartsP50US[0], r.PartsP50US[1], r.PartsP50US[2])
 	}
 }
 

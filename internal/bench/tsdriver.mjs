@@ -5,30 +5,36 @@
 //
 // The SDK's round trip is measured as for Go: from the moment the SDK's process receives the chunk
 // holding a hook_callback line (a 'data' listener on the CLI's stdout, registered before the SDK's
-// own) to the moment the SDK hands the answer to the CLI's stdin (a wrapped stdin.write).
+// own) to the moment the SDK hands the answer to the CLI's stdin (a wrapped stdin.write); likewise
+// for the mcp_message requests of its in-process MCP server (createSdkMcpServer, spec.mcp_tools
+// tools: echo, echo1, ...), counted as the Go driver does from the moment the prompt is sent.
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 
 const spec = JSON.parse(process.env.AGENT_SDK_BENCH_SPEC);
 const sdkDir = process.env.AGENT_SDK_BENCH_TS_SDK;
-const { query } = await import(pathToFileURL(path.join(sdkDir, 'node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs')).href);
+const { query, createSdkMcpServer, tool } = await import(pathToFileURL(path.join(sdkDir, 'node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs')).href);
 
 const now = () => process.hrtime.bigint();
 const cpuNS = () => { const u = process.cpuUsage(); return BigInt(u.user + u.system) * 1000n; };
 
-const inAt = new Map(); // request_id -> when its hook_callback arrived
+const inAt = new Map(); // request_id -> when its hook_callback or mcp_message arrived
 const rts = [];
+let turnBegun = false; // requests read before the prompt (the MCP server's start) are not counted
+const traced = (s) => s.includes('"hook_callback"') || s.includes('"mcp_message"');
 const idRe = /"request_id":"([^"]+)"/g;
 
 function spawnCLI(opts) {
   const child = spawn(opts.command, opts.args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'ignore'] });
   child.stdout.on('data', (chunk) => {
     const t = now();
+    if (!turnBegun) return;
     const s = chunk.toString('utf8');
-    if (!s.includes('"hook_callback"')) return;
+    if (!traced(s)) return;
     for (const line of s.split('\n')) {
-      if (!line.includes('"hook_callback"')) continue;
+      if (!traced(line)) continue;
       const m = /"request_id":"([^"]+)"/.exec(line);
       if (m) inAt.set(m[1], t);
     }
@@ -52,10 +58,21 @@ const pass = async () => ({});
 const deny = async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'denied by the benchmark' } });
 let hooks;
 switch (spec.hooks) {
-  case 'nohooks': break;
+  case 'nohooks': case 'mcp10': break;
   case 'pass': hooks = { PreToolUse: [{ hooks: [pass] }], PostToolUse: [{ hooks: [pass] }] }; break;
   case 'deny': hooks = { PreToolUse: [{ hooks: [deny] }] }; break;
   default: throw new Error('the TS driver has no ' + spec.hooks);
+}
+
+let mcpServers;
+if (spec.mcp_tools > 0) {
+  const { z } = createRequire(path.join(sdkDir, 'package.json'))('zod');
+  const tools = [];
+  for (let i = 0; i < spec.mcp_tools; i++) {
+    tools.push(tool(i === 0 ? 'echo' : `echo${i}`, 'Answer the text', { text: z.string().describe('the text to answer') },
+      async ({ text }) => ({ content: [{ type: 'text', text }] }), { annotations: { readOnlyHint: true } }));
+  }
+  mcpServers = { bench: createSdkMcpServer({ name: 'bench', version: '1.0.0', tools }) };
 }
 
 // The prompt is sent only once the session is initialised, so that the wall time is the turn's.
@@ -76,7 +93,7 @@ try {
   const q = query({
     prompt: prompt(),
     options: {
-      pathToClaudeCodeExecutable: spec.cli, cwd: spec.dir, allowedTools: ['Bash'], hooks,
+      pathToClaudeCodeExecutable: spec.cli, cwd: spec.dir, allowedTools: mcpServers ? ['Bash', 'mcp__bench__echo'] : ['Bash'], hooks, mcpServers,
       env: process.env, spawnClaudeCodeProcess: spawnCLI,
     },
   });
@@ -85,6 +102,7 @@ try {
   rep.start_cpu_ns = Number(cpuNS() - sc0);
   const c0 = cpuNS();
   const w0 = now();
+  turnBegun = true;
   go();
   let result;
   for await (const m of q) {
