@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,5 +107,62 @@ func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]string{"db": "connected", "web": "connected"}, status); diff != "" {
 		t.Errorf("MCPStatus after the second initialize (-want +got):\n%s", diff)
+	}
+}
+
+// The same through WithSubagentHooks: the subagent's SubagentStart registers a PreToolUse scope,
+// which makes the session send a second initialize mid-turn; the subagent and, after it, the main
+// agent still call the in-process tool, whose Go handler runs each time and whose results reach
+// the model.
+func TestE2EMCPServersSurviveSubagentReinitialize(t *testing.T) {
+	env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+		all := ""
+		for _, m := range r.Messages {
+			all += textOf(m)
+		}
+		if strings.Contains(textOf(r.Messages[0]), "SUBAGENT-PROMPT") {
+			if strings.Contains(all, "tool_result:toolu_s1") {
+				return fakeapi.TextReply("sub done")
+			}
+			return fakeapi.ToolReply("toolu_s1", "mcp__db__lookup", map[string]any{"key": "ks"})
+		}
+		switch {
+		case strings.Contains(all, "tool_result:toolu_03"):
+			return fakeapi.TextReply("done")
+		case strings.Contains(all, "tool_result:toolu_02"):
+			return fakeapi.ToolReply("toolu_03", "mcp__db__lookup", map[string]any{"key": "k2"})
+		case strings.Contains(all, "tool_result:toolu_01"):
+			return fakeapi.ToolReply("toolu_02", "Agent", map[string]any{"description": "probe", "prompt": "SUBAGENT-PROMPT look a key up",
+				"subagent_type": "general-purpose", "run_in_background": false})
+		}
+		return fakeapi.ToolReply("toolu_01", "mcp__db__lookup", map[string]any{"key": "k1"})
+	})
+	var ran records[string]
+	var scopedSaw records[string]
+	s := env.session(t,
+		v2.WithMCPServer("db", dbServer(&ran)),
+		v2.WithAllowedTools("mcp__db__lookup"),
+		v2.WithSubagentHooks(func(*shared.SubagentStartHookInput) shared.Hooks {
+			return shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "mcp__db__lookup", Handler: shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+				scopedSaw.add(in.ToolUseID)
+				return nil, nil
+			})}}}
+		}),
+	)
+	msgs, res := query(t, s, "go")
+	if res.Result != "done" {
+		t.Fatalf("result %q", res.Result)
+	}
+	if diff := cmp.Diff([]string{"lookup:k1", "lookup:k2", "lookup:ks"}, sortedCopy(ran.all())); diff != "" {
+		t.Errorf("handlers that ran (-want +got):\n%s", diff)
+	}
+	trs := toolResults(msgs)
+	for id, want := range map[string]string{"toolu_01": "value-of-k1", "toolu_s1": "value-of-ks", "toolu_03": "value-of-k2"} {
+		if tr := trs[id]; !strings.Contains(tr.ContentText(), want) {
+			t.Errorf("tool result of %s %q, want %q", id, tr.ContentText(), want)
+		}
+	}
+	if diff := cmp.Diff([]string{"toolu_s1"}, scopedSaw.all()); diff != "" {
+		t.Errorf("the subagent's scoped hook saw (-want +got):\n%s", diff)
 	}
 }
