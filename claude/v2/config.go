@@ -365,6 +365,10 @@ func findCLI(o options) (string, error) {
 }
 
 // initRequest is the initialize request with the hook registration reg and the session's agents.
+// It has no MCP servers: the first initialize adds them (Session.initialize), and CLI 2.1.330
+// keeps them, in-process and external, through the later ones syncRegistration sends, without
+// reconnecting them (TestE2EMCPServersSurviveReinitialize,
+// TestE2EMCPServersSurviveSubagentReinitialize).
 func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
 	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents}
 }
