@@ -210,8 +210,9 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		return nil, err
 	}
 	s.x = x
+	// The executor has logged them already (NewHookExecutor); Info reports them too.
 	for _, n := range shared.UnknownToolNames(hooks) {
-		s.warn(fmt.Sprintf("a hook matcher names %q, a tool the CLI does not have: the hook never fires for it", n))
+		s.info.Warnings = append(s.info.Warnings, fmt.Sprintf("a hook matcher names %q, a tool the CLI does not have: the hook never fires for it", n))
 	}
 	ok := false
 	defer func() {
