@@ -45,7 +45,7 @@ type rewindFilesRequest struct {
 // it are removed. The session needs WithFileCheckpointing. With dryRun, nothing changes and the
 // result says what would. When the CLI cannot rewind (no checkpoint for that message,
 // checkpointing off), a dry run returns CanRewind false and the reason in Error, and a rewind
-// returns the CLI's refusal as an error (a *subprocess.ControlError). Call it between turns.
+// returns the CLI's refusal as an error (a *shared.ControlError). Call it between turns.
 func (s *Session) RewindFiles(ctx context.Context, userMessageID string, dryRun bool) (RewindResult, error) {
 	raw, err := s.t.Request(ctx, "rewind_files", rewindFilesRequest{Subtype: "rewind_files", UserMessageID: userMessageID, DryRun: dryRun})
 	if err != nil {

@@ -222,7 +222,7 @@ func WithHookTimeout(d time.Duration) Option {
 // hooks were switched off by the AGENT_SDK_HOOKS_ENABLED=false rollback switch. It also makes a
 // tool event's matcher that names a tool the CLI does not have (a typo such as "Wirte", a dropped
 // tool such as "MultiEdit": see shared.UnknownToolNames) an error wrapping shared.ErrUnknownTool,
-// from CreateSession and RegisterScoped (subprocess.ExecutorOptions.StrictToolNames); without it
+// from CreateSession and RegisterScoped; without it
 // each such name is a warning in Info().Warnings. Default: off. It excludes
 // WithAllowUnenforcedHooks.
 func WithStrictHooks() Option { return optionFunc(func(o *options) { o.strictHooks = true }) }
