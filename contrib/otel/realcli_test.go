@@ -2,17 +2,12 @@ package otelagent_test
 
 import (
 	"context"
-	"fmt"
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -23,172 +18,52 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
+	"github.com/hookwire/agent-sdk-go/internal/cli"
+	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
-// This module cannot import the root module's internal/cli and internal/fakeapi, so the real-CLI
-// test finds the pinned CLI itself ($CLAUDE_CLI_PATH, else the repository's .cache/claude-cli) and
-// answers the CLI with the smallest fake Messages API that does: each reply is chosen from the
-// tool results the conversation already holds, and streamed as the Messages API's events.
-
-// findCLI returns the pinned CLI, or skips (fails with CI=true) when it is not installed.
-func findCLI(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv("CLAUDE_CLI_PATH")
-	if p == "" {
-		p, _ = filepath.Abs(filepath.Join("..", "..", ".cache", "claude-cli", "node_modules", ".bin", "claude"))
-	}
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the pinned CLI is not installed (%v): run `go run ./internal/cli/cmd/installcli` in the repository root", err)
-		}
-		t.Skipf("the pinned CLI is not installed (%v)", err)
-	}
-	return p
-}
-
-// reply is one model answer: text, or one tool call.
-type reply struct {
-	text      string
-	toolID    string
-	toolName  string
-	toolInput map[string]any
-}
-
-// fakeAPI serves POST /v1/messages with next(conversation text) and /v1/messages/count_tokens.
-// The conversation text holds every text block and "tool_result:<id>" per tool result.
-func fakeAPI(t *testing.T, next func(first, all string) reply) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if r.URL.Path == "/v1/messages/count_tokens" {
-			fmt.Fprint(w, `{"input_tokens":10}`)
-			return
-		}
-		if r.URL.Path != "/v1/messages" {
-			http.NotFound(w, r)
-			return
-		}
-		var req struct {
-			Model    string `json:"model"`
-			Tools    []any  `json:"tools"`
-			Messages []struct {
-				Content jsontext.Value `json:"content"`
-			} `json:"messages"`
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var first, all string
-		for i, m := range req.Messages {
-			var s string
-			var blocks []struct {
-				Type      string `json:"type"`
-				Text      string `json:"text"`
-				ToolUseID string `json:"tool_use_id"`
-			}
-			text := ""
-			if json.Unmarshal(m.Content, &s) == nil {
-				text = s
-			} else {
-				_ = json.Unmarshal(m.Content, &blocks)
-				for _, b := range blocks {
-					text += b.Text
-					if b.Type == "tool_result" {
-						text += " tool_result:" + b.ToolUseID + " "
-					}
-				}
-			}
-			if i == 0 {
-				first = text
-			}
-			all += text
-		}
-		rp := reply{text: "side answer"}
-		if len(req.Tools) > 0 { // the agent's requests offer tools; side requests (titles) do not
-			rp = next(first, all)
-		}
-		stream(w, req.Model, rp)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-// stream writes rp as the Messages API's server-sent events.
-func stream(w http.ResponseWriter, model string, rp reply) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	ev := func(name string, data any) {
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-	}
-	stop := "end_turn"
-	if rp.toolID != "" {
-		stop = "tool_use"
-	}
-	ev("message_start", map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_1", "type": "message",
-		"role": "assistant", "model": model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]int{"input_tokens": 100, "output_tokens": 1}}})
-	if rp.toolID != "" {
-		in, _ := json.Marshal(rp.toolInput)
-		ev("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": rp.toolID, "name": rp.toolName, "input": map[string]any{}}})
-		ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]string{"type": "input_json_delta", "partial_json": string(in)}})
-	} else {
-		ev("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "text", "text": ""}})
-		ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]string{"type": "text_delta", "text": rp.text}})
-	}
-	ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	ev("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": 20}})
-	ev("message_stop", map[string]string{"type": "message_stop"})
-}
-
-// cliEnv is the environment of a CLI run against the fake API: the host's Anthropic and Claude
-// variables and HOME left out.
-func cliEnv(home, api string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "HOME" || k == "CLAUDECODE" || k == "CLAUDE_CONFIG_DIR" || strings.HasPrefix(k, "ANTHROPIC_") || strings.HasPrefix(k, "CLAUDE_CODE_") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "HOME="+home, "ANTHROPIC_BASE_URL="+api, "ANTHROPIC_API_KEY=sk-ant-test",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
-}
-
 const subagentMarker = "SUBAGENT-TASK"
+
+// The real CLI runs offline against the repository's fake Messages API (internal/fakeapi; a
+// module nested under the root may import its internal packages).
 
 // A real CLI session with an allowed call, a call a hook denies, a failing call and a subagent
 // (the Agent tool) whose own call the CLI attributes to it: the span tree has that shape and the
 // metrics count it, with no other round trip than the PreToolUse hook's.
 func TestRealCLI_SessionTrace(t *testing.T) {
-	bin := findCLI(t)
+	bin := cli.Require(t)
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "test"} }
-	api := fakeAPI(t, func(first, all string) reply {
-		if strings.Contains(first, subagentMarker) {
-			if strings.Contains(all, "tool_result:toolu_sub") {
-				return reply{text: "sub done"}
+	api := fakeapi.NewHandler(func(r fakeapi.Request) fakeapi.Reply {
+		answered := map[string]bool{}
+		for _, b := range r.ToolResults() {
+			answered[b.ToolUseID] = true
+		}
+		subagent := false // the subagent's conversation starts with its prompt
+		if len(r.Messages) > 0 {
+			for _, b := range r.Messages[0].Content {
+				subagent = subagent || strings.Contains(b.Text, subagentMarker)
 			}
-			return reply{toolID: "toolu_sub", toolName: "Bash", toolInput: bash("echo from-subagent")}
+		}
+		if subagent {
+			if answered["toolu_sub"] {
+				return fakeapi.TextReply("sub done")
+			}
+			return fakeapi.ToolReply("toolu_sub", "Bash", bash("echo from-subagent"))
 		}
 		switch {
-		case strings.Contains(all, "tool_result:toolu_agent"):
-			return reply{text: "done"}
-		case strings.Contains(all, "tool_result:toolu_fail"):
-			return reply{toolID: "toolu_agent", toolName: "Agent", toolInput: map[string]any{"description": "probe",
-				"prompt": subagentMarker + " run echo", "subagent_type": "general-purpose", "run_in_background": false}}
-		case strings.Contains(all, "tool_result:toolu_rm"):
-			return reply{toolID: "toolu_fail", toolName: "Bash", toolInput: bash("exit 3")}
-		case strings.Contains(all, "tool_result:toolu_ok"):
-			return reply{toolID: "toolu_rm", toolName: "Bash", toolInput: bash("rm -rf /tmp/nothing-here")}
+		case answered["toolu_agent"]:
+			return fakeapi.TextReply("done")
+		case answered["toolu_fail"]:
+			return fakeapi.ToolReply("toolu_agent", "Agent", map[string]any{"description": "probe",
+				"prompt": subagentMarker + " run echo", "subagent_type": "general-purpose", "run_in_background": false})
+		case answered["toolu_rm"]:
+			return fakeapi.ToolReply("toolu_fail", "Bash", bash("exit 3"))
+		case answered["toolu_ok"]:
+			return fakeapi.ToolReply("toolu_rm", "Bash", bash("rm -rf /tmp/nothing-here"))
 		}
-		return reply{toolID: "toolu_ok", toolName: "Bash", toolInput: bash("echo ok")}
+		return fakeapi.ToolReply("toolu_ok", "Bash", bash("echo ok"))
 	})
+	t.Cleanup(api.Close)
 	project := t.TempDir()
 	if p, err := filepath.EvalSymlinks(project); err == nil {
 		project = p
@@ -212,7 +87,7 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := append([]v2.Option{v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(cliEnv(t.TempDir(), api)),
+	opts := append([]v2.Option{v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(cli.Env(t.TempDir(), api.URL())),
 		v2.WithAllowedTools("Bash"),
 		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: policy}}}),
 	}, otelagent.Options(tp, mp)...)
