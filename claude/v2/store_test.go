@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
@@ -76,5 +77,45 @@ func TestReplay_SessionStore(t *testing.T) {
 	}
 	if args, _ := v2.ArgsFor(); slices.Contains(args, "--session-mirror") {
 		t.Errorf("--session-mirror without a store: %q", args)
+	}
+}
+
+// waitingStore's Append waits for its ctx and reports how it ended, except for the last batch.
+type waitingStore struct {
+	ends  records[string]
+	calls records[string]
+}
+
+func (s *waitingStore) Append(ctx context.Context, _ sessions.Key, entries []jsontext.Value) error {
+	s.calls.add(string(entries[0]))
+	if strings.Contains(string(entries[0]), "WAITS") {
+		<-ctx.Done()
+		s.ends.add(ctx.Err().Error())
+		return ctx.Err()
+	}
+	return nil
+}
+
+// A store's Append is bounded by the request timeout (WithRequestTimeout): one that hangs until its
+// ctx ends is given up after three attempts, and the next batch still reaches the store.
+func TestReplay_SessionStoreAppendTimeout(t *testing.T) {
+	t.Parallel()
+	const id = "11111111-2222-4333-8444-555555555555"
+	base := "/home/me/.claude/projects/-w-p/" + id
+	r := newReplay(t, replayInit+expectUser("go")+
+		mirrorLine(base+".jsonl", `{"n":"WAITS"}`)+
+		mirrorLine(base+".jsonl", `{"n":5}`)+
+		sendResult("done")+"eof\n")
+	store := &waitingStore{}
+	s := r.session(t, v2.WithSessionStore(store), v2.WithRequestTimeout(500*time.Millisecond))
+	run(t, s, "go")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{`{"n":"WAITS"}`, `{"n":"WAITS"}`, `{"n":"WAITS"}`, `{"n":5}`}, store.calls.all()); diff != "" {
+		t.Errorf("Append calls (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"context deadline exceeded", "context deadline exceeded", "context deadline exceeded"}, store.ends.all()); diff != "" {
+		t.Errorf("the hanging Append's ctx ended with (-want +got):\n%s", diff)
 	}
 }
