@@ -12,29 +12,29 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // realEnv is a real CLI run offline: a fake API, a scratch HOME (so the config directory is
 // HOME/.claude) and a project directory.
 type realEnv struct {
-	api     *fakeapi.Server
+	api     *claudetest.Model
 	home    string
 	project string
 	opts    []v2.Option
 }
 
-func newRealEnv(t *testing.T, h func(project string, r fakeapi.Request) fakeapi.Reply) *realEnv {
+func newRealEnv(t *testing.T, h func(project string, r claudetest.Request) claudetest.Reply) *realEnv {
 	t.Helper()
 	return newRealEnvAt(t, filepath.Join(t.TempDir(), "my.project"), h)
 }
 
 // newRealEnvAt is newRealEnv with the project directory at project.
-func newRealEnvAt(t *testing.T, project string, h func(project string, r fakeapi.Request) fakeapi.Reply) *realEnv {
+func newRealEnvAt(t *testing.T, project string, h func(project string, r claudetest.Request) claudetest.Reply) *realEnv {
 	t.Helper()
 	bin := cli.Require(t)
 	home := t.TempDir()
@@ -44,7 +44,7 @@ func newRealEnvAt(t *testing.T, project string, h func(project string, r fakeapi
 	if p, err := filepath.EvalSymlinks(project); err == nil {
 		project = p
 	}
-	api := fakeapi.NewHandler(func(r fakeapi.Request) fakeapi.Reply { return h(project, r) })
+	api := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply { return h(project, r) })
 	t.Cleanup(api.Close)
 	return &realEnv{api: api, home: home, project: project, opts: []v2.Option{
 		v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(cli.Env(home, api.URL())),
@@ -52,17 +52,17 @@ func newRealEnvAt(t *testing.T, project string, h func(project string, r fakeapi
 }
 
 // scripted answers the model requests in order with replies; past them, with "end".
-func scripted(replies ...func(project string) fakeapi.Reply) func(string, fakeapi.Request) fakeapi.Reply {
-	return func(p string, r fakeapi.Request) fakeapi.Reply {
+func scripted(replies ...func(project string) claudetest.Reply) func(string, claudetest.Request) claudetest.Reply {
+	return func(p string, r claudetest.Request) claudetest.Reply {
 		if r.Index < len(replies) {
 			return replies[r.Index](p)
 		}
-		return fakeapi.TextReply("end")
+		return claudetest.TextReply("end")
 	}
 }
 
-func text(s string) func(string) fakeapi.Reply {
-	return func(string) fakeapi.Reply { return fakeapi.TextReply(s) }
+func text(s string) func(string) claudetest.Reply {
+	return func(string) claudetest.Reply { return claudetest.TextReply(s) }
 }
 
 func (e *realEnv) dir() sessions.Dir { return sessions.Dir(filepath.Join(e.home, ".claude")) }
@@ -140,11 +140,11 @@ var transcriptOpts = cmp.Options{
 func TestRealCLI_ListAndRead(t *testing.T) {
 	t.Parallel()
 	env := newRealEnv(t, scripted(
-		func(p string) fakeapi.Reply {
-			return fakeapi.ToolReply("toolu_01", "Bash", map[string]any{"command": "echo hi > " + p + "/a.txt", "description": "write"})
+		func(p string) claudetest.Reply {
+			return claudetest.ToolReply("toolu_01", "Bash", map[string]any{"command": "echo hi > " + p + "/a.txt", "description": "write"})
 		},
-		func(string) fakeapi.Reply {
-			return fakeapi.ToolReply("toolu_02", "Task", map[string]any{"description": "sub", "prompt": "SUBAGENT-PROMPT", "subagent_type": "general-purpose", "run_in_background": false})
+		func(string) claudetest.Reply {
+			return claudetest.ToolReply("toolu_02", "Task", map[string]any{"description": "sub", "prompt": "SUBAGENT-PROMPT", "subagent_type": "general-purpose", "run_in_background": false})
 		},
 		text("SUBAGENT-ANSWER"),
 		text("first done"),

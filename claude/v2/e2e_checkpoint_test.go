@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // promptUUIDs returns the uuids of a stored session's prompts (user messages with string content),
@@ -36,15 +36,15 @@ func promptUUIDs(t *testing.T, dir sessions.Dir, cwd, id string) map[string]stri
 // the second prompt would change and changes nothing; the rewind restores the first turn's files.
 func TestRealCLI_RewindFiles(t *testing.T) {
 	t.Parallel()
-	write := func(id, path, content string) fakeapi.ToolUse {
-		return fakeapi.ToolUse{ID: id, Name: "Write", Input: map[string]any{"file_path": path, "content": content}}
+	write := func(id, path, content string) claudetest.ToolUse {
+		return claudetest.ToolUse{ID: id, Name: "Write", Input: map[string]any{"file_path": path, "content": content}}
 	}
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
 		a, b := filepath.Join(p, "a.txt"), filepath.Join(p, "b.txt")
-		return []fakeapi.Reply{
-			fakeapi.ToolsReply(write("toolu_01", a, "ONE\n")), fakeapi.TextReply("first done"),
-			fakeapi.ToolReply("toolu_02", "Read", map[string]any{"file_path": a}),
-			fakeapi.ToolsReply(write("toolu_03", a, "CHANGED\n"), write("toolu_04", b, "TWO\n")), fakeapi.TextReply("second done"),
+		return []claudetest.Reply{
+			claudetest.ToolsReply(write("toolu_01", a, "ONE\n")), claudetest.TextReply("first done"),
+			claudetest.ToolReply("toolu_02", "Read", map[string]any{"file_path": a}),
+			claudetest.ToolsReply(write("toolu_03", a, "CHANGED\n"), write("toolu_04", b, "TWO\n")), claudetest.TextReply("second done"),
 		}
 	})
 	read := func(name string) string {

@@ -12,9 +12,9 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // person is the structured output of the tests.
@@ -25,7 +25,7 @@ type person struct {
 
 // structuredToolSchema returns the input schema of the StructuredOutput tool the CLI offered the
 // model in r, or nil.
-func structuredToolSchema(t *testing.T, r fakeapi.Request) map[string]any {
+func structuredToolSchema(t *testing.T, r claudetest.Request) map[string]any {
 	t.Helper()
 	var body struct {
 		Tools []struct {
@@ -50,11 +50,11 @@ func TestRealCLI_StructuredOutput(t *testing.T) {
 	t.Parallel()
 	t.Run("decoded", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+		env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 			if r.Index == 0 {
-				return fakeapi.ToolReply("toolu_so1", "StructuredOutput", map[string]any{"name": "Ada", "age": 36})
+				return claudetest.ToolReply("toolu_so1", "StructuredOutput", map[string]any{"name": "Ada", "age": 36})
 			}
-			return fakeapi.TextReply("done")
+			return claudetest.TextReply("done")
 		})
 		s := env.session(t, v2.WithOutputSchemaFor[person]())
 		got, res, err := v2.RunAs[person](testCtx(t), s, "who?")
@@ -75,8 +75,8 @@ func TestRealCLI_StructuredOutput(t *testing.T) {
 	})
 	t.Run("enforced", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
-			return fakeapi.ToolReply("toolu_bad", "StructuredOutput", map[string]any{"nom": "Ada"})
+		env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
+			return claudetest.ToolReply("toolu_bad", "StructuredOutput", map[string]any{"nom": "Ada"})
 		})
 		s := env.session(t, v2.WithOutputSchemaFor[person](), v2.WithEnv("MAX_STRUCTURED_OUTPUT_RETRIES=2"))
 		_, res, err := v2.RunAs[person](testCtx(t), s, "who?")
@@ -100,10 +100,10 @@ func TestRealCLI_Limits(t *testing.T) {
 	t.Parallel()
 	t.Run("max budget", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			r := fakeapi.ToolReply("toolu_b1", "Bash", bash("echo x > "+p+"/budget.txt"))
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			r := claudetest.ToolReply("toolu_b1", "Bash", bash("echo x > "+p+"/budget.txt"))
 			r.InputTokens = 200_000 // some $0.80 at the default model's price
-			return []fakeapi.Reply{r, fakeapi.TextReply("done")}
+			return []claudetest.Reply{r, claudetest.TextReply("done")}
 		})
 		s := env.session(t, v2.WithMaxBudgetUSD(0.5), v2.WithAllowedTools("Bash"))
 		res, err := s.Run(testCtx(t), "spend")
@@ -119,10 +119,10 @@ func TestRealCLI_Limits(t *testing.T) {
 	})
 	t.Run("no budget", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			r := fakeapi.ToolReply("toolu_b1", "Bash", bash("echo x > "+p+"/budget.txt"))
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			r := claudetest.ToolReply("toolu_b1", "Bash", bash("echo x > "+p+"/budget.txt"))
 			r.InputTokens = 200_000
-			return []fakeapi.Reply{r, fakeapi.TextReply("done")}
+			return []claudetest.Reply{r, claudetest.TextReply("done")}
 		})
 		if _, err := env.session(t, v2.WithAllowedTools("Bash")).Run(testCtx(t), "spend"); err != nil {
 			t.Fatalf("Run: %v", err)
@@ -133,8 +133,8 @@ func TestRealCLI_Limits(t *testing.T) {
 	})
 	t.Run("max turns", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.ToolReply("toolu_t1", "Bash", bash("true")), fakeapi.TextReply("done")}
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolReply("toolu_t1", "Bash", bash("true")), claudetest.TextReply("done")}
 		})
 		_, err := env.session(t, v2.WithMaxTurns(1), v2.WithAllowedTools("Bash")).Run(testCtx(t), "go")
 		if !errors.Is(err, v2.ErrMaxTurns) {
@@ -144,7 +144,7 @@ func TestRealCLI_Limits(t *testing.T) {
 }
 
 // bodyField decodes one top-level member of a request body.
-func bodyField(t *testing.T, r fakeapi.Request, name string) any {
+func bodyField(t *testing.T, r claudetest.Request, name string) any {
 	t.Helper()
 	var body map[string]any
 	if err := json.Unmarshal(r.Body, &body); err != nil {
@@ -159,11 +159,11 @@ func TestRealCLI_ModelControls(t *testing.T) {
 	t.Parallel()
 	t.Run("fallback model", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+		env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 			if r.Model == "claude-sonnet-4-5" {
-				return fakeapi.ErrorReply(529, "Overloaded")
+				return claudetest.ErrorReply(529, "Overloaded")
 			}
-			return fakeapi.TextReply("from " + r.Model)
+			return claudetest.TextReply("from " + r.Model)
 		})
 		s := env.session(t, v2.WithModel("claude-sonnet-4-5"), v2.WithFallbackModel("claude-haiku-4-5"))
 		res, err := s.Run(testCtx(t), "hi")
@@ -271,14 +271,14 @@ func TestRealCLI_AgentScope(t *testing.T) {
 	t.Run("agents", func(t *testing.T) {
 		t.Parallel()
 		const agentPrompt = "AGENT-PROMPT-REVIEWER-7"
-		env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+		env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 			if strings.Contains(r.System, agentPrompt) {
-				return fakeapi.TextReply("reviewed by the subagent")
+				return claudetest.TextReply("reviewed by the subagent")
 			}
 			if _, ok := r.LastToolResult(); ok {
-				return fakeapi.TextReply("done")
+				return claudetest.TextReply("done")
 			}
-			return fakeapi.ToolReply("toolu_ag1", "Agent", map[string]any{
+			return claudetest.ToolReply("toolu_ag1", "Agent", map[string]any{
 				"description": "review", "prompt": "review the code", "subagent_type": "reviewer", "run_in_background": false,
 			})
 		})
@@ -297,7 +297,7 @@ func TestRealCLI_AgentScope(t *testing.T) {
 			t.Errorf("ServerInfo().Agents = %+v, want reviewer", si.Agents)
 		}
 		msgs, _ := query(t, s, "review please")
-		var sub []fakeapi.Request
+		var sub []claudetest.Request
 		for _, r := range env.api.Requests() {
 			if strings.Contains(r.System, agentPrompt) {
 				sub = append(sub, r)

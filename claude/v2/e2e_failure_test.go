@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // A PreToolUse hook that panics, or that overruns its timeout, denies the tool (fail closed); the
@@ -35,11 +35,11 @@ func TestRealCLI_FailingHookDeniesAndSessionGoesOn(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(p string) []fakeapi.Reply {
-				return []fakeapi.Reply{
-					fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")),
-					fakeapi.TextReply("first done"),
-					fakeapi.TextReply("second done"),
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{
+					claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")),
+					claudetest.TextReply("first done"),
+					claudetest.TextReply("second done"),
 				}
 			})
 			s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHookTimeout(300*time.Millisecond),

@@ -13,15 +13,15 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // realEnv is one real-CLI run: a fake API, a scratch HOME and project dir.
 type realEnv struct {
-	api     *fakeapi.Server
+	api     *claudetest.Model
 	home    string
 	project string
 	opts    []v2.Option
@@ -30,21 +30,21 @@ type realEnv struct {
 // newRealEnv makes a project dir, starts a fake API scripted by script(project), and returns
 // options that point the real CLI at it. It skips (or fails with CI=true) when the pinned CLI is
 // missing.
-func newRealEnv(t *testing.T, script func(project string) []fakeapi.Reply) *realEnv {
+func newRealEnv(t *testing.T, script func(project string) []claudetest.Reply) *realEnv {
 	t.Helper()
-	return newRealEnvWith(t, func(project string) *fakeapi.Server { return fakeapi.New(script(project)...) })
+	return newRealEnvWith(t, func(project string) *claudetest.Model { return claudetest.NewModel(script(project)...) })
 }
 
 // newRealEnvHandler is newRealEnv with a fake API that computes each reply with h(project, req),
 // for conversations whose next answer depends on what the model was sent.
-func newRealEnvHandler(t *testing.T, h func(project string, r fakeapi.Request) fakeapi.Reply) *realEnv {
+func newRealEnvHandler(t *testing.T, h func(project string, r claudetest.Request) claudetest.Reply) *realEnv {
 	t.Helper()
-	return newRealEnvWith(t, func(project string) *fakeapi.Server {
-		return fakeapi.NewHandler(func(r fakeapi.Request) fakeapi.Reply { return h(project, r) })
+	return newRealEnvWith(t, func(project string) *claudetest.Model {
+		return claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply { return h(project, r) })
 	})
 }
 
-func newRealEnvWith(t *testing.T, start func(project string) *fakeapi.Server) *realEnv {
+func newRealEnvWith(t *testing.T, start func(project string) *claudetest.Model) *realEnv {
 	t.Helper()
 	bin := cli.Require(t)
 	home := t.TempDir()

@@ -8,9 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // An observer sees each Go hook run as a HookFinished with the verdict the CLI got: an allow, a
@@ -18,12 +18,12 @@ import (
 // call's ToolStarted and ToolFinished, and needs no WithHookEvents.
 func TestRealCLI_ObserverSeesHookDecisions(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_1", "Bash", bash("echo ok")),
-			fakeapi.ToolReply("toolu_2", "Bash", bash("rm -rf build")),
-			fakeapi.ToolReply("toolu_3", "Bash", bash("echo boom")),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_1", "Bash", bash("echo ok")),
+			claudetest.ToolReply("toolu_2", "Bash", bash("rm -rf build")),
+			claudetest.ToolReply("toolu_3", "Bash", bash("echo boom")),
+			claudetest.TextReply("done"),
 		}
 	})
 	policy := shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {

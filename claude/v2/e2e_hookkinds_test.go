@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // Real-CLI tests of the hook kinds beyond Go callbacks: settings command and prompt hooks, the
@@ -43,8 +43,8 @@ func TestRealCLI_SettingsCommandHookNextToGoHook(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(p string) []fakeapi.Reply {
-				return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), fakeapi.TextReply("done")}
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), claudetest.TextReply("done")}
 			})
 			marks := t.TempDir()
 			ours := writeScript(t, marks, "ours.sh", `cat > "`+marks+`/ours.json"; echo "$FROM_USER_SETTINGS" > "`+marks+`/env.txt"; `+tc.cmd)
@@ -89,17 +89,17 @@ func TestRealCLI_SettingsPromptHook(t *testing.T) {
 		name := map[bool]string{false: "ok false blocks", true: "ok true runs"}[ok]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(p string) []fakeapi.Reply {
-				return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), fakeapi.TextReply("done")}
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), claudetest.TextReply("done")}
 			})
-			env.api.SetSideHandler(func(r fakeapi.Request) fakeapi.Reply {
+			env.api.SetSideHandler(func(r claudetest.Request) claudetest.Reply {
 				if !strings.Contains(r.System, "evaluating a hook") {
-					return fakeapi.TextReply(fakeapi.SideText)
+					return claudetest.TextReply(claudetest.SideText)
 				}
 				if ok {
-					return fakeapi.TextReply(`{"ok":true,"reason":"fine"}`)
+					return claudetest.TextReply(`{"ok":true,"reason":"fine"}`)
 				}
-				return fakeapi.TextReply(`{"ok":false,"reason":"prompt hook says no"}`)
+				return claudetest.TextReply(`{"ok":false,"reason":"prompt hook says no"}`)
 			})
 			s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithPromptHooks(map[shared.HookEvent][]v2.SettingsPromptHook{
 				shared.HookEventPreToolUse: {{Matcher: "Bash", Prompt: "Is this command safe? $ARGUMENTS", Timeout: 30 * time.Second}},
@@ -130,12 +130,12 @@ func TestRealCLI_SettingsPromptHook(t *testing.T) {
 func TestRealCLI_CommandHandlerExitCodes(t *testing.T) {
 	t.Parallel()
 	names := []string{"json-deny", "exit2", "exit1", "plain", "silent"}
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		var rs []fakeapi.Reply
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		var rs []claudetest.Reply
 		for i, n := range names {
-			rs = append(rs, fakeapi.ToolReply("toolu_0"+string(rune('1'+i)), "Bash", bash("touch "+p+"/"+n+".txt")))
+			rs = append(rs, claudetest.ToolReply("toolu_0"+string(rune('1'+i)), "Bash", bash("touch "+p+"/"+n+".txt")))
 		}
-		return append(rs, fakeapi.TextReply("done"))
+		return append(rs, claudetest.TextReply("done"))
 	})
 	script := writeScript(t, t.TempDir(), "guard.sh", `case "$HOOK_TOOL_INPUT" in
 *json-deny*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}';;
@@ -184,11 +184,11 @@ esac`)
 // UnregisterScoped; the session tells the CLI about the new event with a second initialize.
 func TestRealCLI_ScopedHook(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("one"),
-			fakeapi.ToolReply("toolu_02", "Bash", bash("touch "+p+"/b.txt")), fakeapi.TextReply("two"),
-			fakeapi.ToolReply("toolu_03", "Bash", bash("touch "+p+"/c.txt")), fakeapi.TextReply("three"),
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("one"),
+			claudetest.ToolReply("toolu_02", "Bash", bash("touch "+p+"/b.txt")), claudetest.TextReply("two"),
+			claudetest.ToolReply("toolu_03", "Bash", bash("touch "+p+"/c.txt")), claudetest.TextReply("three"),
 		}
 	})
 	var ups recorder[*shared.UserPromptSubmitHookInput]
@@ -221,27 +221,27 @@ func TestRealCLI_ScopedHook(t *testing.T) {
 // before or after, and they end at its SubagentStop.
 func TestRealCLI_SubagentScopedHooks(t *testing.T) {
 	t.Parallel()
-	env := newRealEnvHandler(t, func(p string, r fakeapi.Request) fakeapi.Reply {
+	env := newRealEnvHandler(t, func(p string, r claudetest.Request) claudetest.Reply {
 		all := ""
 		for _, m := range r.Messages {
 			all += textOf(m)
 		}
 		if strings.Contains(textOf(r.Messages[0]), "SUBAGENT-PROMPT") {
 			if strings.Contains(all, "tool_result:toolu_s1") {
-				return fakeapi.TextReply("sub done")
+				return claudetest.TextReply("sub done")
 			}
-			return fakeapi.ToolReply("toolu_s1", "Bash", bash("touch "+p+"/sub.txt"))
+			return claudetest.ToolReply("toolu_s1", "Bash", bash("touch "+p+"/sub.txt"))
 		}
 		switch {
 		case strings.Contains(all, "tool_result:toolu_03"):
-			return fakeapi.TextReply("done")
+			return claudetest.TextReply("done")
 		case strings.Contains(all, "tool_result:toolu_02"):
-			return fakeapi.ToolReply("toolu_03", "Bash", bash("touch "+p+"/main-after.txt"))
+			return claudetest.ToolReply("toolu_03", "Bash", bash("touch "+p+"/main-after.txt"))
 		case strings.Contains(all, "tool_result:toolu_01"):
-			return fakeapi.ToolReply("toolu_02", "Agent", map[string]any{"description": "probe", "prompt": "SUBAGENT-PROMPT touch a file",
+			return claudetest.ToolReply("toolu_02", "Agent", map[string]any{"description": "probe", "prompt": "SUBAGENT-PROMPT touch a file",
 				"subagent_type": "general-purpose", "run_in_background": false})
 		}
-		return fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/main-before.txt"))
+		return claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/main-before.txt"))
 	})
 	var mu sync.Mutex
 	var started []*shared.SubagentStartHookInput
@@ -287,11 +287,11 @@ func TestRealCLI_SubagentScopedHooks(t *testing.T) {
 // PreToolUse an async answer is refused: the tool does not run.
 func TestRealCLI_AsyncHook(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/guarded.txt")),
-			fakeapi.ToolReply("toolu_02", "Bash", bash("touch "+p+"/free.txt")),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/guarded.txt")),
+			claudetest.ToolReply("toolu_02", "Bash", bash("touch "+p+"/free.txt")),
+			claudetest.TextReply("done"),
 		}
 	})
 	release := make(chan struct{})
@@ -350,8 +350,8 @@ func TestRealCLI_AsyncHook(t *testing.T) {
 // the CLI's settings command hook as the same types with Source "cli".
 func TestRealCLI_HookEvents(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("echo hi")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("echo hi")), claudetest.TextReply("done")}
 	})
 	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHookEvents(),
 		v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventPostToolUse: {{Matcher: "Bash", Command: "echo from-cli-hook"}}}),
@@ -402,8 +402,8 @@ func TestRealCLI_HookEvents(t *testing.T) {
 // both reach the model's next request.
 func TestRealCLI_ContextFromGoAndCommandHooks(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("echo hi")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("echo hi")), claudetest.TextReply("done")}
 	})
 	s := env.session(t, v2.WithAllowedTools("Bash"),
 		v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventPostToolUse: {{Matcher: "Bash",

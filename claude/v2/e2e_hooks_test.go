@@ -7,17 +7,17 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // PreToolUse allow with updatedInput: the CLI runs the rewritten command, not the model's, and
 // skips the permission prompt that `touch` would need (no WithAllowedTools here).
 func TestRealCLI_PreToolUseAllowRewritesInput(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("done")}
 	})
 	var pre recorder[*shared.PreToolUseHookInput]
 	var post recorder[*shared.PostToolUseHookInput]
@@ -51,8 +51,8 @@ func TestRealCLI_PreToolUseAllowRewritesInput(t *testing.T) {
 // UserPromptSubmit reaches the next model request.
 func TestRealCLI_PostToolUseOutputAndAdditionalContext(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("echo hi-from-bash")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("echo hi-from-bash")), claudetest.TextReply("done")}
 	})
 	var post recorder[*shared.PostToolUseHookInput]
 	var ups recorder[*shared.UserPromptSubmitHookInput]
@@ -95,8 +95,8 @@ func TestRealCLI_PostToolUseOutputAndAdditionalContext(t *testing.T) {
 // stop_hook_active.
 func TestRealCLI_StopBlockForcesOneMoreTurn(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.TextReply("first"), fakeapi.TextReply("second"), fakeapi.TextReply("third")}
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.TextReply("first"), claudetest.TextReply("second"), claudetest.TextReply("third")}
 	})
 	var stop recorder[*shared.StopHookInput]
 	s := env.session(t, v2.WithHooks(shared.Hooks{
@@ -137,8 +137,8 @@ func TestRealCLI_ContinueFalseEndsLoop(t *testing.T) {
 	t.Parallel()
 	t.Run("Stop", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.TextReply("first"), fakeapi.TextReply("never")}
+		env := newRealEnv(t, func(string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.TextReply("first"), claudetest.TextReply("never")}
 		})
 		var stop recorder[*shared.StopHookInput]
 		s := env.session(t, v2.WithHook(shared.HookEventStop, "", stop.handler(func(*shared.StopHookInput) shared.HookOutput {
@@ -151,8 +151,8 @@ func TestRealCLI_ContinueFalseEndsLoop(t *testing.T) {
 	})
 	t.Run("PostToolUse", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("echo x > "+p+"/ran.txt")), fakeapi.TextReply("never")}
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("echo x > "+p+"/ran.txt")), claudetest.TextReply("never")}
 		})
 		var post recorder[*shared.PostToolUseHookInput]
 		s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHook(shared.HookEventPostToolUse, "Bash", post.handler(func(*shared.PostToolUseHookInput) shared.HookOutput {
@@ -171,12 +171,12 @@ func TestRealCLI_ContinueFalseEndsLoop(t *testing.T) {
 // Three tool_use blocks in one model message: three PreToolUse requests, each answered on its own.
 func TestRealCLI_ThreeToolsOneMessage(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		var uses []fakeapi.ToolUse
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		var uses []claudetest.ToolUse
 		for i := 1; i <= 3; i++ {
-			uses = append(uses, fakeapi.ToolUse{ID: fmt.Sprintf("toolu_0%d", i), Name: "Bash", Input: bash(fmt.Sprintf("touch %s/f%d.txt", p, i))})
+			uses = append(uses, claudetest.ToolUse{ID: fmt.Sprintf("toolu_0%d", i), Name: "Bash", Input: bash(fmt.Sprintf("touch %s/f%d.txt", p, i))})
 		}
-		return []fakeapi.Reply{fakeapi.ToolsReply(uses...), fakeapi.TextReply("done")}
+		return []claudetest.Reply{claudetest.ToolsReply(uses...), claudetest.TextReply("done")}
 	})
 	var pre recorder[*shared.PreToolUseHookInput]
 	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHook(shared.HookEventPreToolUse, "Bash", pre.handler(func(in *shared.PreToolUseHookInput) shared.HookOutput {

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 func synthesized(b *shared.BaseHookInput) bool {
@@ -21,8 +21,8 @@ func synthesized(b *shared.BaseHookInput) bool {
 // Close, however often Close is called. Every input carries the session id the CLI reports.
 func TestRealCLI_LifecycleHooks(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.TextReply("one"), fakeapi.TextReply("two")}
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.TextReply("one"), claudetest.TextReply("two")}
 	})
 	var start recorder[*shared.SessionStartHookInput]
 	var end recorder[*shared.SessionEndHookInput]
@@ -92,21 +92,21 @@ func TestRealCLI_SecondResultFromBackgroundTask(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			release := make(chan struct{})
-			env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+			env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 				if len(r.Messages) > 0 && textOf(r.Messages[0]) != "" && strings.Contains(textOf(r.Messages[0]), "SUBAGENT-PROMPT") {
 					<-release // the subagent finishes after the prompt's turn
-					return fakeapi.TextReply("subagent says hi")
+					return claudetest.TextReply("subagent says hi")
 				}
 				last := textOf(r.Messages[len(r.Messages)-1])
 				switch {
 				case strings.Contains(last, "<task-notification>"):
-					return fakeapi.TextReply("second")
+					return claudetest.TextReply("second")
 				case strings.Contains(last, "NEXT-PROMPT"):
-					return fakeapi.TextReply("third")
+					return claudetest.TextReply("third")
 				case strings.Contains(last, "tool_result:toolu_01"):
-					return fakeapi.TextReply("first")
+					return claudetest.TextReply("first")
 				}
-				return fakeapi.ToolReply("toolu_01", "Agent", map[string]any{
+				return claudetest.ToolReply("toolu_01", "Agent", map[string]any{
 					"description": "probe", "prompt": "SUBAGENT-PROMPT work", "subagent_type": "general-purpose"})
 			})
 			bgStop := make(chan struct{})
@@ -151,7 +151,7 @@ func TestRealCLI_SecondResultFromBackgroundTask(t *testing.T) {
 
 // textOf flattens a request message: its text blocks, and its tool results as
 // "tool_result:<id> <text>".
-func textOf(m fakeapi.Message) string {
+func textOf(m claudetest.Message) string {
 	var b strings.Builder
 	for _, c := range m.Content {
 		switch c.Type {
@@ -188,7 +188,7 @@ func TestRealCLI_SynthesizedInputsCarryTheCLIsFields(t *testing.T) {
 }
 
 func synthesizedInputs(t *testing.T, extra v2.Option) {
-	env := newRealEnv(t, func(string) []fakeapi.Reply { return []fakeapi.Reply{fakeapi.TextReply("one")} })
+	env := newRealEnv(t, func(string) []claudetest.Reply { return []claudetest.Reply{claudetest.TextReply("one")} })
 	var start recorder[*shared.SessionStartHookInput]
 	var end recorder[*shared.SessionEndHookInput]
 	var ups recorder[*shared.UserPromptSubmitHookInput]

@@ -11,9 +11,9 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // subagentMarker starts the prompt the fake model gives the subagent: a request whose first
@@ -37,22 +37,22 @@ func TestRealCLI_MatcherTaskAliasGuardsAgent(t *testing.T) {
 	} {
 		t.Run(tc.matcher, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnvHandler(t, func(p string, r fakeapi.Request) fakeapi.Reply {
+			env := newRealEnvHandler(t, func(p string, r claudetest.Request) claudetest.Reply {
 				all := ""
 				for _, m := range r.Messages {
 					all += textOf(m)
 				}
 				if strings.Contains(textOf(r.Messages[0]), subagentMarker) {
 					if strings.Contains(all, "tool_result:toolu_s1") {
-						return fakeapi.TextReply("sub done")
+						return claudetest.TextReply("sub done")
 					}
-					return fakeapi.ToolReply("toolu_s1", "Write", map[string]any{
+					return claudetest.ToolReply("toolu_s1", "Write", map[string]any{
 						"file_path": filepath.Join(p, "sub.txt"), "content": "the subagent ran"})
 				}
 				if strings.Contains(all, "tool_result:toolu_a1") {
-					return fakeapi.TextReply("done")
+					return claudetest.TextReply("done")
 				}
-				return fakeapi.ToolReply("toolu_a1", "Agent", agentInput(subagentMarker+" write sub.txt"))
+				return claudetest.ToolReply("toolu_a1", "Agent", agentInput(subagentMarker+" write sub.txt"))
 			})
 			var pre recorder[*shared.PreToolUseHookInput]
 			var rts records[shared.RoundTrip]
@@ -127,7 +127,7 @@ func initTools(msgs []shared.Message) []string {
 // The Agent tool the CLI offers the model: its input schema's required fields and properties.
 func TestRealCLI_MatcherAgentToolSchema(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply { return []fakeapi.Reply{fakeapi.TextReply("one")} })
+	env := newRealEnv(t, func(string) []claudetest.Reply { return []claudetest.Reply{claudetest.TextReply("one")} })
 	s := env.session(t)
 	run(t, s, "go")
 	r, ok := env.api.LastRequest()
@@ -191,15 +191,15 @@ func TestRealCLI_MatcherFiniteRegexRoundTrips(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(p string) []fakeapi.Reply {
-				var uses []fakeapi.ToolUse
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				var uses []claudetest.ToolUse
 				for i := range bashCalls {
-					uses = append(uses, fakeapi.ToolUse{ID: fmt.Sprintf("toolu_b%d", i), Name: "Bash",
+					uses = append(uses, claudetest.ToolUse{ID: fmt.Sprintf("toolu_b%d", i), Name: "Bash",
 						Input: bash(fmt.Sprintf("touch %s/b%d.txt", p, i))})
 				}
-				uses = append(uses, fakeapi.ToolUse{ID: "toolu_w", Name: "Write",
+				uses = append(uses, claudetest.ToolUse{ID: "toolu_w", Name: "Write",
 					Input: map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}})
-				return []fakeapi.Reply{fakeapi.ToolsReply(uses...), fakeapi.TextReply("done")}
+				return []claudetest.Reply{claudetest.ToolsReply(uses...), claudetest.TextReply("done")}
 			})
 			var pre recorder[*shared.PreToolUseHookInput]
 			var rts records[shared.RoundTrip]
@@ -277,11 +277,11 @@ func TestRealCLI_MatcherUnknownToolName(t *testing.T) {
 	}
 	t.Run("default", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_b", Name: "Bash", Input: bash("touch " + p + "/b.txt")},
-				fakeapi.ToolUse{ID: "toolu_w", Name: "Write", Input: map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}},
-			), fakeapi.TextReply("done")}
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_b", Name: "Bash", Input: bash("touch " + p + "/b.txt")},
+				claudetest.ToolUse{ID: "toolu_w", Name: "Write", Input: map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}},
+			), claudetest.TextReply("done")}
 		})
 		var pre recorder[*shared.PreToolUseHookInput]
 		var rts records[shared.RoundTrip]
@@ -318,7 +318,7 @@ func TestRealCLI_MatcherUnknownToolName(t *testing.T) {
 	})
 	t.Run("strict", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(string) []fakeapi.Reply { return []fakeapi.Reply{fakeapi.TextReply("one")} })
+		env := newRealEnv(t, func(string) []claudetest.Reply { return []claudetest.Reply{claudetest.TextReply("one")} })
 		var pre recorder[*shared.PreToolUseHookInput]
 		_, err := env.create(t, hooksFor(&pre), v2.WithStrictHooks())
 		var re *shared.RegistrationError

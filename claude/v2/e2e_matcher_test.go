@@ -12,9 +12,9 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // matcherCase is one matcher string with the tools (of Bash, Read, Write) that the SDK's handler
@@ -70,12 +70,12 @@ func TestRealCLI_MatcherSemantics(t *testing.T) {
 }
 
 func runMatcherTable(t *testing.T, cases []matcherCase) {
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolsReply(
-			fakeapi.ToolUse{ID: "toolu_b", Name: "Bash", Input: bash("echo hi")},
-			fakeapi.ToolUse{ID: "toolu_r", Name: "Read", Input: map[string]any{"file_path": filepath.Join(p, "r.txt")}},
-			fakeapi.ToolUse{ID: "toolu_w", Name: "Write", Input: map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}},
-		), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolsReply(
+			claudetest.ToolUse{ID: "toolu_b", Name: "Bash", Input: bash("echo hi")},
+			claudetest.ToolUse{ID: "toolu_r", Name: "Read", Input: map[string]any{"file_path": filepath.Join(p, "r.txt")}},
+			claudetest.ToolUse{ID: "toolu_w", Name: "Write", Input: map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}},
+		), claudetest.TextReply("done")}
 	})
 	if err := os.WriteFile(env.path("r.txt"), []byte("r\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // A second initialize (RegisterScoped with an event the CLI was not told about) carries the hooks
@@ -33,18 +33,18 @@ func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 	httpSrv := httptest.NewServer(mcp.NewStreamableHTTPHandler(newRemote, nil))
 	t.Cleanup(httpSrv.Close) // after the session's Close: the CLI holds streams open
 
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_db1", Name: "mcp__db__lookup", Input: map[string]any{"key": "k1"}},
-				fakeapi.ToolUse{ID: "toolu_web1", Name: "mcp__web__lookup", Input: map[string]any{"key": "h1"}},
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_db1", Name: "mcp__db__lookup", Input: map[string]any{"key": "k1"}},
+				claudetest.ToolUse{ID: "toolu_web1", Name: "mcp__web__lookup", Input: map[string]any{"key": "h1"}},
 			),
-			fakeapi.TextReply("one"),
-			fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_db2", Name: "mcp__db__lookup", Input: map[string]any{"key": "k2"}},
-				fakeapi.ToolUse{ID: "toolu_web2", Name: "mcp__web__lookup", Input: map[string]any{"key": "h2"}},
+			claudetest.TextReply("one"),
+			claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_db2", Name: "mcp__db__lookup", Input: map[string]any{"key": "k2"}},
+				claudetest.ToolUse{ID: "toolu_web2", Name: "mcp__web__lookup", Input: map[string]any{"key": "h2"}},
 			),
-			fakeapi.TextReply("two"),
+			claudetest.TextReply("two"),
 		}
 	})
 	s := env.session(t,
@@ -115,27 +115,27 @@ func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 // agent still call the in-process tool, whose Go handler runs each time and whose results reach
 // the model.
 func TestE2EMCPServersSurviveSubagentReinitialize(t *testing.T) {
-	env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+	env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 		all := ""
 		for _, m := range r.Messages {
 			all += textOf(m)
 		}
 		if strings.Contains(textOf(r.Messages[0]), "SUBAGENT-PROMPT") {
 			if strings.Contains(all, "tool_result:toolu_s1") {
-				return fakeapi.TextReply("sub done")
+				return claudetest.TextReply("sub done")
 			}
-			return fakeapi.ToolReply("toolu_s1", "mcp__db__lookup", map[string]any{"key": "ks"})
+			return claudetest.ToolReply("toolu_s1", "mcp__db__lookup", map[string]any{"key": "ks"})
 		}
 		switch {
 		case strings.Contains(all, "tool_result:toolu_03"):
-			return fakeapi.TextReply("done")
+			return claudetest.TextReply("done")
 		case strings.Contains(all, "tool_result:toolu_02"):
-			return fakeapi.ToolReply("toolu_03", "mcp__db__lookup", map[string]any{"key": "k2"})
+			return claudetest.ToolReply("toolu_03", "mcp__db__lookup", map[string]any{"key": "k2"})
 		case strings.Contains(all, "tool_result:toolu_01"):
-			return fakeapi.ToolReply("toolu_02", "Agent", map[string]any{"description": "probe", "prompt": "SUBAGENT-PROMPT look a key up",
+			return claudetest.ToolReply("toolu_02", "Agent", map[string]any{"description": "probe", "prompt": "SUBAGENT-PROMPT look a key up",
 				"subagent_type": "general-purpose", "run_in_background": false})
 		}
-		return fakeapi.ToolReply("toolu_01", "mcp__db__lookup", map[string]any{"key": "k1"})
+		return claudetest.ToolReply("toolu_01", "mcp__db__lookup", map[string]any{"key": "k1"})
 	})
 	var ran records[string]
 	var scopedSaw records[string]

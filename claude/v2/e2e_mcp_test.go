@@ -19,9 +19,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 type lookupIn struct {
@@ -60,17 +60,17 @@ func dbServer(ran *records[string]) *mcp.Server {
 // the session lives on); a PreToolUse hook matching mcp__db__secret denies that one tool, whose
 // handler never runs.
 func TestE2EInProcessMCPTools(t *testing.T) {
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_lookup", Name: "mcp__db__lookup", Input: map[string]any{"key": "k1"}},
-				fakeapi.ToolUse{ID: "toolu_fail", Name: "mcp__db__fail", Input: map[string]any{"key": "x"}},
-				fakeapi.ToolUse{ID: "toolu_boom", Name: "mcp__db__boom", Input: map[string]any{"key": "x"}},
-				fakeapi.ToolUse{ID: "toolu_secret", Name: "mcp__db__secret", Input: map[string]any{"key": "x"}},
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_lookup", Name: "mcp__db__lookup", Input: map[string]any{"key": "k1"}},
+				claudetest.ToolUse{ID: "toolu_fail", Name: "mcp__db__fail", Input: map[string]any{"key": "x"}},
+				claudetest.ToolUse{ID: "toolu_boom", Name: "mcp__db__boom", Input: map[string]any{"key": "x"}},
+				claudetest.ToolUse{ID: "toolu_secret", Name: "mcp__db__secret", Input: map[string]any{"key": "x"}},
 			),
-			fakeapi.TextReply("done"),
-			fakeapi.ToolReply("toolu_again", "mcp__db__lookup", map[string]any{"key": "k2"}),
-			fakeapi.TextReply("done again"),
+			claudetest.TextReply("done"),
+			claudetest.ToolReply("toolu_again", "mcp__db__lookup", map[string]any{"key": "k2"}),
+			claudetest.TextReply("done again"),
 		}
 	})
 	var ran records[string]
@@ -135,12 +135,12 @@ func TestE2EInProcessMCPTools(t *testing.T) {
 // handler that waited in vain would time out and report it.
 func TestE2EInProcessMCPParallelCalls(t *testing.T) {
 	const n = 10
-	var uses []fakeapi.ToolUse
+	var uses []claudetest.ToolUse
 	for i := range n {
-		uses = append(uses, fakeapi.ToolUse{ID: fmt.Sprintf("toolu_%02d", i), Name: "mcp__db__slow", Input: map[string]any{"key": fmt.Sprint(i)}})
+		uses = append(uses, claudetest.ToolUse{ID: fmt.Sprintf("toolu_%02d", i), Name: "mcp__db__slow", Input: map[string]any{"key": fmt.Sprint(i)}})
 	}
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolsReply(uses...), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolsReply(uses...), claudetest.TextReply("done")}
 	})
 	var mu sync.Mutex
 	running, maxRunning := 0, 0
@@ -216,10 +216,10 @@ func TestE2EExternalStdioMCPServer(t *testing.T) {
 		t.Fatalf("building the stdio server: %v\n%s", err, out)
 	}
 	secret := "s3cret-" + fmt.Sprint(time.Now().UnixNano())
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_env", "mcp__ext__env", map[string]any{"name": "EXT_TOKEN"}),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_env", "mcp__ext__env", map[string]any{"name": "EXT_TOKEN"}),
+			claudetest.TextReply("done"),
 		}
 	})
 	s := env.session(t,
@@ -275,13 +275,13 @@ func TestE2EExternalRemoteMCPServers(t *testing.T) {
 	sseSrv := httptest.NewServer(guard(mcp.NewSSEHandler(newSrv, nil)))
 	t.Cleanup(sseSrv.Close)
 
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_http", Name: "mcp__web__lookup", Input: map[string]any{"key": "h"}},
-				fakeapi.ToolUse{ID: "toolu_sse", Name: "mcp__events__lookup", Input: map[string]any{"key": "s"}},
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_http", Name: "mcp__web__lookup", Input: map[string]any{"key": "h"}},
+				claudetest.ToolUse{ID: "toolu_sse", Name: "mcp__events__lookup", Input: map[string]any{"key": "s"}},
 			),
-			fakeapi.TextReply("done"),
+			claudetest.TextReply("done"),
 		}
 	})
 	headers := map[string]string{"Authorization": token}
@@ -318,10 +318,10 @@ func TestE2EExternalRemoteMCPServers(t *testing.T) {
 func TestE2EInProcessMCPCancel(t *testing.T) {
 	// Each prompt ("wait 1", then "wait 2") makes the model call the tool with its key; a
 	// message that ends with a tool result ends the turn.
-	env := newRealEnvHandler(t, func(_ string, r fakeapi.Request) fakeapi.Reply {
+	env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 		last := r.Messages[len(r.Messages)-1].Content
 		if len(last) == 0 || last[len(last)-1].Type == "tool_result" {
-			return fakeapi.TextReply("done")
+			return claudetest.TextReply("done")
 		}
 		// After the interrupt, the cancelled call's result and "wait 2" come in one message.
 		k := "1"
@@ -330,7 +330,7 @@ func TestE2EInProcessMCPCancel(t *testing.T) {
 				k = "2"
 			}
 		}
-		return fakeapi.ToolReply(fmt.Sprintf("toolu_%d", r.Index), "mcp__db__wait", map[string]any{"key": k})
+		return claudetest.ToolReply(fmt.Sprintf("toolu_%d", r.Index), "mcp__db__wait", map[string]any{"key": k})
 	})
 	started := make(chan string, 2)
 	ended := make(chan string, 2)
@@ -384,11 +384,11 @@ func TestE2EInProcessMCPCancel(t *testing.T) {
 // A server added at run time (SetMCPServers, the CLI's mcp_set_servers) is callable in the next
 // turn; MCPStatus reports the servers; setting an empty set removes it again.
 func TestE2EMCPSetServersAndStatus(t *testing.T) {
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.TextReply("nothing yet"),
-			fakeapi.ToolReply("toolu_late", "mcp__late__lookup", map[string]any{"key": "k"}),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.TextReply("nothing yet"),
+			claudetest.ToolReply("toolu_late", "mcp__late__lookup", map[string]any{"key": "k"}),
+			claudetest.TextReply("done"),
 		}
 	})
 	var ran records[string]
@@ -447,7 +447,7 @@ func TestE2EMCPSetServersAndStatus(t *testing.T) {
 func TestE2EStrictMCPConfig(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		t.Run(fmt.Sprint("strict=", strict), func(t *testing.T) {
-			env := newRealEnv(t, func(string) []fakeapi.Reply { return []fakeapi.Reply{fakeapi.TextReply("hi")} })
+			env := newRealEnv(t, func(string) []claudetest.Reply { return []claudetest.Reply{claudetest.TextReply("hi")} })
 			cfg := `{"mcpServers":{"user-srv":{"type":"stdio","command":"/bin/true"}}}`
 			if err := os.WriteFile(filepath.Join(env.home, ".claude.json"), []byte(cfg), 0o600); err != nil {
 				t.Fatal(err)
@@ -480,13 +480,13 @@ func TestE2EStrictMCPConfig(t *testing.T) {
 // The permission callback sees in-process tools by their full name and input, and its denial
 // keeps the handler from running; its allow lets the call through.
 func TestE2EInProcessMCPPermissionCallback(t *testing.T) {
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_lookup", Name: "mcp__db__lookup", Input: map[string]any{"key": "ok"}},
-				fakeapi.ToolUse{ID: "toolu_secret", Name: "mcp__db__secret", Input: map[string]any{"key": "no"}},
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_lookup", Name: "mcp__db__lookup", Input: map[string]any{"key": "ok"}},
+				claudetest.ToolUse{ID: "toolu_secret", Name: "mcp__db__secret", Input: map[string]any{"key": "no"}},
 			),
-			fakeapi.TextReply("done"),
+			claudetest.TextReply("done"),
 		}
 	})
 	var ran records[string]
@@ -513,10 +513,10 @@ func TestE2EInProcessMCPPermissionCallback(t *testing.T) {
 // initialize: the CLI parks it and does neither round trip itself, so the server sees one
 // initialize and one tools/list (the SDK's), and its tools still work.
 func TestE2EInProcessMCPManifest(t *testing.T) {
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "m"}),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "m"}),
+			claudetest.TextReply("done"),
 		}
 	})
 	var ran, methods records[string]
@@ -555,10 +555,10 @@ func TestE2EInProcessMCPManifest(t *testing.T) {
 // A PreToolUse hook rewrites an in-process tool's input: the Go handler runs with the rewritten,
 // typed input.
 func TestE2EInProcessMCPHookRewritesInput(t *testing.T) {
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "raw"}),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "raw"}),
+			claudetest.TextReply("done"),
 		}
 	})
 	var ran records[string]

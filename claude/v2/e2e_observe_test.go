@@ -15,10 +15,10 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // obsRecorder keeps observations; the session's observer goroutine calls it.
@@ -49,17 +49,17 @@ func teeCLI(t *testing.T) (path, log string) {
 // call costs exactly one round trip.
 func TestRealCLI_ObserverSeesEveryToolCallWithoutRoundTrips(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_s1", "Bash", bash("echo one")),
-			fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_p1", Name: "Bash", Input: bash("echo p1")},
-				fakeapi.ToolUse{ID: "toolu_p2", Name: "Bash", Input: bash("echo p2")},
-				fakeapi.ToolUse{ID: "toolu_p3", Name: "Bash", Input: bash("echo p3")},
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_s1", "Bash", bash("echo one")),
+			claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_p1", Name: "Bash", Input: bash("echo p1")},
+				claudetest.ToolUse{ID: "toolu_p2", Name: "Bash", Input: bash("echo p2")},
+				claudetest.ToolUse{ID: "toolu_p3", Name: "Bash", Input: bash("echo p3")},
 			),
-			fakeapi.ToolReply("toolu_f1", "Bash", bash("exit 3")),
-			fakeapi.ToolReply("toolu_w1", "Write", map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}),
-			fakeapi.TextReply("done"),
+			claudetest.ToolReply("toolu_f1", "Bash", bash("exit 3")),
+			claudetest.ToolReply("toolu_w1", "Write", map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}),
+			claudetest.TextReply("done"),
 		}
 	})
 	bin, stdinLog := teeCLI(t)
@@ -212,8 +212,8 @@ func initializeHooks(t *testing.T, log string) map[string][]string {
 // everything, and Close returns nil.
 func TestRealCLI_PanickingObserver(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("echo hi")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("echo hi")), claudetest.TextReply("done")}
 	})
 	var obs obsRecorder
 	s := env.session(t, v2.WithAllowedTools("Bash"),
@@ -244,11 +244,11 @@ func TestRealCLI_PanickingObserver(t *testing.T) {
 // PostToolUse answered, with the output as the hook rewrote it (updatedToolOutput).
 func TestRealCLI_ObserverVersusBlockingHooks(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_ok", "Bash", bash("echo original")),
-			fakeapi.ToolReply("toolu_no", "Bash", bash("echo denied")),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_ok", "Bash", bash("echo original")),
+			claudetest.ToolReply("toolu_no", "Bash", bash("echo denied")),
+			claudetest.TextReply("done"),
 		}
 	})
 	var mu sync.Mutex
@@ -329,14 +329,14 @@ func TestRealCLI_ObserverVersusBlockingHooks(t *testing.T) {
 // PreToolUse rewrite (the tool runs with the rewritten input; ToolStarted keeps the CLI's).
 func TestRealCLI_ToolStartedInputIsTheCLIs(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
 		if err := os.WriteFile(filepath.Join(p, "f.txt"), []byte("alpha\n"), 0o644); err != nil {
 			t.Error(err)
 		}
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_r", "Read", map[string]any{"file_path": filepath.Join(p, "f.txt")}),
-			fakeapi.ToolReply("toolu_e", "Edit", map[string]any{"file_path": filepath.Join(p, "f.txt"), "old_string": "alpha", "new_string": "beta"}),
-			fakeapi.TextReply("done"),
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_r", "Read", map[string]any{"file_path": filepath.Join(p, "f.txt")}),
+			claudetest.ToolReply("toolu_e", "Edit", map[string]any{"file_path": filepath.Join(p, "f.txt"), "old_string": "alpha", "new_string": "beta"}),
+			claudetest.TextReply("done"),
 		}
 	})
 	var obs obsRecorder

@@ -9,23 +9,23 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 func textEnv(t *testing.T, texts ...string) *realEnv {
-	return newRealEnv(t, func(string) []fakeapi.Reply {
-		var rs []fakeapi.Reply
+	return newRealEnv(t, func(string) []claudetest.Reply {
+		var rs []claudetest.Reply
 		for _, s := range texts {
-			rs = append(rs, fakeapi.TextReply(s))
+			rs = append(rs, claudetest.TextReply(s))
 		}
 		return rs
 	})
 }
 
 // firstRequest returns the first model request, failing the test if none came.
-func firstRequest(t *testing.T, env *realEnv) fakeapi.Request {
+func firstRequest(t *testing.T, env *realEnv) claudetest.Request {
 	t.Helper()
 	reqs := env.api.Requests()
 	if len(reqs) == 0 {
@@ -65,8 +65,8 @@ func TestRealCLI_OptionsReachTheModel(t *testing.T) {
 	})
 	t.Run("disallowed tools", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("echo x > "+p+"/a.txt")), fakeapi.TextReply("done")}
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("echo x > "+p+"/a.txt")), claudetest.TextReply("done")}
 		})
 		run(t, env.session(t, v2.WithAllowedTools("Bash"), v2.WithDisallowedTools("Bash")), "hi")
 		if env.exists("a.txt") {
@@ -120,8 +120,8 @@ func TestRealCLI_OptionsReachTools(t *testing.T) {
 	t.Parallel()
 	// bashOut runs one Bash command through the CLI and returns its stdout as the model got it.
 	bashOut := func(t *testing.T, cmd string, opts ...v2.Option) (string, *realEnv) {
-		env := newRealEnv(t, func(string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash(cmd)), fakeapi.TextReply("done")}
+		env := newRealEnv(t, func(string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash(cmd)), claudetest.TextReply("done")}
 		})
 		s := env.session(t, append([]v2.Option{v2.WithAllowedTools("Bash")}, opts...)...)
 		msgs, _ := query(t, s, "run it")
@@ -159,8 +159,8 @@ func TestRealCLI_OptionsReachTools(t *testing.T) {
 			other = p
 		}
 		write := func(t *testing.T, name string, opts ...v2.Option) {
-			env := newRealEnv(t, func(string) []fakeapi.Reply {
-				return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Write", map[string]any{"file_path": filepath.Join(other, name), "content": "x"}), fakeapi.TextReply("done")}
+			env := newRealEnv(t, func(string) []claudetest.Reply {
+				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Write", map[string]any{"file_path": filepath.Join(other, name), "content": "x"}), claudetest.TextReply("done")}
 			})
 			run(t, env.session(t, append([]v2.Option{v2.WithPermissionMode(v2.PermissionModeAcceptEdits)}, opts...)...), "write")
 		}
@@ -178,10 +178,10 @@ func TestRealCLI_OptionsReachTools(t *testing.T) {
 // Permission modes at start and at run time.
 func TestRealCLI_PermissionMode(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("first"),
-			fakeapi.ToolReply("toolu_02", "Bash", bash("touch "+p+"/b.txt")), fakeapi.TextReply("second"),
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("first"),
+			claudetest.ToolReply("toolu_02", "Bash", bash("touch "+p+"/b.txt")), claudetest.TextReply("second"),
 		}
 	})
 	var asked atomic.Int32
@@ -213,11 +213,11 @@ func TestRealCLI_PermissionMode(t *testing.T) {
 // WithMaxTurns bounds the agent loop (--max-turns, accepted by CLI 2.1.330 though not in --help).
 func TestRealCLI_MaxTurns(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", bash("echo one")),
-			fakeapi.ToolReply("toolu_02", "Bash", bash("echo two")),
-			fakeapi.TextReply("done"),
+	env := newRealEnv(t, func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", bash("echo one")),
+			claudetest.ToolReply("toolu_02", "Bash", bash("echo two")),
+			claudetest.TextReply("done"),
 		}
 	})
 	res, err := env.session(t, v2.WithAllowedTools("Bash"), v2.WithMaxTurns(1)).Run(testCtx(t), "loop")

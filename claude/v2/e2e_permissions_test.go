@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // permissionLog records can_use_tool requests; the callback runs on other goroutines.
@@ -35,8 +35,8 @@ func (l *permissionLog) all() []*shared.CanUseTool {
 
 // touchEnv scripts one `touch <project>/a.txt` (which needs approval) and then "done".
 func touchEnv(t *testing.T) *realEnv {
-	return newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("done")}
+	return newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("done")}
 	})
 }
 

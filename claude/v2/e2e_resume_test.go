@@ -7,15 +7,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // conversationTexts returns a model request's conversation as "role: text" lines, leaving out the
 // system reminders the CLI adds to user messages and its system-role messages.
-func conversationTexts(r fakeapi.Request) []string {
+func conversationTexts(r claudetest.Request) []string {
 	var out []string
 	for _, m := range r.Messages {
 		if m.Role != "user" && m.Role != "assistant" {

@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // Resume, continue and fork: the new session sees the old conversation, SessionID() is the id the
@@ -105,8 +105,8 @@ func TestRealCLI_ControlRequests(t *testing.T) {
 	})
 	t.Run("interrupt from a hook", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("never"), fakeapi.TextReply("after")}
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("never"), claudetest.TextReply("after")}
 		})
 		var sp atomic.Pointer[v2.Session]
 		var interruptErr atomic.Value
@@ -140,8 +140,8 @@ func TestRealCLI_ControlRequests(t *testing.T) {
 	// it: Interrupt still reports the answer (issue 12 item 4), not context.Canceled.
 	t.Run("interrupt from a hook with its ctx", func(t *testing.T) {
 		t.Parallel()
-		env := newRealEnv(t, func(p string) []fakeapi.Reply {
-			return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("never")}
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("never")}
 		})
 		var sp atomic.Pointer[v2.Session]
 		errs := make(chan error, 1)
@@ -188,8 +188,8 @@ func TestRealCLI_Info(t *testing.T) {
 // with Go hooks off, and say so. Not parallel: it sets the SDK process's environment.
 func TestRealCLI_HooksDisabledByEnv(t *testing.T) {
 	t.Setenv(v2.HooksEnabledEnv, "false")
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("done")}
 	})
 	var ran atomic.Int32
 	deny := v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
 )
 
@@ -24,11 +24,11 @@ import (
 func TestRealCLI_StopTask(t *testing.T) {
 	t.Parallel()
 	var fifo string
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
 		fifo = p + "/sleep.pid"
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_bg1", "Bash", map[string]any{"command": "echo $$ > " + fifo + "; exec sleep 300", "description": "sleep", "run_in_background": true}),
-			fakeapi.TextReply("started"),
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_bg1", "Bash", map[string]any{"command": "echo $$ > " + fifo + "; exec sleep 300", "description": "sleep", "run_in_background": true}),
+			claudetest.TextReply("started"),
 		}
 	})
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

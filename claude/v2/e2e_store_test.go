@@ -14,10 +14,10 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // flakyStore fails every third Append before writing anything.
@@ -40,13 +40,13 @@ func (s *flakyStore) Append(ctx context.Context, key sessions.Key, entries []jso
 // then; the messages read back from the store are those of the CLI's transcript.
 func TestRealCLI_SessionStore(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", bash("echo hi > "+p+"/a.txt")),
-			fakeapi.ToolReply("toolu_02", "Task", map[string]any{"description": "sub", "prompt": "SUBAGENT-PROMPT", "subagent_type": "general-purpose", "run_in_background": false}),
-			fakeapi.TextReply("SUBAGENT-ANSWER"),
-			fakeapi.TextReply("first done"),
-			fakeapi.TextReply("second done"),
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", bash("echo hi > "+p+"/a.txt")),
+			claudetest.ToolReply("toolu_02", "Task", map[string]any{"description": "sub", "prompt": "SUBAGENT-PROMPT", "subagent_type": "general-purpose", "run_in_background": false}),
+			claudetest.TextReply("SUBAGENT-ANSWER"),
+			claudetest.TextReply("first done"),
+			claudetest.TextReply("second done"),
 		}
 	})
 	storeDir := sessions.Dir(t.TempDir())

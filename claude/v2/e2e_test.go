@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // The real-CLI suite: each test drives the pinned Claude CLI against the fake Messages API and
@@ -15,8 +15,8 @@ import (
 
 func TestRealCLI_PreToolUseDenyStopsTool(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), claudetest.TextReply("done")}
 	})
 	var pre recorder[*shared.PreToolUseHookInput]
 	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHooks(shared.Hooks{

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // TestRealCLI_PermissionRequestGuardAndCallbackAgree: with a permission callback, the CLI sends
@@ -54,8 +54,8 @@ func TestRealCLI_PermissionRequestGuardAndCallbackAgree(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(p string) []fakeapi.Reply {
-				return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), fakeapi.TextReply("done")}
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("done")}
 			})
 			written, asked := make(chan struct{}), make(chan struct{})
 			var writtenOnce, askedOnce sync.Once

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // shared.FileWriteToolsMatcher and shared.WrittenPaths guard the file-writing tools of CLI 2.1.330
@@ -23,19 +23,19 @@ func TestRealCLI_FileWriteGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The CLI edits only notebooks it has read: both are read first.
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
 		if err := os.WriteFile(filepath.Join(p, "in.ipynb"), []byte(nb), 0o644); err != nil {
 			t.Error(err)
 		}
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Read", map[string]any{"file_path": filepath.Join(outside, "n.ipynb")}),
-			fakeapi.ToolsReply(
-				fakeapi.ToolUse{ID: "toolu_02", Name: "NotebookEdit", Input: map[string]any{"notebook_path": filepath.Join(outside, "n.ipynb"), "cell_id": "c1", "new_source": "print('OUTSIDE')"}},
-				fakeapi.ToolUse{ID: "toolu_03", Name: "Write", Input: map[string]any{"file_path": filepath.Join(outside, "w.txt"), "content": "OUTSIDE"}},
-				fakeapi.ToolUse{ID: "toolu_04", Name: "Read", Input: map[string]any{"file_path": filepath.Join(p, "in.ipynb")}},
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Read", map[string]any{"file_path": filepath.Join(outside, "n.ipynb")}),
+			claudetest.ToolsReply(
+				claudetest.ToolUse{ID: "toolu_02", Name: "NotebookEdit", Input: map[string]any{"notebook_path": filepath.Join(outside, "n.ipynb"), "cell_id": "c1", "new_source": "print('OUTSIDE')"}},
+				claudetest.ToolUse{ID: "toolu_03", Name: "Write", Input: map[string]any{"file_path": filepath.Join(outside, "w.txt"), "content": "OUTSIDE"}},
+				claudetest.ToolUse{ID: "toolu_04", Name: "Read", Input: map[string]any{"file_path": filepath.Join(p, "in.ipynb")}},
 			),
-			fakeapi.ToolReply("toolu_05", "NotebookEdit", map[string]any{"notebook_path": filepath.Join(p, "in.ipynb"), "cell_id": "c1", "new_source": "print('INSIDE')"}),
-			fakeapi.TextReply("done"),
+			claudetest.ToolReply("toolu_05", "NotebookEdit", map[string]any{"notebook_path": filepath.Join(p, "in.ipynb"), "cell_id": "c1", "new_source": "print('INSIDE')"}),
+			claudetest.TextReply("done"),
 		}
 	})
 	type call struct{ Tool, Decision string }

@@ -9,8 +9,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // mcpServerEnv, when set, makes the test binary a stdio MCP server with one tool, "approve", a
@@ -73,10 +73,10 @@ func permMCPServer() int {
 // reports the server.
 func TestRealCLI_PermissionPromptTool(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_p1", "Bash", bash("echo forbidden > "+p+"/denied.txt")), fakeapi.TextReply("one"),
-			fakeapi.ToolReply("toolu_p2", "Bash", bash("echo fine > "+p+"/allowed.txt")), fakeapi.TextReply("two"),
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_p1", "Bash", bash("echo forbidden > "+p+"/denied.txt")), claudetest.TextReply("one"),
+			claudetest.ToolReply("toolu_p2", "Bash", bash("echo fine > "+p+"/allowed.txt")), claudetest.TextReply("two"),
 		}
 	})
 	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"perm": map[string]any{

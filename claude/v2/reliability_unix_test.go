@@ -14,9 +14,9 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/internal/proctest"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // Reliability with the real CLI: what only the real CLI can prove. The replay CLI covers the other
@@ -39,9 +39,9 @@ func TestRealCLI_CloseStopsToolsTheCLIStarted(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var fifo string
-			env := newRealEnv(t, func(p string) []fakeapi.Reply {
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
 				fifo = p + "/pid.fifo"
-				return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash(tt.command(fifo))), fakeapi.TextReply("started")}
+				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash(tt.command(fifo))), claudetest.TextReply("started")}
 			})
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Fatal(err)
@@ -98,8 +98,8 @@ func TestRealCLI_CloseStopsToolsTheCLIStarted(t *testing.T) {
 // and Close returns that same error.
 func TestRealCLI_CrashMidHook(t *testing.T) {
 	t.Parallel()
-	env := newRealEnv(t, func(p string) []fakeapi.Reply {
-		return []fakeapi.Reply{fakeapi.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), fakeapi.TextReply("done")}
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/ran.txt")), claudetest.TextReply("done")}
 	})
 	pid := make(chan int, 1)
 	ctxErr := make(chan error, 1)

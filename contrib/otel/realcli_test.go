@@ -15,16 +15,16 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 const subagentMarker = "SUBAGENT-TASK"
 
-// The real CLI runs offline against the repository's fake Messages API (internal/fakeapi; a
+// The real CLI runs offline against the repository's fake Messages API (claude/claudetest; a
 // module nested under the root may import its internal packages).
 
 // A real CLI session with an allowed call, a call a hook denies, a failing call and a subagent
@@ -33,7 +33,7 @@ const subagentMarker = "SUBAGENT-TASK"
 func TestRealCLI_SessionTrace(t *testing.T) {
 	bin := cli.Require(t)
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "test"} }
-	api := fakeapi.NewHandler(func(r fakeapi.Request) fakeapi.Reply {
+	api := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
 		answered := map[string]bool{}
 		for _, b := range r.ToolResults() {
 			answered[b.ToolUseID] = true
@@ -46,22 +46,22 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 		}
 		if subagent {
 			if answered["toolu_sub"] {
-				return fakeapi.TextReply("sub done")
+				return claudetest.TextReply("sub done")
 			}
-			return fakeapi.ToolReply("toolu_sub", "Bash", bash("echo from-subagent"))
+			return claudetest.ToolReply("toolu_sub", "Bash", bash("echo from-subagent"))
 		}
 		switch {
 		case answered["toolu_agent"]:
-			return fakeapi.TextReply("done")
+			return claudetest.TextReply("done")
 		case answered["toolu_fail"]:
-			return fakeapi.ToolReply("toolu_agent", "Agent", map[string]any{"description": "probe",
+			return claudetest.ToolReply("toolu_agent", "Agent", map[string]any{"description": "probe",
 				"prompt": subagentMarker + " run echo", "subagent_type": "general-purpose", "run_in_background": false})
 		case answered["toolu_rm"]:
-			return fakeapi.ToolReply("toolu_fail", "Bash", bash("exit 3"))
+			return claudetest.ToolReply("toolu_fail", "Bash", bash("exit 3"))
 		case answered["toolu_ok"]:
-			return fakeapi.ToolReply("toolu_rm", "Bash", bash("rm -rf /tmp/nothing-here"))
+			return claudetest.ToolReply("toolu_rm", "Bash", bash("rm -rf /tmp/nothing-here"))
 		}
-		return fakeapi.ToolReply("toolu_ok", "Bash", bash("echo ok"))
+		return claudetest.ToolReply("toolu_ok", "Bash", bash("echo ok"))
 	})
 	t.Cleanup(api.Close)
 	project := t.TempDir()

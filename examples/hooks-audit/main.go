@@ -16,13 +16,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-audit/auditlog"
 	"github.com/hookwire/agent-sdk-go/examples/internal/tracing"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // record is one audit line. Tool outputs are left out on purpose: they may hold secrets.
@@ -51,11 +51,11 @@ func run() int {
 	traceMode := fs.String("trace", "tree", "the session's OpenTelemetry trace: tree (a text tree at the end), json (the stdout exporter), off; OTLP too when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	f := demo.NewFlags(fs, "Run `echo hi`, then run `exit 3`, then summarise.")
 	path := fs.String("audit", "", "audit file (default: audit.jsonl in the project directory)")
-	script := func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", bash("echo hi")),
-			fakeapi.ToolReply("toolu_02", "Bash", bash("exit 3")),
-			fakeapi.TextReply("The first command printed hi; the second failed with exit code 3."),
+	script := func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", bash("echo hi")),
+			claudetest.ToolReply("toolu_02", "Bash", bash("exit 3")),
+			claudetest.TextReply("The first command printed hi; the second failed with exit code 3."),
 		}
 	}
 	return demo.Main(fs, os.Args[1:], f, script, func(ctx context.Context, env *demo.Env) error {

@@ -14,12 +14,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
 	"github.com/hookwire/agent-sdk-go/examples/internal/tracing"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // printer numbers and prints lines from hooks (which run on their own goroutines) and from the
@@ -44,11 +44,11 @@ func run() int {
 	traceMode := fs.String("trace", "tree", "the session's OpenTelemetry trace: tree (a text tree at the end), json (the stdout exporter), off; OTLP too when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	f := demo.NewFlags(fs, "Run `echo hello` with the Bash tool.")
 	second := fs.String("prompt2", "Now just say goodbye.", "second prompt of the session")
-	script := func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", map[string]any{"command": "echo hello", "description": "say hello"}),
-			fakeapi.TextReply("The command printed hello."),
-			fakeapi.TextReply("Goodbye!"),
+	script := func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", map[string]any{"command": "echo hello", "description": "say hello"}),
+			claudetest.TextReply("The command printed hello."),
+			claudetest.TextReply("Goodbye!"),
 		}
 	}
 	return demo.Main(fs, os.Args[1:], f, script, func(ctx context.Context, env *demo.Env) error {

@@ -19,11 +19,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-metrics/toolmetrics"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 func bash(cmd string) map[string]any { return map[string]any{"command": cmd, "description": cmd} }
@@ -35,14 +35,14 @@ func run() int {
 	f := demo.NewFlags(fs, "Run three shell commands in parallel: two short sleeps and one that fails.")
 	listen := fs.String("listen", "", "serve the metrics at http://ADDR/metrics, e.g. :9464 (default: off)")
 	hold := fs.Duration("hold", 0, "with -listen: keep serving this long after the session (Ctrl-C stops)")
-	script := func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolsReply( // three calls in one message; the CLI runs the read-only ones in parallel
-				fakeapi.ToolUse{ID: "toolu_01", Name: "Bash", Input: bash("sleep 0.2 && echo one")},
-				fakeapi.ToolUse{ID: "toolu_02", Name: "Bash", Input: bash("sleep 0.4 && echo two")},
-				fakeapi.ToolUse{ID: "toolu_03", Name: "Bash", Input: bash("sleep 0.1; exit 2")},
+	script := func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolsReply( // three calls in one message; the CLI runs the read-only ones in parallel
+				claudetest.ToolUse{ID: "toolu_01", Name: "Bash", Input: bash("sleep 0.2 && echo one")},
+				claudetest.ToolUse{ID: "toolu_02", Name: "Bash", Input: bash("sleep 0.4 && echo two")},
+				claudetest.ToolUse{ID: "toolu_03", Name: "Bash", Input: bash("sleep 0.1; exit 2")},
 			),
-			fakeapi.TextReply("Two commands succeeded and one failed."),
+			claudetest.TextReply("Two commands succeeded and one failed."),
 		}
 	}
 	return demo.Main(fs, os.Args[1:], f, script, func(ctx context.Context, env *demo.Env) error {

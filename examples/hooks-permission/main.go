@@ -16,12 +16,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-permission/bashpolicy"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-validation/pathguard"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // askAll is a settings layer with an "ask" rule for Bash: every Bash call needs a permission, so
@@ -37,14 +37,14 @@ func run() int {
 	fs := flag.NewFlagSet("hooks-permission", flag.ContinueOnError)
 	f := demo.NewFlags(fs, "List the project, then wipe the disk, then create touched.txt.")
 	mode := fs.String("mode", "hook", "who answers permission prompts: hook (PermissionRequest) or callback (can_use_tool)")
-	script := func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Bash", bash("ls -la")),
+	script := func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Bash", bash("ls -la")),
 			// The canary: if this line ever ran, rm-canary.txt would appear, and `exit 0` ends the
 			// shell before rm could start.
-			fakeapi.ToolReply("toolu_02", "Bash", bash("touch rm-canary.txt; exit 0; rm -rf /")),
-			fakeapi.ToolReply("toolu_03", "Bash", bash("touch touched.txt")),
-			fakeapi.TextReply("Listed the project; the other two commands were refused."),
+			claudetest.ToolReply("toolu_02", "Bash", bash("touch rm-canary.txt; exit 0; rm -rf /")),
+			claudetest.ToolReply("toolu_03", "Bash", bash("touch touched.txt")),
+			claudetest.TextReply("Listed the project; the other two commands were refused."),
 		}
 	}
 	return demo.Main(fs, os.Args[1:], f, script, func(ctx context.Context, env *demo.Env) error {

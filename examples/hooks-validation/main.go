@@ -16,11 +16,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-validation/pathguard"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 func main() { os.Exit(run()) }
@@ -29,12 +29,12 @@ func run() int {
 	fs := flag.NewFlagSet("hooks-validation", flag.ContinueOnError)
 	f := demo.NewFlags(fs, "Create /etc/hooks-demo.conf, then write a short note to notes.txt in the project.")
 	outside := fs.String("outside", "/etc/hooks-demo.conf", "new file the scripted model tries to create outside the project (fake API only)")
-	script := func(dir string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "Write", map[string]any{"file_path": *outside, "content": "owned = true\n"}),
-			fakeapi.ToolReply("toolu_02", "Bash", map[string]any{"command": "echo escaped > ../escape.txt", "description": "write next to the project"}),
-			fakeapi.ToolReply("toolu_03", "Write", map[string]any{"file_path": filepath.Join(dir, "notes.txt"), "content": "hooks work\n"}),
-			fakeapi.TextReply("I could not touch files outside the project; notes.txt is written."),
+	script := func(dir string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "Write", map[string]any{"file_path": *outside, "content": "owned = true\n"}),
+			claudetest.ToolReply("toolu_02", "Bash", map[string]any{"command": "echo escaped > ../escape.txt", "description": "write next to the project"}),
+			claudetest.ToolReply("toolu_03", "Write", map[string]any{"file_path": filepath.Join(dir, "notes.txt"), "content": "hooks work\n"}),
+			claudetest.TextReply("I could not touch files outside the project; notes.txt is written."),
 		}
 	}
 	return demo.Main(fs, os.Args[1:], f, script, func(ctx context.Context, env *demo.Env) error {

@@ -18,10 +18,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 func main() { os.Exit(run()) }
@@ -114,12 +114,12 @@ func run() int {
 	fs := flag.NewFlagSet("tools-inprocess", flag.ContinueOnError)
 	f := demo.NewFlags(fs, "Ada says her last order arrived broken: find her orders and refund it.")
 	limit := fs.Float64("limit", 100, "largest refund the hook lets the agent make (EUR)")
-	script := func(string) []fakeapi.Reply {
-		return []fakeapi.Reply{
-			fakeapi.ToolReply("toolu_01", "mcp__orders__find", map[string]any{"customer": "Ada"}),
-			fakeapi.ToolReply("toolu_02", "mcp__orders__refund", map[string]any{"order_id": "A-2", "amount": 250}),
-			fakeapi.ToolReply("toolu_03", "mcp__orders__refund", map[string]any{"order_id": "A-2", "amount": 60}),
-			fakeapi.TextReply("I refunded 60 EUR of order A-2; the full amount needs a person's approval."),
+	script := func(string) []claudetest.Reply {
+		return []claudetest.Reply{
+			claudetest.ToolReply("toolu_01", "mcp__orders__find", map[string]any{"customer": "Ada"}),
+			claudetest.ToolReply("toolu_02", "mcp__orders__refund", map[string]any{"order_id": "A-2", "amount": 250}),
+			claudetest.ToolReply("toolu_03", "mcp__orders__refund", map[string]any{"order_id": "A-2", "amount": 60}),
+			claudetest.TextReply("I refunded 60 EUR of order A-2; the full amount needs a person's approval."),
 		}
 	}
 	return demo.Main(fs, os.Args[1:], f, script, func(ctx context.Context, env *demo.Env) error {

@@ -1,5 +1,5 @@
 // Command bench is the end-to-end hook benchmark: it drives the real Claude CLI through a local fake
-// Messages API (internal/fakeapi) with a workload of N tool calls, under several hook
+// Messages API (claude/claudetest) with a workload of N tool calls, under several hook
 // configurations and drivers, and reports what hooks cost.
 //
 //	go run ./internal/bench                       # N=100, 5 interleaved runs per configuration
@@ -52,8 +52,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 func main() {
@@ -259,8 +259,8 @@ func mcpTools(shape string, c Config) int {
 func ms(ns int64) float64 { return float64(ns) / 1e6 }
 
 // workload returns the fake API's answer to main-loop request i.
-func workload(shape string, n int) fakeapi.Handler {
-	return func(r fakeapi.Request) fakeapi.Reply {
+func workload(shape string, n int) claudetest.ReplyFunc {
+	return func(r claudetest.Request) claudetest.Reply {
 		tool, cmd := "Bash", func(k int) map[string]any {
 			return map[string]any{"command": fmt.Sprintf("echo %d", k), "description": "bench"}
 		}
@@ -270,19 +270,19 @@ func workload(shape string, n int) fakeapi.Handler {
 		switch shape {
 		case "seq", "tools":
 			if r.Index < n {
-				return fakeapi.ToolReply(fmt.Sprintf("toolu_%04d", r.Index), tool, cmd(r.Index))
+				return claudetest.ToolReply(fmt.Sprintf("toolu_%04d", r.Index), tool, cmd(r.Index))
 			}
 		case "par", "toolspar":
 			if r.Index < n/10 {
-				uses := make([]fakeapi.ToolUse, 10)
+				uses := make([]claudetest.ToolUse, 10)
 				for j := range uses {
 					k := r.Index*10 + j
-					uses[j] = fakeapi.ToolUse{ID: fmt.Sprintf("toolu_%04d", k), Name: tool, Input: cmd(k)}
+					uses[j] = claudetest.ToolUse{ID: fmt.Sprintf("toolu_%04d", k), Name: tool, Input: cmd(k)}
 				}
-				return fakeapi.ToolsReply(uses...)
+				return claudetest.ToolsReply(uses...)
 			}
 		}
-		return fakeapi.TextReply("done")
+		return claudetest.TextReply("done")
 	}
 }
 
@@ -299,7 +299,7 @@ func calls(shape string, n int) int {
 
 // runOnce runs one configuration once: a fresh fake API, HOME and project, and a driver process.
 func runOnce(ctx context.Context, exe string, o Options, shape string, c Config, round int) (Report, error) {
-	api := fakeapi.NewHandler(workload(shape, o.N))
+	api := claudetest.NewModelFunc(workload(shape, o.N))
 	defer api.Close()
 	tmp, err := os.MkdirTemp("", "agent-sdk-bench-")
 	if err != nil {

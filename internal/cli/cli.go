@@ -1,6 +1,6 @@
 // Package cli finds or installs the pinned Claude Code CLI used by the
 // end-to-end tests and prepares an environment that points it at a fake
-// Messages API (see package fakeapi).
+// Messages API (see package claudetest).
 package cli
 
 import (

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // line is one decoded stdout line of the CLI.
@@ -40,7 +40,7 @@ type proc struct {
 
 // startCLI runs the real CLI in a temp project dir with a scratch HOME,
 // pointed at srv. Everything is bounded by a 60 s context.
-func startCLI(t *testing.T, srv *fakeapi.Server, project string) *proc {
+func startCLI(t *testing.T, srv *claudetest.Model, project string) *proc {
 	t.Helper()
 	bin := cli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -138,7 +138,7 @@ func userMessage(text string) map[string]any {
 	}
 }
 
-func logServer(t *testing.T, srv *fakeapi.Server) {
+func logServer(t *testing.T, srv *claudetest.Model) {
 	t.Helper()
 	t.Logf("HTTP requests: %q", srv.Paths())
 	for _, r := range srv.SideRequests() {
@@ -149,10 +149,10 @@ func logServer(t *testing.T, srv *fakeapi.Server) {
 func TestE2EBashToolRuns(t *testing.T) {
 	project := t.TempDir()
 	marker := filepath.Join(project, "ran.txt")
-	srv := fakeapi.New(
-		fakeapi.ToolReply("toolu_01", "Bash", map[string]string{
+	srv := claudetest.NewModel(
+		claudetest.ToolReply("toolu_01", "Bash", map[string]string{
 			"command": "touch " + marker + " && echo hi", "description": "probe"}),
-		fakeapi.TextReply("done"),
+		claudetest.TextReply("done"),
 	)
 	defer srv.Close()
 
@@ -184,10 +184,10 @@ func TestE2EBashToolRuns(t *testing.T) {
 func TestE2EPreToolUseHookDenies(t *testing.T) {
 	project := t.TempDir()
 	marker := filepath.Join(project, "ran.txt")
-	srv := fakeapi.New(
-		fakeapi.ToolReply("toolu_01", "Bash", map[string]string{
+	srv := claudetest.NewModel(
+		claudetest.ToolReply("toolu_01", "Bash", map[string]string{
 			"command": "touch " + marker + " && echo hi", "description": "probe"}),
-		fakeapi.TextReply("done"),
+		claudetest.TextReply("done"),
 	)
 	defer srv.Close()
 

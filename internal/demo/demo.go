@@ -1,6 +1,6 @@
 // Package demo is the harness shared by the programs under examples/. It turns a handful of flags
 // into the v2.Options of a session that runs the real Claude Code CLI against a scripted fake
-// Messages API on 127.0.0.1 (package fakeapi), so that every example runs offline in one command:
+// Messages API on 127.0.0.1 (package claudetest), so that every example runs offline in one command:
 //
 //	go run -C examples ./hooks-validation
 //
@@ -30,9 +30,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // Timeout bounds one whole example run, so that a stuck CLI never hangs a newcomer's terminal.
@@ -66,7 +66,7 @@ func NewFlags(fs *flag.FlagSet, prompt string) *Flags {
 
 // Script computes the fake model's replies from the project directory (absolute, symlinks
 // resolved). It is not called with -real-api.
-type Script func(dir string) []fakeapi.Reply
+type Script func(dir string) []claudetest.Reply
 
 // Env is one prepared example run. Close releases it.
 type Env struct {
@@ -75,7 +75,7 @@ type Env struct {
 	// CLIPath is the CLI binary in use.
 	CLIPath string
 	// API is the fake Messages API, nil with -real-api.
-	API *fakeapi.Server
+	API *claudetest.Model
 	// RealAPI reports that the run talks to the real Anthropic API.
 	RealAPI bool
 
@@ -127,7 +127,7 @@ func Setup(ctx context.Context, f *Flags, script Script) (env *Env, err error) {
 		return env, fmt.Errorf("demo: scratch HOME: %w", err)
 	}
 	env.cleanups = append(env.cleanups, func() { os.RemoveAll(home) })
-	env.API = fakeapi.New(script(env.Dir)...)
+	env.API = claudetest.NewModel(script(env.Dir)...)
 	env.cleanups = append(env.cleanups, env.API.Close)
 	env.opts = append(env.opts, v2.WithBaseEnv(cli.Env(home, env.API.URL())))
 	return env, nil

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // fakeCLI returns an existing file to stand in for the CLI: Setup only checks that it exists.
@@ -26,7 +26,7 @@ func fakeCLI(t *testing.T) string {
 
 func TestSetupFakeAPI(t *testing.T) {
 	var gotDir string
-	env, err := Setup(context.Background(), &Flags{CLI: fakeCLI(t)}, func(dir string) []fakeapi.Reply {
+	env, err := Setup(context.Background(), &Flags{CLI: fakeCLI(t)}, func(dir string) []claudetest.Reply {
 		gotDir = dir
 		return nil
 	})
@@ -54,7 +54,7 @@ func TestSetupFakeAPI(t *testing.T) {
 
 func TestSetupKeepsGivenDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "project")
-	env, err := Setup(context.Background(), &Flags{CLI: fakeCLI(t), Dir: dir}, func(string) []fakeapi.Reply { return nil })
+	env, err := Setup(context.Background(), &Flags{CLI: fakeCLI(t), Dir: dir}, func(string) []claudetest.Reply { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestSetupRealAPI(t *testing.T) {
 		t.Errorf("-real-api without a key: err = %v", err)
 	}
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-not-used")
-	env, err := Setup(context.Background(), &Flags{CLI: fakeCLI(t), RealAPI: true}, func(string) []fakeapi.Reply {
+	env, err := Setup(context.Background(), &Flags{CLI: fakeCLI(t), RealAPI: true}, func(string) []claudetest.Reply {
 		t.Error("the script must not run with -real-api")
 		return nil
 	})
@@ -111,7 +111,7 @@ func TestMainExitCodes(t *testing.T) {
 		t.Errorf("-h: exit %d, want 0", got)
 	}
 	fs, f = newFS()
-	if got := Main(fs, []string{"-cli", fakeCLI(t)}, f, func(string) []fakeapi.Reply { return nil }, body); got != 1 {
+	if got := Main(fs, []string{"-cli", fakeCLI(t)}, f, func(string) []claudetest.Reply { return nil }, body); got != 1 {
 		t.Errorf("failing body: exit %d, want 1", got)
 	}
 	_, f = newFS()

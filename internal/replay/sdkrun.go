@@ -16,9 +16,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // hookFlags collects -hook EVENT:MATCHER:BEHAVIOR flags.
@@ -87,7 +87,7 @@ func SDKRun() int {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
-		api := fakeapi.New(replies...)
+		api := claudetest.NewModel(replies...)
 		defer api.Close()
 		opts = append(opts, v2.WithEnv("ANTHROPIC_BASE_URL="+api.URL(), "ANTHROPIC_API_KEY=sk-ant-test"))
 	}
@@ -142,18 +142,18 @@ func SDKRun() int {
 }
 
 // parseAPIScript reads "tool:NAME:JSON;text:TEXT" into fake API replies; tool ids are t1, t2, ...
-func parseAPIScript(spec string) ([]fakeapi.Reply, error) {
-	var out []fakeapi.Reply
+func parseAPIScript(spec string) ([]claudetest.Reply, error) {
+	var out []claudetest.Reply
 	n := 0
 	for _, part := range strings.Split(spec, ";") {
 		kind, rest, _ := strings.Cut(part, ":")
 		switch kind {
 		case "text":
-			out = append(out, fakeapi.TextReply(rest))
+			out = append(out, claudetest.TextReply(rest))
 		case "tool":
 			name, input, _ := strings.Cut(rest, ":")
 			n++
-			out = append(out, fakeapi.ToolReply(fmt.Sprintf("t%d", n), name, json.RawMessage(input)))
+			out = append(out, claudetest.ToolReply(fmt.Sprintf("t%d", n), name, json.RawMessage(input)))
 		default:
 			return nil, fmt.Errorf("bad -api part %q", part)
 		}

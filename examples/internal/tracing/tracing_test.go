@@ -15,11 +15,11 @@ import (
 
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
 	"github.com/hookwire/agent-sdk-go/internal/cli"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
 )
 
 // The tree of a real CLI session with an allowed call, a call a hook denies, a failing call and a
@@ -28,7 +28,7 @@ func TestTreeOfARealSession(t *testing.T) {
 	bin := cli.Require(t)
 	const marker = "SUBAGENT-TASK"
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": cmd} }
-	convo := func(r fakeapi.Request) (first, all string) {
+	convo := func(r claudetest.Request) (first, all string) {
 		for i, m := range r.Messages {
 			var b strings.Builder
 			for _, c := range m.Content {
@@ -44,26 +44,26 @@ func TestTreeOfARealSession(t *testing.T) {
 		}
 		return first, all
 	}
-	api := fakeapi.NewHandler(func(r fakeapi.Request) fakeapi.Reply {
+	api := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
 		first, all := convo(r)
 		if strings.Contains(first, marker) {
 			if strings.Contains(all, "tool_result:toolu_sub") {
-				return fakeapi.TextReply("sub done")
+				return claudetest.TextReply("sub done")
 			}
-			return fakeapi.ToolReply("toolu_sub", "Bash", bash("echo from-subagent"))
+			return claudetest.ToolReply("toolu_sub", "Bash", bash("echo from-subagent"))
 		}
 		switch {
 		case strings.Contains(all, "tool_result:toolu_agent"):
-			return fakeapi.TextReply("done")
+			return claudetest.TextReply("done")
 		case strings.Contains(all, "tool_result:toolu_fail"):
-			return fakeapi.ToolReply("toolu_agent", "Agent", map[string]any{"description": "probe",
+			return claudetest.ToolReply("toolu_agent", "Agent", map[string]any{"description": "probe",
 				"prompt": marker + " run echo", "subagent_type": "general-purpose", "run_in_background": false})
 		case strings.Contains(all, "tool_result:toolu_rm"):
-			return fakeapi.ToolReply("toolu_fail", "Bash", bash("exit 3"))
+			return claudetest.ToolReply("toolu_fail", "Bash", bash("exit 3"))
 		case strings.Contains(all, "tool_result:toolu_ok"):
-			return fakeapi.ToolReply("toolu_rm", "Bash", bash("rm -rf /"))
+			return claudetest.ToolReply("toolu_rm", "Bash", bash("rm -rf /"))
 		}
-		return fakeapi.ToolReply("toolu_ok", "Bash", bash("echo ok"))
+		return claudetest.ToolReply("toolu_ok", "Bash", bash("echo ok"))
 	})
 	defer api.Close()
 	project := t.TempDir()

@@ -1,11 +1,11 @@
-package fakeapi_test
+package claudetest_test
 
 import (
 	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 )
 
 // Reply.InputTokens and OutputTokens replace the estimated usage, in a JSON answer and in a
@@ -16,14 +16,14 @@ func TestReplyUsage(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		reply fakeapi.Reply
+		reply claudetest.Reply
 		fixed *usage // nil: estimated (small, non-zero)
 	}{
-		{"estimated", fakeapi.TextReply("hi"), nil},
-		{"given", fakeapi.Reply{Text: "hi", InputTokens: 200000, OutputTokens: 7000}, &usage{200000, 7000}},
+		{"estimated", claudetest.TextReply("hi"), nil},
+		{"given", claudetest.Reply{Text: "hi", InputTokens: 200000, OutputTokens: 7000}, &usage{200000, 7000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := fakeapi.New(tc.reply, tc.reply)
+			srv := claudetest.NewModel(tc.reply, tc.reply)
 			defer srv.Close()
 			var m struct {
 				Usage struct {

@@ -1,9 +1,9 @@
-// Package fakeapi is a scripted fake of the Anthropic Messages API for tests
+// Package claudetest is a scripted fake of the Anthropic Messages API for tests
 // that drive the real Claude Code CLI without network access.
 //
 // Point the CLI at it with ANTHROPIC_BASE_URL=srv.URL(). Every POST to
 // /v1/messages that carries a "tools" array is a main-loop request: it
-// consumes the next Reply of the script (or is answered by a Handler) and is
+// consumes the next Reply of the script (or is answered by a ReplyFunc) and is
 // recorded in Requests. A request without "tools" is a side query (session
 // title, summary, ...): it gets a short text answer, does not consume the
 // script, and is recorded in SideRequests. When the script runs out, main-loop
@@ -19,5 +19,5 @@
 // 400 up to 6 attempts, a 5xx with backoff), and each attempt consumes a
 // scripted reply: use Repeat to make an error stick.
 //
-// A Server is safe for concurrent use.
-package fakeapi
+// A Model is safe for concurrent use.
+package claudetest

@@ -1,4 +1,4 @@
-package fakeapi_test
+package claudetest_test
 
 import (
 	"bufio"

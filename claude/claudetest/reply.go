@@ -1,4 +1,4 @@
-package fakeapi
+package claudetest
 
 // ToolUse is one tool_use content block of a model answer.
 type ToolUse struct {

@@ -1,4 +1,4 @@
-package fakeapi
+package claudetest
 
 import (
 	"encoding/json"
@@ -12,15 +12,15 @@ import (
 // SideText is the text answered to side queries (requests without tools).
 const SideText = "Fake side answer."
 
-// Handler computes the reply to a main-loop request. It may be called
+// ReplyFunc computes the reply to a main-loop request. It may be called
 // concurrently when the CLI sends parallel requests (e.g. subagents).
-type Handler func(Request) Reply
+type ReplyFunc func(Request) Reply
 
-// Server is a running fake Messages API on 127.0.0.1.
-type Server struct {
+// Model is a running fake Messages API on 127.0.0.1.
+type Model struct {
 	ts      *httptest.Server
-	handler Handler
-	sideH   Handler
+	handler ReplyFunc
+	sideH   ReplyFunc
 
 	mu     sync.Mutex
 	script []Reply
@@ -31,56 +31,56 @@ type Server struct {
 	msgSeq int
 }
 
-// New starts a server that answers main-loop requests with replies, in
+// NewModel starts a server that answers main-loop requests with replies, in
 // order, then with TextReply("done").
-func New(replies ...Reply) *Server {
-	return start(&Server{script: append([]Reply(nil), replies...)})
+func NewModel(replies ...Reply) *Model {
+	return start(&Model{script: append([]Reply(nil), replies...)})
 }
 
 // SetSideHandler makes h answer side queries (requests without tools, such as the CLI's prompt
 // hooks, which expect a JSON text like {"ok":false,"reason":"..."}). Nil restores SideText.
-func (s *Server) SetSideHandler(h Handler) {
+func (s *Model) SetSideHandler(h ReplyFunc) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sideH = h
 }
 
-// NewHandler starts a server that answers each main-loop request with h.
+// NewModelFunc starts a server that answers each main-loop request with h.
 // The request passed to h has its Index set and is already recorded.
-func NewHandler(h Handler) *Server {
-	return start(&Server{handler: h})
+func NewModelFunc(h ReplyFunc) *Model {
+	return start(&Model{handler: h})
 }
 
-func start(s *Server) *Server {
+func start(s *Model) *Model {
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
 
 // URL returns the base URL, e.g. "http://127.0.0.1:41234", for ANTHROPIC_BASE_URL.
-func (s *Server) URL() string { return s.ts.URL }
+func (s *Model) URL() string { return s.ts.URL }
 
 // Close shuts the server down, closing idle client connections.
-func (s *Server) Close() {
+func (s *Model) Close() {
 	s.ts.CloseClientConnections()
 	s.ts.Close()
 }
 
 // Requests returns the recorded main-loop requests (those with tools), in order.
-func (s *Server) Requests() []Request {
+func (s *Model) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.reqs...)
 }
 
 // SideRequests returns the recorded side queries (requests without tools), in order.
-func (s *Server) SideRequests() []Request {
+func (s *Model) SideRequests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.side...)
 }
 
 // LastRequest returns the last main-loop request; ok is false if none came.
-func (s *Server) LastRequest() (r Request, ok bool) {
+func (s *Model) LastRequest() (r Request, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.reqs) == 0 {
@@ -90,20 +90,20 @@ func (s *Server) LastRequest() (r Request, ok bool) {
 }
 
 // Paths returns "METHOD /path?query" for every HTTP request received, in order.
-func (s *Server) Paths() []string {
+func (s *Model) Paths() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.paths...)
 }
 
 // Remaining returns how many scripted replies have not been used yet.
-func (s *Server) Remaining() int {
+func (s *Model) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.script) - s.next
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+func (s *Model) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.paths = append(s.paths, r.Method+" "+r.URL.RequestURI())
 	s.mu.Unlock()
@@ -115,19 +115,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		writeJSON(w, http.StatusOK, map[string]int{"input_tokens": estimateTokens(len(body))})
 	default:
-		writeError(w, http.StatusNotFound, "fakeapi: no route for "+r.Method+" "+r.URL.Path)
+		writeError(w, http.StatusNotFound, "claudetest: no route for "+r.Method+" "+r.URL.Path)
 	}
 }
 
-func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
+func (s *Model) messages(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "fakeapi: reading body: "+err.Error())
+		writeError(w, http.StatusBadRequest, "claudetest: reading body: "+err.Error())
 		return
 	}
 	req, isMain, err := decodeRequest(r, body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "fakeapi: invalid JSON body: "+err.Error())
+		writeError(w, http.StatusBadRequest, "claudetest: invalid JSON body: "+err.Error())
 		return
 	}
 

@@ -1,14 +1,14 @@
-package fakeapi_test
+package claudetest_test
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 )
 
 func TestRequestDecoding(t *testing.T) {
-	srv := fakeapi.New()
+	srv := claudetest.NewModel()
 	defer srv.Close()
 	b := body(true, true,
 		map[string]any{"role": "user", "content": "say \"quoted\" <b>"},

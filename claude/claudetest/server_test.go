@@ -1,4 +1,4 @@
-package fakeapi_test
+package claudetest_test
 
 import (
 	"encoding/json"
@@ -10,28 +10,28 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/internal/fakeapi"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 )
 
 var replyCases = []struct {
 	name  string
-	reply fakeapi.Reply
+	reply claudetest.Reply
 	want  result
 }{
 	{
 		name:  "text",
-		reply: fakeapi.TextReply("hello"),
+		reply: claudetest.TextReply("hello"),
 		want:  result{StopReason: "end_turn", Blocks: []block{{Type: "text", Text: "hello"}}},
 	},
 	{
 		name:  "one tool",
-		reply: fakeapi.ToolReply("toolu_01", "Bash", map[string]string{"command": "echo hi"}),
+		reply: claudetest.ToolReply("toolu_01", "Bash", map[string]string{"command": "echo hi"}),
 		want: result{StopReason: "tool_use", Blocks: []block{
 			{Type: "tool_use", ID: "toolu_01", Name: "Bash", Input: `{"command":"echo hi"}`}}},
 	},
 	{
 		name: "text and two tools, non-ASCII input",
-		reply: fakeapi.Reply{Text: "let me", ToolUses: []fakeapi.ToolUse{
+		reply: claudetest.Reply{Text: "let me", ToolUses: []claudetest.ToolUse{
 			{ID: "toolu_a", Name: "Read", Input: map[string]string{"file_path": "/tmp/é€😀.txt"}},
 			{ID: "toolu_b", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
 		}},
@@ -43,7 +43,7 @@ var replyCases = []struct {
 	},
 	{
 		name:  "nil input",
-		reply: fakeapi.ToolsReply(fakeapi.ToolUse{ID: "toolu_c", Name: "TaskStop"}),
+		reply: claudetest.ToolsReply(claudetest.ToolUse{ID: "toolu_c", Name: "TaskStop"}),
 		want: result{StopReason: "tool_use", Blocks: []block{
 			{Type: "tool_use", ID: "toolu_c", Name: "TaskStop", Input: `{}`}}},
 	},
@@ -52,7 +52,7 @@ var replyCases = []struct {
 func TestStreamedReply(t *testing.T) {
 	for _, tc := range replyCases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := fakeapi.New(tc.reply)
+			srv := claudetest.NewModel(tc.reply)
 			defer srv.Close()
 			resp := post(t, srv.URL(), "/v1/messages?beta=true", body(true, true))
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
@@ -73,7 +73,7 @@ func TestStreamedReply(t *testing.T) {
 func TestJSONReply(t *testing.T) {
 	for _, tc := range replyCases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := fakeapi.New(tc.reply)
+			srv := claudetest.NewModel(tc.reply)
 			defer srv.Close()
 			resp := post(t, srv.URL(), "/v1/messages", body(false, true))
 			var m struct {
@@ -121,16 +121,16 @@ func firstText(t *testing.T, resp *http.Response) string {
 }
 
 func TestScriptAndSideQueries(t *testing.T) {
-	srv := fakeapi.New(fakeapi.TextReply("one"), fakeapi.TextReply("two"))
+	srv := claudetest.NewModel(claudetest.TextReply("one"), claudetest.TextReply("two"))
 	defer srv.Close()
 
 	steps := []struct {
 		tools bool
 		want  string
 	}{
-		{tools: false, want: fakeapi.SideText},
+		{tools: false, want: claudetest.SideText},
 		{tools: true, want: "one"},
-		{tools: false, want: fakeapi.SideText},
+		{tools: false, want: claudetest.SideText},
 		{tools: true, want: "two"},
 		{tools: true, want: "done"},
 	}
@@ -168,7 +168,7 @@ func TestErrorReply(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
-			srv := fakeapi.New(fakeapi.ErrorReply(tc.status, "fake error"))
+			srv := claudetest.NewModel(claudetest.ErrorReply(tc.status, "fake error"))
 			defer srv.Close()
 			resp := post(t, srv.URL(), "/v1/messages?beta=true", body(true, true))
 			var e struct {
@@ -189,7 +189,7 @@ func TestErrorReply(t *testing.T) {
 }
 
 func TestOtherRoutes(t *testing.T) {
-	srv := fakeapi.New()
+	srv := claudetest.NewModel()
 	defer srv.Close()
 
 	resp := post(t, srv.URL(), "/v1/messages/count_tokens?beta=true", body(false, true))
@@ -212,11 +212,11 @@ func TestOtherRoutes(t *testing.T) {
 }
 
 func TestHandlerSeesToolResult(t *testing.T) {
-	srv := fakeapi.NewHandler(func(r fakeapi.Request) fakeapi.Reply {
+	srv := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
 		if tr, ok := r.LastToolResult(); ok {
-			return fakeapi.TextReply("tool said " + tr.ResultText())
+			return claudetest.TextReply("tool said " + tr.ResultText())
 		}
-		return fakeapi.ToolReply("toolu_01", "Bash", map[string]string{"command": "echo hi"})
+		return claudetest.ToolReply("toolu_01", "Bash", map[string]string{"command": "echo hi"})
 	})
 	defer srv.Close()
 
@@ -244,11 +244,11 @@ func TestHandlerSeesToolResult(t *testing.T) {
 
 func TestConcurrentScript(t *testing.T) {
 	const n = 20
-	var replies []fakeapi.Reply
+	var replies []claudetest.Reply
 	for i := range n {
-		replies = append(replies, fakeapi.TextReply(fmt.Sprint("r", i)))
+		replies = append(replies, claudetest.TextReply(fmt.Sprint("r", i)))
 	}
-	srv := fakeapi.New(replies...)
+	srv := claudetest.NewModel(replies...)
 	defer srv.Close()
 
 	var mu sync.Mutex
@@ -290,7 +290,7 @@ func TestConcurrentScript(t *testing.T) {
 }
 
 func TestRepeat(t *testing.T) {
-	srv := fakeapi.New(append(fakeapi.Repeat(2, fakeapi.ErrorReply(400, "x")), fakeapi.TextReply("ok"))...)
+	srv := claudetest.NewModel(append(claudetest.Repeat(2, claudetest.ErrorReply(400, "x")), claudetest.TextReply("ok"))...)
 	defer srv.Close()
 	for i, want := range []int{400, 400, 200} {
 		if resp := post(t, srv.URL(), "/v1/messages", body(false, true)); resp.StatusCode != want {
@@ -300,9 +300,9 @@ func TestRepeat(t *testing.T) {
 }
 
 func TestSideHandlerAnswersSideQueries(t *testing.T) {
-	srv := fakeapi.New(fakeapi.TextReply("main"))
+	srv := claudetest.NewModel(claudetest.TextReply("main"))
 	defer srv.Close()
-	srv.SetSideHandler(func(r fakeapi.Request) fakeapi.Reply { return fakeapi.TextReply(`{"ok":false,"reason":"no"}`) })
+	srv.SetSideHandler(func(r claudetest.Request) claudetest.Reply { return claudetest.TextReply(`{"ok":false,"reason":"no"}`) })
 	if got := firstText(t, post(t, srv.URL(), "/v1/messages", body(false, false))); got != `{"ok":false,"reason":"no"}` {
 		t.Errorf("side answer = %q", got)
 	}
