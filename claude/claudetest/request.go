@@ -120,15 +120,15 @@ func (r Request) LastToolResult() (Block, bool) {
 
 // wireRequest is the part of a Messages API request body that is decoded.
 type wireRequest struct {
-	Model    string            `json:"model"`
+	Model    string           `json:"model"`
 	System   jsontext.Value   `json:"system"`
-	Messages []wireMessage     `json:"messages"`
+	Messages []wireMessage    `json:"messages"`
 	Tools    []jsontext.Value `json:"tools"`
-	Stream   bool              `json:"stream"`
+	Stream   bool             `json:"stream"`
 }
 
 type wireMessage struct {
-	Role    string          `json:"role"`
+	Role    string         `json:"role"`
 	Content jsontext.Value `json:"content"`
 }
 
