@@ -36,8 +36,8 @@ type Reply struct {
 	// RetryAfter, when positive, is sent with an error reply as the headers
 	// retry-after (whole seconds, rounded up) and retry-after-ms, which the CLI
 	// reads to wait before its next attempt. Zero sends neither: the CLI backs
-	// off by itself.
-	RetryAfter time.Duration `json:"retry_after,omitzero,format:units"`
+	// off by itself. A script file spells it "retry_after": "1.5s".
+	RetryAfter time.Duration `json:"-"`
 	// InputTokens and OutputTokens, when non-zero, are the usage the answer
 	// reports instead of an estimate from the sizes (to make an answer as costly
 	// as a test needs).
