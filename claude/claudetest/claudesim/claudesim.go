@@ -34,7 +34,9 @@
 //     and becomes an is_error tool result; updatedInput replaces the input), PostToolUse,
 //     PostToolUseFailure and Stop (a block makes one more turn). Matchers follow the CLI's rule:
 //     plain names are an exact list, anything else an unanchored regular expression. A hook
-//     callback that does not answer within its timeout (default 600 s) is cancelled and blocks.
+//     callback that does not answer within its timeout (default 600 s) is cancelled and blocks; a
+//     PreToolUse or UserPromptSubmit callback answered with an error (or an answer that does not
+//     decode) blocks too: the simulator fails closed.
 //   - Messages: system init, assistant (one per content block), user (tool results) and result
 //     (subtype "success"; is_error on an API error or after 50 turns).
 //   - The Messages API is called without streaming, with the tools Bash, Read, Write and Edit, the

@@ -1,7 +1,9 @@
 package claudesim_test
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
@@ -121,5 +124,77 @@ func TestPath(t *testing.T) {
 	out, err := exec.Command(p, "--version").Output()
 	if err != nil || string(out) != "2.1.330 (Claude Code simulator)\n" {
 		t.Errorf("claude-sim --version: %q, %v", out, err)
+	}
+}
+
+// A PreToolUse callback that the SDK answers with an error, or with something that is not a hook
+// answer, blocks the tool: the simulator fails closed. An empty answer lets it run (the control
+// case). The simulator is driven over its stdin and stdout, as the SDK would.
+func TestSimulatorHookFailureBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answer  string // the control_response to the hook_callback, %s is its request_id
+		blocked bool
+	}{
+		{"error answer", `{"type":"control_response","response":{"subtype":"error","request_id":%q,"error":"boom"}}`, true},
+		{"not a hook answer", `{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":[1]}}`, true},
+		{"empty answer", `{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{}}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := claudetest.NewModel(claudetest.ToolReply("toolu_1", "Bash", map[string]any{"command": "touch ran"}), claudetest.TextReply("ok"))
+			defer model.Close()
+			project := t.TempDir()
+			cmd := exec.Command(claudesim.Path(t))
+			cmd.Dir = project
+			cmd.Env = cli.Env(t.TempDir(), model.URL())
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			lines := bufio.NewScanner(stdout)
+			// next reads stdout up to the first message of type typ and returns it.
+			next := func(typ string) map[string]any {
+				t.Helper()
+				for lines.Scan() {
+					var m map[string]any
+					if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+						t.Fatalf("simulator wrote %q: %v", lines.Text(), err)
+					}
+					if m["type"] == typ {
+						return m
+					}
+				}
+				t.Fatalf("no %s message: %v", typ, lines.Err())
+				return nil
+			}
+			fmt.Fprintln(stdin, `{"type":"control_request","request_id":"init","request":{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["guard"]}]}}}`)
+			next("control_response")
+			fmt.Fprintln(stdin, `{"type":"user","message":{"role":"user","content":"go"}}`)
+			cb := next("control_request")
+			fmt.Fprintf(stdin, tc.answer+"\n", cb["request_id"])
+			res := next("result")
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("simulator: %v", err)
+			}
+			if res["result"] != "ok" {
+				t.Errorf("result %v", res)
+			}
+			_, err = os.Stat(filepath.Join(project, "ran"))
+			if ran := err == nil; ran == tc.blocked {
+				t.Errorf("the tool ran: %v, want %v", ran, !tc.blocked)
+			}
+			tr, ok := model.Requests()[1].LastToolResult()
+			if !ok || tr.IsError != tc.blocked || (tc.blocked && !strings.Contains(tr.ResultText(), "hook failed")) {
+				t.Errorf("tool result %+v (%q)", tr, tr.ResultText())
+			}
+		})
 	}
 }

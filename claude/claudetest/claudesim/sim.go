@@ -194,6 +194,10 @@ func (s *simulator) hook(event, value string, input map[string]any, toolUseID st
 			case raw := <-ch:
 				if json.Unmarshal(raw, &ans) != nil {
 					ans = nil
+					if event == "PreToolUse" || event == "UserPromptSubmit" {
+						// Fail-closed: an error answer or one that does not decode blocks.
+						ans = map[string]any{"decision": "block", "reason": event + " hook failed: the SDK answered with an error"}
+					}
 				}
 			case <-time.After(timeout):
 				s.send(map[string]any{"type": "control_cancel_request", "request_id": rid})
