@@ -3,17 +3,19 @@ package claudetest_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // event is one parsed server-sent event.
 type event struct {
 	Name string
-	Data json.RawMessage
+	Data jsontext.Value
 }
 
 // parseSSE reads "event: X\ndata: Y\n\n" records until EOF.
@@ -33,7 +35,7 @@ func parseSSE(t *testing.T, r io.Reader) []event {
 		case strings.HasPrefix(line, "event: "):
 			cur.Name = strings.TrimPrefix(line, "event: ")
 		case strings.HasPrefix(line, "data: "):
-			cur.Data = json.RawMessage(strings.TrimPrefix(line, "data: "))
+			cur.Data = jsontext.Value(strings.TrimPrefix(line, "data: "))
 		default:
 			t.Fatalf("unexpected SSE line %q", line)
 		}
@@ -159,9 +161,9 @@ func compact(t *testing.T, s string) string {
 	if s == "" {
 		return ""
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(s)); err != nil {
+	v := jsontext.Value(s)
+	if err := v.Compact(); err != nil {
 		t.Fatalf("invalid JSON %q: %v", s, err)
 	}
-	return buf.String()
+	return string(v)
 }

@@ -2,9 +2,11 @@ package claudetest
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Request is one recorded POST /v1/messages request.
@@ -43,18 +45,18 @@ type Block struct {
 	// Type is "text", "tool_use", "tool_result", ...
 	Type string `json:"type"`
 	// Text is the text of a text block.
-	Text string `json:"text,omitempty"`
+	Text string `json:"text,omitzero"`
 	// ID and Name identify a tool_use block.
-	ID   string `json:"id,omitempty"`
-	Name string `json:"name,omitempty"`
+	ID   string `json:"id,omitzero"`
+	Name string `json:"name,omitzero"`
 	// Input is the raw input of a tool_use block.
-	Input json.RawMessage `json:"input,omitempty"`
+	Input jsontext.Value `json:"input,omitzero"`
 	// ToolUseID is the tool_use id a tool_result answers.
-	ToolUseID string `json:"tool_use_id,omitempty"`
+	ToolUseID string `json:"tool_use_id,omitzero"`
 	// Content is the raw content of a tool_result (a string or blocks).
-	Content json.RawMessage `json:"content,omitempty"`
+	Content jsontext.Value `json:"content,omitzero"`
 	// IsError is the is_error flag of a tool_result.
-	IsError bool `json:"is_error,omitempty"`
+	IsError bool `json:"is_error,omitzero"`
 }
 
 // ResultText returns the text of a tool_result block: its string content, or
@@ -118,16 +120,16 @@ func (r Request) LastToolResult() (Block, bool) {
 
 // wireRequest is the part of a Messages API request body that is decoded.
 type wireRequest struct {
-	Model    string            `json:"model"`
-	System   json.RawMessage   `json:"system"`
-	Messages []wireMessage     `json:"messages"`
-	Tools    []json.RawMessage `json:"tools"`
-	Stream   bool              `json:"stream"`
+	Model    string           `json:"model"`
+	System   jsontext.Value   `json:"system"`
+	Messages []wireMessage    `json:"messages"`
+	Tools    []jsontext.Value `json:"tools"`
+	Stream   bool             `json:"stream"`
 }
 
 type wireMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role    string         `json:"role"`
+	Content jsontext.Value `json:"content"`
 }
 
 // decodeRequest parses a request body. hasTools reports whether the body
@@ -159,7 +161,7 @@ func decodeRequest(r *http.Request, body []byte) (req Request, hasTools bool, er
 }
 
 // blocksOf decodes message content: a string becomes one text block.
-func blocksOf(raw json.RawMessage) []Block {
+func blocksOf(raw jsontext.Value) []Block {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return []Block{{Type: "text", Text: s}}
@@ -170,7 +172,7 @@ func blocksOf(raw json.RawMessage) []Block {
 }
 
 // textOf joins the text of a string or a block array.
-func textOf(raw json.RawMessage) string {
+func textOf(raw jsontext.Value) string {
 	if len(raw) == 0 {
 		return ""
 	}

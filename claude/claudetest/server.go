@@ -1,12 +1,15 @@
 package claudetest
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
+	"time"
+
+	"github.com/go-json-experiment/json"
 )
 
 // SideText is the text answered to side queries (requests without tools).
@@ -159,6 +162,10 @@ func (s *Model) messages(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if reply.IsError() {
+		if reply.RetryAfter > 0 {
+			w.Header().Set("retry-after", strconv.FormatInt(int64((reply.RetryAfter+time.Second-1)/time.Second), 10))
+			w.Header().Set("retry-after-ms", strconv.FormatInt(reply.RetryAfter.Milliseconds(), 10))
+		}
 		writeError(w, reply.Status, reply.ErrorMessage)
 		return
 	}
@@ -179,16 +186,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("request-id", "req_fake")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_ = json.MarshalWrite(w, v, json.Deterministic(true))
 }
 
 // writeError writes an error in the Anthropic error shape.
 func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]any{
-		"type":       "error",
-		"error":      map[string]string{"type": errorType(status), "message": msg},
-		"request_id": "req_fake",
-	})
+	writeJSON(w, status, errorBody{Type: "error", Error: apiError{Type: errorType(status), Message: msg}, RequestID: "req_fake"})
+}
+
+// errorBody is an error answer in the Anthropic error shape.
+type errorBody struct {
+	Type      string   `json:"type"`
+	Error     apiError `json:"error"`
+	RequestID string   `json:"request_id,omitzero"`
 }
 
 // estimateTokens is a rough token count for n bytes of text.

@@ -1,7 +1,7 @@
 package claudetest_test
 
 import (
-	"encoding/json"
+	jsonv1 "encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 )
@@ -33,12 +35,14 @@ var replyCases = []struct {
 		name: "text and two tools, non-ASCII input",
 		reply: claudetest.Reply{Text: "let me", ToolUses: []claudetest.ToolUse{
 			{ID: "toolu_a", Name: "Read", Input: map[string]string{"file_path": "/tmp/é€😀.txt"}},
-			{ID: "toolu_b", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+			{ID: "toolu_b", Name: "Bash", Input: jsonv1.RawMessage(`{"command":"ls"}`)},
+			{ID: "toolu_c", Name: "Bash", Input: jsontext.Value(`{"command":"pwd"}`)},
 		}},
 		want: result{StopReason: "tool_use", Blocks: []block{
 			{Type: "text", Text: "let me"},
 			{Type: "tool_use", ID: "toolu_a", Name: "Read", Input: `{"file_path":"/tmp/é€😀.txt"}`},
 			{Type: "tool_use", ID: "toolu_b", Name: "Bash", Input: `{"command":"ls"}`},
+			{Type: "tool_use", ID: "toolu_c", Name: "Bash", Input: `{"command":"pwd"}`},
 		}},
 	},
 	{
@@ -81,14 +85,14 @@ func TestJSONReply(t *testing.T) {
 				Role       string `json:"role"`
 				StopReason string `json:"stop_reason"`
 				Content    []struct {
-					Type  string          `json:"type"`
-					Text  string          `json:"text"`
-					ID    string          `json:"id"`
-					Name  string          `json:"name"`
-					Input json.RawMessage `json:"input"`
+					Type  string         `json:"type"`
+					Text  string         `json:"text"`
+					ID    string         `json:"id"`
+					Name  string         `json:"name"`
+					Input jsontext.Value `json:"input"`
 				} `json:"content"`
 			}
-			if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			if err := json.UnmarshalRead(resp.Body, &m); err != nil {
 				t.Fatal(err)
 			}
 			got := result{StopReason: m.StopReason}
@@ -114,7 +118,7 @@ func firstText(t *testing.T, resp *http.Response) string {
 			Text string `json:"text"`
 		} `json:"content"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || len(m.Content) == 0 {
+	if err := json.UnmarshalRead(resp.Body, &m); err != nil || len(m.Content) == 0 {
 		t.Fatalf("decode answer: %v (%d blocks)", err, len(m.Content))
 	}
 	return m.Content[0].Text
@@ -178,7 +182,7 @@ func TestErrorReply(t *testing.T) {
 					Message string `json:"message"`
 				} `json:"error"`
 			}
-			if err := json.NewDecoder(resp.Body).Decode(&e); err != nil {
+			if err := json.UnmarshalRead(resp.Body, &e); err != nil {
 				t.Fatal(err)
 			}
 			if resp.StatusCode != tc.status || e.Type != "error" || e.Error.Type != tc.wantType || e.Error.Message != "fake error" {
@@ -196,7 +200,7 @@ func TestOtherRoutes(t *testing.T) {
 	var ct struct {
 		InputTokens int `json:"input_tokens"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&ct); err != nil || resp.StatusCode != 200 || ct.InputTokens <= 0 {
+	if err := json.UnmarshalRead(resp.Body, &ct); err != nil || resp.StatusCode != 200 || ct.InputTokens <= 0 {
 		t.Errorf("count_tokens: %d %+v %v", resp.StatusCode, ct, err)
 	}
 	if resp := post(t, srv.URL(), "/v1/models", nil); resp.StatusCode != 404 {
@@ -226,7 +230,7 @@ func TestHandlerSeesToolResult(t *testing.T) {
 			Type string `json:"type"`
 		} `json:"content"`
 	}
-	if err := json.NewDecoder(first.Body).Decode(&m); err != nil || len(m.Content) != 1 || m.Content[0].Type != "tool_use" {
+	if err := json.UnmarshalRead(first.Body, &m); err != nil || len(m.Content) != 1 || m.Content[0].Type != "tool_use" {
 		t.Fatalf("first answer: %+v %v", m, err)
 	}
 	second := post(t, srv.URL(), "/v1/messages", body(false, true,
@@ -266,7 +270,7 @@ func TestConcurrentScript(t *testing.T) {
 						Text string `json:"text"`
 					} `json:"content"`
 				}
-				if json.NewDecoder(resp.Body).Decode(&m) == nil && len(m.Content) == 1 {
+				if json.UnmarshalRead(resp.Body, &m) == nil && len(m.Content) == 1 {
 					text = m.Content[0].Text
 				}
 				resp.Body.Close()

@@ -1,10 +1,12 @@
 package claudetest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // message is a Messages API response message.
@@ -19,20 +21,50 @@ type message struct {
 	Usage        usage          `json:"usage"`
 }
 
-// contentBlock is a response content block (text or tool_use).
+// contentBlock is a response content block (text or tool_use; other types
+// are read and skipped).
 type contentBlock struct {
-	Type  string          `json:"type"`
-	Text  *string         `json:"text,omitempty"`
-	ID    string          `json:"id,omitempty"`
-	Name  string          `json:"name,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
+	Type  string         `json:"type"`
+	Text  *string        `json:"text,omitzero"`
+	ID    string         `json:"id,omitzero"`
+	Name  string         `json:"name,omitzero"`
+	Input jsontext.Value `json:"input,omitzero"`
 }
 
+// usage is the token usage of an answer.
 type usage struct {
 	InputTokens              int `json:"input_tokens"`
 	OutputTokens             int `json:"output_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// apiError is the error object of an error answer or an "error" event.
+type apiError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// streamEvent is the data of one server-sent event of a streamed answer,
+// written by streamMessage and read by decodeStream. Its Type is the event
+// name.
+type streamEvent struct {
+	Type         string        `json:"type"`
+	Message      *message      `json:"message,omitzero"`
+	Index        *int          `json:"index,omitzero"`
+	ContentBlock *contentBlock `json:"content_block,omitzero"`
+	Delta        *streamDelta  `json:"delta,omitzero"`
+	Usage        *usage        `json:"usage,omitzero"`
+	Error        *apiError     `json:"error,omitzero"`
+}
+
+// streamDelta is the delta of a content_block_delta or message_delta event.
+type streamDelta struct {
+	Type         string         `json:"type,omitzero"`
+	Text         string         `json:"text,omitzero"`
+	PartialJSON  string         `json:"partial_json,omitzero"`
+	StopReason   string         `json:"stop_reason,omitzero"`
+	StopSequence jsontext.Value `json:"stop_sequence,omitzero"`
 }
 
 // buildMessage turns a reply into a complete response message.
@@ -42,7 +74,11 @@ func buildMessage(id, model string, bodyLen int, r Reply) message {
 		ID: id, Type: "message", Role: "assistant", Model: model,
 		Content:    []contentBlock{},
 		StopReason: &stop,
-		Usage:      usage{InputTokens: estimateTokens(bodyLen)},
+		Usage: usage{
+			InputTokens:              estimateTokens(bodyLen),
+			CacheCreationInputTokens: r.CacheCreationInputTokens,
+			CacheReadInputTokens:     r.CacheReadInputTokens,
+		},
 	}
 	out := 0
 	if r.Text != "" {
@@ -65,14 +101,14 @@ func buildMessage(id, model string, bodyLen int, r Reply) message {
 	return m
 }
 
-// inputJSON marshals a tool input; nil or unmarshalable input becomes {}.
-func inputJSON(v any) json.RawMessage {
+// inputJSON marshals a tool input; nil, null or unmarshalable input becomes {}.
+func inputJSON(v any) jsontext.Value {
 	if v == nil {
-		return json.RawMessage("{}")
+		return jsontext.Value("{}")
 	}
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(v, json.Deterministic(true))
 	if err != nil || string(b) == "null" {
-		return json.RawMessage("{}")
+		return jsontext.Value("{}")
 	}
 	return b
 }
@@ -83,9 +119,9 @@ type sseWriter struct {
 	f http.Flusher
 }
 
-func (s sseWriter) event(name string, data any) {
-	b, _ := json.Marshal(data)
-	fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", name, b)
+func (s sseWriter) event(e streamEvent) {
+	b, _ := json.Marshal(e, json.Deterministic(true))
+	fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", e.Type, b)
 	if s.f != nil {
 		s.f.Flush()
 	}
@@ -104,32 +140,32 @@ func streamMessage(w http.ResponseWriter, m message) {
 	start.Content = []contentBlock{}
 	start.StopReason = nil
 	start.Usage.OutputTokens = 1
-	s.event("message_start", map[string]any{"type": "message_start", "message": start})
-	s.event("ping", map[string]string{"type": "ping"})
+	s.event(streamEvent{Type: "message_start", Message: &start})
+	s.event(streamEvent{Type: "ping"})
 
 	for i, b := range m.Content {
 		switch b.Type {
 		case "text":
 			empty := ""
-			s.event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
-				"content_block": contentBlock{Type: "text", Text: &empty}})
-			s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
-				"delta": map[string]string{"type": "text_delta", "text": *b.Text}})
+			s.event(streamEvent{Type: "content_block_start", Index: &i,
+				ContentBlock: &contentBlock{Type: "text", Text: &empty}})
+			s.event(streamEvent{Type: "content_block_delta", Index: &i,
+				Delta: &streamDelta{Type: "text_delta", Text: *b.Text}})
 		case "tool_use":
-			s.event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
-				"content_block": contentBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: json.RawMessage("{}")}})
+			s.event(streamEvent{Type: "content_block_start", Index: &i,
+				ContentBlock: &contentBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: jsontext.Value("{}")}})
 			for _, part := range splitHalf(string(b.Input)) {
-				s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
-					"delta": map[string]string{"type": "input_json_delta", "partial_json": part}})
+				s.event(streamEvent{Type: "content_block_delta", Index: &i,
+					Delta: &streamDelta{Type: "input_json_delta", PartialJSON: part}})
 			}
 		}
-		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+		s.event(streamEvent{Type: "content_block_stop", Index: &i})
 	}
 
-	s.event("message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": *m.StopReason, "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": m.Usage.OutputTokens}})
-	s.event("message_stop", map[string]string{"type": "message_stop"})
+	s.event(streamEvent{Type: "message_delta",
+		Delta: &streamDelta{StopReason: *m.StopReason, StopSequence: jsontext.Value("null")},
+		Usage: &m.Usage})
+	s.event(streamEvent{Type: "message_stop"})
 }
 
 // splitHalf splits s in two chunks on a rune boundary (one chunk if short).

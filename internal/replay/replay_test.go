@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hookwire/agent-sdk-go/claude/claudetest/claudesim"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(leakCheck{m}, map[string]func(){
 		"claude":     func() { exitWith(FakeCLI()) },
 		"sdkrun":     func() { exitWith(SDKRun()) },
-		"claude-sim": func() { exitWith(Simulator()) },
+		"claude-sim": func() { exitWith(claudesim.Main()) },
 	})
 }
 

@@ -1,11 +1,10 @@
-package replay
+package claudesim
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,20 +15,19 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Simulator is a small stand-in for the Claude CLI for demos on machines without the real one. It
-// speaks the CLI's stream-json control protocol on stdin/stdout (initialize, hook_callback,
-// control_response, user messages, assistant/user/system/result messages), asks the Messages API
-// at $ANTHROPIC_BASE_URL (the fake API) what to do, runs the tools Bash, Read, Write and Edit for
-// real in its working directory, and fires the registered PreToolUse, PostToolUse,
-// PostToolUseFailure, UserPromptSubmit and Stop hooks. It is not the CLI: there are no permission
-// rules, no other tools and no other events. It exists so that `go run -C examples ./...` works
-// without npm; every test that claims CLI behaviour runs the real CLI.
-func Simulator() int {
+// Main runs the simulator in this process and returns its exit code: it reads the CLI's flags
+// from os.Args, speaks stream-json on os.Stdin and os.Stdout until stdin ends, and asks the
+// Messages API at $ANTHROPIC_BASE_URL (default https://api.anthropic.com) what to do. A command's
+// main is os.Exit(claudesim.Main()); tests use Init and Path instead.
+func Main() int {
 	sim := &simulator{
-		out:     json.NewEncoder(os.Stdout),
-		pending: map[string]chan json.RawMessage{},
+		out:     jsontext.NewEncoder(os.Stdout),
+		pending: map[string]chan jsontext.Value{},
 		hooks:   map[string][]simMatcher{},
 		session: "sim-" + simID(),
 	}
@@ -83,14 +81,14 @@ func Simulator() int {
 type simMatcher struct {
 	Matcher string   `json:"matcher"`
 	IDs     []string `json:"hookCallbackIds"`
-	Timeout int      `json:"timeout"`
+	Timeout float64  `json:"timeout"`
 }
 
 type simulator struct {
 	omu     sync.Mutex
-	out     *json.Encoder
+	out     *jsontext.Encoder
 	mu      sync.Mutex
-	pending map[string]chan json.RawMessage
+	pending map[string]chan jsontext.Value
 	hooks   map[string][]simMatcher
 	session string
 	model   string
@@ -102,23 +100,23 @@ type simulator struct {
 func (s *simulator) send(v any) {
 	s.omu.Lock()
 	defer s.omu.Unlock()
-	_ = s.out.Encode(v)
+	_ = json.MarshalEncode(s.out, v)
 }
 
 // handle processes one stdin line; it returns an exit code >= 0 to stop (a malformed line is
 // fatal, as in the real CLI), else -1.
 func (s *simulator) handle(line []byte, prompts chan<- string) int {
 	var m struct {
-		Type     string          `json:"type"`
-		ID       string          `json:"request_id"`
-		Request  json.RawMessage `json:"request"`
+		Type     string         `json:"type"`
+		ID       string         `json:"request_id"`
+		Request  jsontext.Value `json:"request"`
 		Response struct {
-			ID       string          `json:"request_id"`
-			Subtype  string          `json:"subtype"`
-			Response json.RawMessage `json:"response"`
+			ID       string         `json:"request_id"`
+			Subtype  string         `json:"subtype"`
+			Response jsontext.Value `json:"response"`
 		} `json:"response"`
 		Message struct {
-			Content json.RawMessage `json:"content"`
+			Content jsontext.Value `json:"content"`
 		} `json:"message"`
 	}
 	if err := json.Unmarshal(line, &m); err != nil {
@@ -181,13 +179,13 @@ func (s *simulator) hook(event, value string, input map[string]any, toolUseID st
 		}
 		for _, id := range m.IDs {
 			rid := simID()
-			ch := make(chan json.RawMessage, 1)
+			ch := make(chan jsontext.Value, 1)
 			s.mu.Lock()
 			s.pending[rid] = ch
 			s.mu.Unlock()
 			s.send(map[string]any{"type": "control_request", "request_id": rid, "request": map[string]any{
 				"subtype": "hook_callback", "callback_id": id, "input": input, "tool_use_id": toolUseID}})
-			timeout := time.Duration(m.Timeout) * time.Second
+			timeout := time.Duration(m.Timeout * float64(time.Second))
 			if timeout <= 0 {
 				timeout = 600 * time.Second
 			}
@@ -196,6 +194,10 @@ func (s *simulator) hook(event, value string, input map[string]any, toolUseID st
 			case raw := <-ch:
 				if json.Unmarshal(raw, &ans) != nil {
 					ans = nil
+					if event == "PreToolUse" || event == "UserPromptSubmit" {
+						// Fail-closed: an error answer or one that does not decode blocks.
+						ans = map[string]any{"decision": "block", "reason": event + " hook failed: the SDK answered with an error"}
+					}
 				}
 			case <-time.After(timeout):
 				s.send(map[string]any{"type": "control_cancel_request", "request_id": rid})
