@@ -62,8 +62,8 @@ type Env struct {
 	CLIPath string
 	// Home is the CLI's scratch HOME: its settings and session files go to Home/.claude.
 	Home string
-	// Project is the project directory, the sessions' working directory: absolute, symlinks
-	// resolved (as the CLI reports its working directory), empty at first.
+	// Project is the project directory, the sessions' working directory: created empty,
+	// absolute, with symlinks resolved (as the CLI reports its working directory).
 	Project string
 
 	t     testing.TB

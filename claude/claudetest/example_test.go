@@ -80,7 +80,7 @@ func ExampleNewModel() {
 	}
 	defer resp.Body.Close()
 	var msg struct {
-		Content []struct{ Text string }
+		Content    []struct{ Text string }
 		StopReason string `json:"stop_reason"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&msg); err != nil {
