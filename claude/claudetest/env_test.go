@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -102,5 +103,80 @@ func TestEnvSessions(t *testing.T) {
 	}
 	if entries, err := os.ReadDir(env.Home + "/.claude/projects"); err != nil || len(entries) != 1 {
 		t.Errorf("Home/.claude/projects: %v, %v; want the project's sessions there", entries, err)
+	}
+}
+
+type lookupIn struct {
+	Key string `json:"key"`
+}
+
+type lookupOut struct {
+	Value string `json:"value"`
+}
+
+// A Go tool (an in-process MCP server) runs with the model's input, its result reaches the model,
+// and a permission callback decides each call: here it denies the second.
+func TestEnvGoToolAndPermissionCallback(t *testing.T) {
+	t.Parallel()
+	env := claudetest.NewEnv(t, func(string) *claudetest.Model {
+		return claudetest.NewModel(
+			claudetest.ToolReply("toolu_01", "mcp__db__lookup", map[string]any{"key": "k1"}),
+			claudetest.ToolReply("toolu_02", "mcp__db__lookup", map[string]any{"key": "secret"}),
+			claudetest.TextReply("done"),
+		)
+	})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1"}, nil)
+	ran := make(chan string, 2) // the handler's calls; buffered: the test reads them after Run
+	mcp.AddTool(srv, &mcp.Tool{Name: "lookup"}, func(_ context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+		ran <- in.Key
+		return nil, lookupOut{Value: "value-of-" + in.Key}, nil
+	})
+	noSecrets := func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
+		if req.Input.String("key") == "secret" {
+			return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "secrets stay secret"}, nil
+		}
+		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+	}
+
+	env.Run("look k1 and the secret up", v2.WithMCPServer("db", srv), v2.WithCanUseTool(noSecrets))
+
+	close(ran)
+	var keys []string
+	for k := range ran {
+		keys = append(keys, k)
+	}
+	if diff := cmp.Diff([]string{"k1"}, keys); diff != "" {
+		t.Errorf("the Go tool ran for (-want +got):\n%s", diff)
+	}
+	want := []claudetest.ToolCall{
+		{ID: "toolu_01", Name: "mcp__db__lookup", Input: `{"key":"k1"}`, Output: `{"value":"value-of-k1"}`},
+		{ID: "toolu_02", Name: "mcp__db__lookup", Input: `{"key":"secret"}`, Output: "secrets stay secret", IsError: true},
+	}
+	if diff := cmp.Diff(want, env.ToolCalls()); diff != "" {
+		t.Errorf("ToolCalls (-want +got):\n%s", diff)
+	}
+}
+
+// A hook that fails on an event that guards an action is a deny, and Hooks says so.
+func TestEnvHookFailureIsADeny(t *testing.T) {
+	t.Parallel()
+	env := claudetest.NewEnv(t, func(string) *claudetest.Model {
+		return claudetest.NewModel(
+			claudetest.ToolReply("toolu_01", "Bash", map[string]any{"command": "touch ran.txt", "description": "touch"}),
+			claudetest.TextReply("done"),
+		)
+	})
+	broken := shared.OnPreToolUse(func(context.Context, *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+		return nil, errors.New("policy store unreachable")
+	})
+	env.Run("touch", v2.WithAllowedTools("Bash"), v2.WithHook(shared.HookEventPreToolUse, "Bash", broken))
+
+	want := []claudetest.Hook{{Event: shared.HookEventPreToolUse, ToolName: "Bash", ToolUseID: "toolu_01",
+		Outcome: shared.HookOutcomeError, Decision: shared.DecisionDeny, Reason: "hook failed, denied by the SDK (fail-closed)"}}
+	if diff := cmp.Diff(want, env.Hooks()); diff != "" {
+		t.Errorf("Hooks (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(env.Path("ran.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the Bash call ran despite the failed guard: %v", err)
 	}
 }
