@@ -128,11 +128,17 @@ func RequireCLI(t testing.TB) string {
 }
 
 // InstallCLI installs CLIVersion with npm (`npm install --prefix DIR @anthropic-ai/claude-code@VERSION`)
-// into dir, or, when dir is "", into the per-user cache FindCLI looks at, and returns the CLI's
-// path. When dir already holds CLIVersion it returns at once; another version is replaced. It needs
-// npm on PATH and network access to the npm registry; ctx bounds the whole install.
+// into dir and returns the CLI's path. When dir already holds CLIVersion it returns at once;
+// another version is replaced. When dir is "", it returns what FindCLI finds if that is CLIVersion,
+// and installs into the per-user cache FindCLI looks at otherwise. It needs npm on PATH and the
+// npm registry; ctx bounds the whole install.
 func InstallCLI(ctx context.Context, dir string) (string, error) {
 	if dir == "" {
+		if p, err := FindCLI(); err == nil {
+			if v, err := cliVersion(ctx, p); err == nil && v == CLIVersion {
+				return p, nil
+			}
+		}
 		var err error
 		if dir, err = userCacheDir(); err != nil {
 			return "", fmt.Errorf("claudetest: no per-user cache directory: %w", err)

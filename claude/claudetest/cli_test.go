@@ -185,7 +185,7 @@ func TestInstallCLI(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses shell scripts")
 	}
-	_, cache, bin := isolateFinder(t)
+	parent, cache, bin := isolateFinder(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")
 	log := filepath.Join(t.TempDir(), "npm.log")
 	ctx := context.Background()
@@ -209,6 +209,16 @@ func TestInstallCLI(t *testing.T) {
 	}
 	if p, err := claudetest.FindCLI(); err != nil || p != want {
 		t.Errorf("FindCLI() after InstallCLI = %q, %v; want %q", p, err, want)
+	}
+
+	// With no dir, a CLI of the pinned version that FindCLI finds is enough.
+	local := filepath.Join(parent, ".cache", "claude-cli", "node_modules", ".bin", "claude")
+	fakeCLIScript(t, local, claudetest.CLIVersion)
+	if p, err := claudetest.InstallCLI(ctx, ""); err != nil || p != local {
+		t.Errorf("InstallCLI(\"\") with a project-local install = %q, %v; want %q", p, err, local)
+	}
+	if n := len(npmCalls()); n != 1 {
+		t.Errorf("npm ran %d times, want once", n)
 	}
 
 	// Another version in dir is replaced.

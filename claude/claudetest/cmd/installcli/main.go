@@ -1,8 +1,10 @@
-// Command installcli installs the Claude Code CLI version that package claudetest is tested
-// against (claudetest.CLIVersion) with npm, and prints its path. By default it installs into the
-// per-user cache that claudetest.FindCLI looks at, so that every repository of the user finds it;
-// with -dir it installs there instead (-dir .cache/claude-cli at a repository's root makes a
-// project-local install, which FindCLI also finds). When the CLI is already there it does nothing.
+// Command installcli makes sure the Claude Code CLI version that package claudetest is tested
+// against (claudetest.CLIVersion) is installed, and prints its path (claudetest.InstallCLI). By
+// default it does nothing when claudetest.FindCLI finds that version, and otherwise installs it
+// with npm into the per-user cache FindCLI looks at, so that every repository of the user finds
+// it. With -dir it installs there instead, unless that version is already there (-dir
+// .cache/claude-cli at a repository's root makes a project-local install, which FindCLI also
+// finds).
 //
 // In a module that requires github.com/hookwire/agent-sdk-go:
 //
@@ -23,7 +25,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "", "install directory (an npm --prefix; default: the per-user cache claudetest.FindCLI looks at)")
+	dir := flag.String("dir", "", "install directory (an npm --prefix; default: what claudetest.FindCLI finds if it is the pinned version, else the per-user cache)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
