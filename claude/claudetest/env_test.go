@@ -106,11 +106,11 @@ func TestEnvSessions(t *testing.T) {
 	}
 }
 
-type lookupIn struct {
+type dbLookupIn struct {
 	Key string `json:"key"`
 }
 
-type lookupOut struct {
+type dbLookupOut struct {
 	Value string `json:"value"`
 }
 
@@ -127,9 +127,9 @@ func TestEnvGoToolAndPermissionCallback(t *testing.T) {
 	})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1"}, nil)
 	ran := make(chan string, 2) // the handler's calls; buffered: the test reads them after Run
-	mcp.AddTool(srv, &mcp.Tool{Name: "lookup"}, func(_ context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "lookup"}, func(_ context.Context, _ *mcp.CallToolRequest, in dbLookupIn) (*mcp.CallToolResult, dbLookupOut, error) {
 		ran <- in.Key
-		return nil, lookupOut{Value: "value-of-" + in.Key}, nil
+		return nil, dbLookupOut{Value: "value-of-" + in.Key}, nil
 	})
 	noSecrets := func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
 		if req.Input.String("key") == "secret" {
