@@ -3,7 +3,6 @@ package sessions_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,11 +15,10 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
-// realEnv is a real CLI run offline: a fake API, a scratch HOME (so the config directory is
-// HOME/.claude) and a project directory.
+// realEnv is a real CLI run offline (a claudetest.Env): a fake API, a scratch HOME (so the config
+// directory is HOME/.claude) and a project directory.
 type realEnv struct {
 	api     *claudetest.Model
 	home    string
@@ -30,25 +28,22 @@ type realEnv struct {
 
 func newRealEnv(t *testing.T, h func(project string, r claudetest.Request) claudetest.Reply) *realEnv {
 	t.Helper()
-	return newRealEnvAt(t, filepath.Join(t.TempDir(), "my.project"), h)
+	return newRealEnvAt(t, "my.project", h)
 }
 
-// newRealEnvAt is newRealEnv with the project directory at project.
-func newRealEnvAt(t *testing.T, project string, h func(project string, r claudetest.Request) claudetest.Reply) *realEnv {
+// newRealEnvAt is newRealEnv with the project directory at name (a relative path) inside the
+// env's scratch directory.
+func newRealEnvAt(t *testing.T, name string, h func(project string, r claudetest.Request) claudetest.Reply) *realEnv {
 	t.Helper()
-	bin := cli.Require(t)
-	home := t.TempDir()
+	env := claudetest.NewEnv(t, func(dir string) *claudetest.Model {
+		project := filepath.Join(dir, name)
+		return claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply { return h(project, r) })
+	})
+	project := env.Path(name)
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := filepath.EvalSymlinks(project); err == nil {
-		project = p
-	}
-	api := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply { return h(project, r) })
-	t.Cleanup(api.Close)
-	return &realEnv{api: api, home: home, project: project, opts: []v2.Option{
-		v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(cli.Env(home, api.URL())),
-	}}
+	return &realEnv{api: env.Model, home: env.Home, project: project, opts: env.Options(v2.WithCwd(project))}
 }
 
 // scripted answers the model requests in order with replies; past them, with "end".
@@ -71,7 +66,7 @@ func (e *realEnv) session(t *testing.T, opts ...v2.Option) *v2.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel) // the session's ctx bounds the whole session
-	opts = append([]v2.Option{v2.WithStderr(func(l string) { t.Log("stderr:", l) }), v2.WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug})))}, opts...)
+	opts = append([]v2.Option{v2.WithStderr(func(l string) { t.Log("stderr:", l) })}, opts...)
 	s, err := v2.CreateSession(ctx, append(append([]v2.Option{}, e.opts...), opts...)...)
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)
@@ -245,13 +240,6 @@ func TestRealCLI_ListAndRead(t *testing.T) {
 	}
 }
 
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSuffix(string(p), "\n"))
-	return len(p), nil
-}
-
 // userText returns a user message's string content or its text blocks, joined.
 func userText(m *shared.UserMessage) string {
 	var s string
@@ -268,7 +256,7 @@ func userText(m *shared.UserMessage) string {
 func TestRealCLI_ProjectKey(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"ünï.çødé 🙂", strings.Repeat("abcdefghij", 12) + "/" + strings.Repeat("klmnopqrst", 12)} {
-		env := newRealEnvAt(t, filepath.Join(t.TempDir(), name), scripted(text("ok")))
+		env := newRealEnvAt(t, name, scripted(text("ok")))
 		s := env.session(t)
 		query(t, s, "HELLO")
 		s.Close()

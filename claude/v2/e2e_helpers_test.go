@@ -16,15 +16,16 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
-// realEnv is one real-CLI run: a fake API, a scratch HOME and project dir.
+// realEnv is one real-CLI run: a fake API, a scratch HOME and project dir. It is a claudetest.Env
+// under the names the tests of this package use.
 type realEnv struct {
 	api     *claudetest.Model
 	home    string
 	project string
 	opts    []v2.Option
+	env     *claudetest.Env
 }
 
 // newRealEnv makes a project dir, starts a fake API scripted by script(project), and returns
@@ -46,28 +47,8 @@ func newRealEnvHandler(t *testing.T, h func(project string, r claudetest.Request
 
 func newRealEnvWith(t *testing.T, start func(project string) *claudetest.Model) *realEnv {
 	t.Helper()
-	bin := cli.Require(t)
-	home := t.TempDir()
-	project := filepath.Join(t.TempDir(), "project")
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if p, err := filepath.EvalSymlinks(project); err == nil {
-		project = p
-	}
-	api := start(project)
-	t.Cleanup(api.Close)
-	return &realEnv{
-		api:     api,
-		home:    home,
-		project: project,
-		opts: []v2.Option{
-			v2.WithLogger(testLogger(t)),
-			v2.WithCLIPath(bin),
-			v2.WithCwd(project),
-			v2.WithBaseEnv(cli.Env(home, api.URL())),
-		},
-	}
+	env := claudetest.NewEnv(t, start)
+	return &realEnv{api: env.Model, home: env.Home, project: env.Project, opts: env.Options(), env: env}
 }
 
 // session starts a session with the env's options plus opts, closed at cleanup.

@@ -32,16 +32,19 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
+
+// pathEnv names the variable that overrides the CLI location (see claudetest.FindCLI).
+const pathEnv = "CLAUDE_CLI_PATH"
 
 // Timeout bounds one whole example run, so that a stuck CLI never hangs a newcomer's terminal.
 const Timeout = 5 * time.Minute
 
 // Flags are the flags every example shares.
 type Flags struct {
-	// CLI is -cli: the CLI binary. Default: $CLAUDE_CLI_PATH, else the pinned install under
-	// <repo>/.cache/claude-cli (installed with npm when missing and npm is on PATH).
+	// CLI is -cli: the CLI binary. Default: what claudetest.FindCLI finds ($CLAUDE_CLI_PATH, a
+	// .cache/claude-cli install, the per-user install, claude on PATH of the pinned version),
+	// else the pinned version installed with npm into the per-user cache when npm is on PATH.
 	CLI string
 	// Prompt is -prompt: the first prompt sent. With the fake API it only labels the turn (the
 	// script decides what the "model" does); with -real-api it is what the model reads.
@@ -57,7 +60,7 @@ type Flags struct {
 // NewFlags registers -cli, -prompt, -dir and -real-api on fs, with prompt as -prompt's default.
 func NewFlags(fs *flag.FlagSet, prompt string) *Flags {
 	f := &Flags{}
-	fs.StringVar(&f.CLI, "cli", "", "Claude CLI binary (default: $"+cli.PathEnv+", else the pinned install in .cache/claude-cli)")
+	fs.StringVar(&f.CLI, "cli", "", "Claude CLI binary (default: $"+pathEnv+", else the pinned install claudetest.FindCLI finds)")
 	fs.StringVar(&f.Prompt, "prompt", prompt, "first prompt (with the fake API, the script decides what the model does)")
 	fs.StringVar(&f.Dir, "dir", "", "project directory (default: a fresh temporary directory, removed at the end)")
 	fs.BoolVar(&f.RealAPI, "real-api", false, "use the real Anthropic API (needs ANTHROPIC_API_KEY) instead of the local fake")
@@ -129,7 +132,7 @@ func Setup(ctx context.Context, f *Flags, script Script) (env *Env, err error) {
 	env.cleanups = append(env.cleanups, func() { os.RemoveAll(home) })
 	env.API = claudetest.NewModel(script(env.Dir)...)
 	env.cleanups = append(env.cleanups, env.API.Close)
-	env.opts = append(env.opts, v2.WithBaseEnv(cli.Env(home, env.API.URL())))
+	env.opts = append(env.opts, v2.WithBaseEnv(claudetest.CLIEnv(home, env.API.URL())))
 	return env, nil
 }
 
@@ -156,8 +159,9 @@ func projectDir(dir string, env *Env) (string, error) {
 	return abs, nil
 }
 
-// FindCLI returns explicit if set (it must exist), else the pinned CLI (cli.Find), else installs
-// it with npm (cli.Ensure) when npm is on PATH. The error says how to install it by hand.
+// FindCLI returns explicit if set (it must exist), else the CLI claudetest.FindCLI finds, else
+// installs the pinned one with npm into the per-user cache (claudetest.InstallCLI) when npm is on
+// PATH. The error says how to install it by hand.
 func FindCLI(ctx context.Context, explicit string) (string, error) {
 	if explicit != "" {
 		if st, err := os.Stat(explicit); err != nil || st.IsDir() {
@@ -165,19 +169,19 @@ func FindCLI(ctx context.Context, explicit string) (string, error) {
 		}
 		return explicit, nil
 	}
-	p, findErr := cli.Find()
+	p, findErr := claudetest.FindCLI()
 	if findErr == nil {
 		return p, nil
 	}
-	howTo := fmt.Sprintf("install it with `go run ./internal/cli/cmd/installcli` from the repository (needs npm), "+
-		"or `npm install %s@%s` and pass -cli <path>/node_modules/.bin/claude (or set %s)", cli.Package, cli.Version, cli.PathEnv)
-	if os.Getenv(cli.PathEnv) != "" {
+	howTo := fmt.Sprintf("install it with `go run ./claude/claudetest/cmd/installcli` from the repository (needs npm), "+
+		"or `npm install @anthropic-ai/claude-code@%s` and pass -cli <path>/node_modules/.bin/claude (or set %s)", claudetest.CLIVersion, pathEnv)
+	if os.Getenv(pathEnv) != "" {
 		return "", fmt.Errorf("%w\n%s", findErr, howTo)
 	}
 	var installErr error
 	if _, err := exec.LookPath("npm"); err == nil {
-		fmt.Fprintf(os.Stderr, "demo: Claude CLI not found; installing %s@%s with npm into %s ...\n", cli.Package, cli.Version, cli.CacheDir)
-		p, installErr = cli.Ensure(ctx)
+		fmt.Fprintf(os.Stderr, "demo: Claude CLI not found; installing @anthropic-ai/claude-code@%s with npm into the per-user cache ...\n", claudetest.CLIVersion)
+		p, installErr = claudetest.InstallCLI(ctx, "")
 		if installErr == nil {
 			return p, nil
 		}
@@ -195,19 +199,15 @@ func FindCLI(ctx context.Context, explicit string) (string, error) {
 	return "", fmt.Errorf("demo: installing the CLI: %w\n%s", installErr, howTo)
 }
 
-// buildSimulator builds internal/replay/cmd/claude-sim into a temporary directory.
+// buildSimulator builds internal/replay/cmd/claude-sim into a temporary directory, with the go
+// command of the working directory's module (this repository, or its examples module).
 func buildSimulator(ctx context.Context) (string, error) {
-	root, err := cli.RepoRoot()
-	if err != nil {
-		return "", err
-	}
 	dir, err := os.MkdirTemp("", "claude-sim")
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "claude-sim")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./internal/replay/cmd/claude-sim")
-	cmd.Dir = root
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/replay/cmd/claude-sim")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building the simulator: %v: %s", err, out)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // fakeCLI returns an existing file to stand in for the CLI: Setup only checks that it exists.
@@ -88,9 +87,9 @@ func TestFindCLIErrors(t *testing.T) {
 		t.Errorf("missing -cli: err = %v", err)
 	}
 	// A $CLAUDE_CLI_PATH that does not exist is never "fixed" by an install: say how to install.
-	t.Setenv(cli.PathEnv, filepath.Join(t.TempDir(), "nope"))
+	t.Setenv(pathEnv, filepath.Join(t.TempDir(), "nope"))
 	_, err := FindCLI(context.Background(), "")
-	if err == nil || !strings.Contains(err.Error(), "installcli") || !strings.Contains(err.Error(), cli.Package+"@"+cli.Version) {
+	if err == nil || !strings.Contains(err.Error(), "installcli") || !strings.Contains(err.Error(), "@anthropic-ai/claude-code@"+claudetest.CLIVersion) {
 		t.Errorf("missing CLI: err = %v", err)
 	}
 }

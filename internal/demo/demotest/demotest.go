@@ -9,7 +9,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/hookwire/agent-sdk-go/internal/cli"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -20,16 +20,16 @@ func Main(m *testing.M, name string, run func() int) {
 }
 
 // Run runs the given script files. It skips the test when the pinned CLI is missing, or fails it
-// when CI=true (see cli.Require), and passes the CLI's path to the scripts as $CLAUDE_CLI_PATH,
+// when CI=true (see claudetest.RequireCLI), and passes the CLI's path to the scripts as $CLAUDE_CLI_PATH,
 // which is how the examples find it from the script's scratch directory.
 func Run(t *testing.T, files ...string) {
-	bin := cli.Require(t)
+	bin := claudetest.RequireCLI(t)
 	testscript.Run(t, testscript.Params{
 		Files:               files,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup: func(e *testscript.Env) error {
-			e.Setenv(cli.PathEnv, bin)
+			e.Setenv("CLAUDE_CLI_PATH", bin)
 			return nil
 		},
 	})

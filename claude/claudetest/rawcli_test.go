@@ -1,4 +1,6 @@
-package cli_test
+package claudetest_test
+
+// The raw CLI protocol against the Model, without the SDK: what the SDK relies on.
 
 import (
 	"bufio"
@@ -15,11 +17,10 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
-// line is one decoded stdout line of the CLI.
-type line struct {
+// rawLine is one decoded stdout line of the CLI.
+type rawLine struct {
 	Type      string          `json:"type"`
 	Subtype   string          `json:"subtype"`
 	IsError   bool            `json:"is_error"`
@@ -28,28 +29,28 @@ type line struct {
 	Raw       []byte          `json:"-"`
 }
 
-// proc is a running CLI with NDJSON on stdin and stdout.
-type proc struct {
+// rawProc is a running CLI with NDJSON on stdin and stdout.
+type rawProc struct {
 	t      *testing.T
 	ctx    context.Context
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	lines  chan line
+	lines  chan rawLine
 	stderr bytes.Buffer
 }
 
-// startCLI runs the real CLI in a temp project dir with a scratch HOME,
+// startRawCLI runs the real CLI in a temp project dir with a scratch HOME,
 // pointed at srv. Everything is bounded by a 60 s context.
-func startCLI(t *testing.T, srv *claudetest.Model, project string) *proc {
+func startRawCLI(t *testing.T, srv *claudetest.Model, project string) *rawProc {
 	t.Helper()
-	bin := cli.Require(t)
+	bin := claudetest.RequireCLI(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	p := &proc{t: t, ctx: ctx, lines: make(chan line, 64)}
+	p := &rawProc{t: t, ctx: ctx, lines: make(chan rawLine, 64)}
 	p.cmd = exec.CommandContext(ctx, bin, "--output-format", "stream-json", "--verbose",
 		"--input-format", "stream-json", "--allowedTools", "Bash,Read,Write")
 	p.cmd.Dir = project
-	p.cmd.Env = cli.Env(t.TempDir(), srv.URL())
+	p.cmd.Env = claudetest.CLIEnv(t.TempDir(), srv.URL())
 	p.cmd.Stderr = &p.stderr
 	p.cmd.WaitDelay = 5 * time.Second
 	var err error
@@ -68,13 +69,13 @@ func startCLI(t *testing.T, srv *claudetest.Model, project string) *proc {
 }
 
 // read decodes stdout lines until EOF, then closes p.lines.
-func (p *proc) read(r io.Reader) {
+func (p *rawProc) read(r io.Reader) {
 	defer close(p.lines)
 	br := bufio.NewReader(r)
 	for {
 		b, err := br.ReadBytes('\n')
 		if b = bytes.TrimSpace(b); len(b) > 0 {
-			var l line
+			var l rawLine
 			if json.Unmarshal(b, &l) != nil {
 				l.Type = "non-json"
 			}
@@ -92,7 +93,7 @@ func (p *proc) read(r io.Reader) {
 }
 
 // send writes v as one JSON line on stdin.
-func (p *proc) send(v any) {
+func (p *rawProc) send(v any) {
 	p.t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -104,7 +105,7 @@ func (p *proc) send(v any) {
 }
 
 // next returns the next stdout line; it fails the test on EOF or timeout.
-func (p *proc) next() line {
+func (p *rawProc) next() rawLine {
 	p.t.Helper()
 	select {
 	case l, ok := <-p.lines:
@@ -115,11 +116,11 @@ func (p *proc) next() line {
 	case <-p.ctx.Done():
 		p.t.Fatalf("timeout waiting for the CLI: %v", p.ctx.Err())
 	}
-	return line{}
+	return rawLine{}
 }
 
 // finish closes stdin and waits for a clean exit.
-func (p *proc) finish() {
+func (p *rawProc) finish() {
 	p.t.Helper()
 	p.stdin.Close()
 	for range p.lines {
@@ -129,7 +130,7 @@ func (p *proc) finish() {
 	}
 }
 
-func userMessage(text string) map[string]any {
+func rawUserMessage(text string) map[string]any {
 	return map[string]any{
 		"type":               "user",
 		"message":            map[string]any{"role": "user", "content": text},
@@ -138,7 +139,7 @@ func userMessage(text string) map[string]any {
 	}
 }
 
-func logServer(t *testing.T, srv *claudetest.Model) {
+func logRawModel(t *testing.T, srv *claudetest.Model) {
 	t.Helper()
 	t.Logf("HTTP requests: %q", srv.Paths())
 	for _, r := range srv.SideRequests() {
@@ -146,7 +147,7 @@ func logServer(t *testing.T, srv *claudetest.Model) {
 	}
 }
 
-func TestE2EBashToolRuns(t *testing.T) {
+func TestRawCLIBashToolRuns(t *testing.T) {
 	project := t.TempDir()
 	marker := filepath.Join(project, "ran.txt")
 	srv := claudetest.NewModel(
@@ -156,14 +157,14 @@ func TestE2EBashToolRuns(t *testing.T) {
 	)
 	defer srv.Close()
 
-	p := startCLI(t, srv, project)
-	p.send(userMessage("run echo"))
-	var result line
+	p := startRawCLI(t, srv, project)
+	p.send(rawUserMessage("run echo"))
+	var result rawLine
 	for result.Type != "result" {
 		result = p.next()
 	}
 	p.finish()
-	logServer(t, srv)
+	logRawModel(t, srv)
 
 	if result.Subtype != "success" || result.IsError {
 		t.Errorf("result = %s, want success", result.Raw)
@@ -181,7 +182,7 @@ func TestE2EBashToolRuns(t *testing.T) {
 	}
 }
 
-func TestE2EPreToolUseHookDenies(t *testing.T) {
+func TestRawCLIPreToolUseHookDenies(t *testing.T) {
 	project := t.TempDir()
 	marker := filepath.Join(project, "ran.txt")
 	srv := claudetest.NewModel(
@@ -191,16 +192,16 @@ func TestE2EPreToolUseHookDenies(t *testing.T) {
 	)
 	defer srv.Close()
 
-	p := startCLI(t, srv, project)
+	p := startRawCLI(t, srv, project)
 	p.send(map[string]any{
 		"type": "control_request", "request_id": "init_1",
 		"request": map[string]any{"subtype": "initialize", "hooks": map[string]any{
 			"PreToolUse": []any{map[string]any{"matcher": "Bash", "hookCallbackIds": []string{"h0"}, "timeout": 30}},
 		}},
 	})
-	p.send(userMessage("run echo"))
+	p.send(rawUserMessage("run echo"))
 
-	var result line
+	var result rawLine
 	initOK, hooked := false, 0
 	for result.Type != "result" {
 		l := p.next()
@@ -245,7 +246,7 @@ func TestE2EPreToolUseHookDenies(t *testing.T) {
 		}
 	}
 	p.finish()
-	logServer(t, srv)
+	logRawModel(t, srv)
 
 	if !initOK || hooked != 1 {
 		t.Errorf("initialize answered = %v, hook callbacks = %d, want true, 1", initOK, hooked)
