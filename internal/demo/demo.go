@@ -188,18 +188,18 @@ func FindCLI(ctx context.Context, explicit string) (string, error) {
 	} else {
 		installErr = errors.New("npm is not on PATH")
 	}
-	// Last resort, never in CI: the CLI simulator of internal/replay, so that the demo still shows
+	// Last resort, never in CI: the CLI simulator of claude/claudetest/claudesim, so that the demo still shows
 	// the hooks at work. It is not the real CLI, and the demo says so.
 	if os.Getenv("CI") != "true" {
 		if sim, err := buildSimulator(ctx); err == nil {
-			fmt.Fprintf(os.Stderr, "demo: the real Claude CLI is not available (%v); running against the CLI SIMULATOR (internal/replay), not the real CLI\n", installErr)
+			fmt.Fprintf(os.Stderr, "demo: the real Claude CLI is not available (%v); running against the CLI SIMULATOR (claude/claudetest/claudesim), not the real CLI\n", installErr)
 			return sim, nil
 		}
 	}
 	return "", fmt.Errorf("demo: installing the CLI: %w\n%s", installErr, howTo)
 }
 
-// buildSimulator builds internal/replay/cmd/claude-sim into a temporary directory, with the go
+// buildSimulator builds claude/claudetest/claudesim/cmd/claude-sim into a temporary directory, with the go
 // command of the working directory's module (this repository, or its examples module).
 func buildSimulator(ctx context.Context) (string, error) {
 	dir, err := os.MkdirTemp("", "claude-sim")
@@ -207,7 +207,7 @@ func buildSimulator(ctx context.Context) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "claude-sim")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/replay/cmd/claude-sim")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/claude/claudetest/claudesim/cmd/claude-sim")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building the simulator: %v: %s", err, out)
 	}
