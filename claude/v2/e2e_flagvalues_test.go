@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // withoutSessionID returns a CLI that is the real one minus the SDK's --session-id=..., so that a
@@ -21,7 +21,7 @@ func withoutSessionID(t *testing.T) v2.Option {
 		t.Skip("the wrapper is a shell script")
 	}
 	script := filepath.Join(t.TempDir(), "claude")
-	body := "#!/bin/sh\nfor a in \"$@\"; do shift; case \"$a\" in --session-id=*) ;; *) set -- \"$@\" \"$a\";; esac; done\nexec '" + cli.Require(t) + "' \"$@\"\n"
+	body := "#!/bin/sh\nfor a in \"$@\"; do shift; case \"$a\" in --session-id=*) ;; *) set -- \"$@\" \"$a\";; esac; done\nexec '" + claudetest.RequireCLI(t) + "' \"$@\"\n"
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // obsRecorder keeps observations; the session's observer goroutine calls it.
@@ -36,7 +35,7 @@ func teeCLI(t *testing.T) (path, log string) {
 	t.Helper()
 	dir := t.TempDir()
 	path, log = filepath.Join(dir, "claude"), filepath.Join(dir, "stdin.jsonl")
-	script := fmt.Sprintf("#!/bin/sh\ntee %q | %q \"$@\"\n", log, cli.Require(t))
+	script := fmt.Sprintf("#!/bin/sh\ntee %q | %q \"$@\"\n", log, claudetest.RequireCLI(t))
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // Resume, continue and fork: the new session sees the old conversation, SessionID() is the id the
@@ -179,7 +178,7 @@ func TestRealCLI_Info(t *testing.T) {
 		return nil, nil
 	}))
 	info := s.Info()
-	if info.CLIVersion != cli.Version || !info.HooksApplied || !info.HookOnFailureSupported || info.PID <= 0 || info.HooksDisabledByEnv || len(info.Warnings) != 0 {
+	if info.CLIVersion != claudetest.CLIVersion || !info.HooksApplied || !info.HookOnFailureSupported || info.PID <= 0 || info.HooksDisabledByEnv || len(info.Warnings) != 0 {
 		t.Errorf("Info = %+v", info)
 	}
 }

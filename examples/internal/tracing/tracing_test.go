@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,13 +18,11 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // The tree of a real CLI session with an allowed call, a call a hook denies, a failing call and a
 // subagent: the rendering docs/OBSERVABILITY.md shows (run with -v to print it).
 func TestTreeOfARealSession(t *testing.T) {
-	bin := cli.Require(t)
 	const marker = "SUBAGENT-TASK"
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": cmd} }
 	convo := func(r claudetest.Request) (first, all string) {
@@ -44,7 +41,7 @@ func TestTreeOfARealSession(t *testing.T) {
 		}
 		return first, all
 	}
-	api := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
+	script := func(r claudetest.Request) claudetest.Reply {
 		first, all := convo(r)
 		if strings.Contains(first, marker) {
 			if strings.Contains(all, "tool_result:toolu_sub") {
@@ -64,12 +61,8 @@ func TestTreeOfARealSession(t *testing.T) {
 			return claudetest.ToolReply("toolu_rm", "Bash", bash("rm -rf /"))
 		}
 		return claudetest.ToolReply("toolu_ok", "Bash", bash("echo ok"))
-	})
-	defer api.Close()
-	project := t.TempDir()
-	if p, err := filepath.EvalSymlinks(project); err == nil {
-		project = p
 	}
+	env := claudetest.NewEnv(t, func(string) *claudetest.Model { return claudetest.NewModelFunc(script) })
 	var out strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -83,10 +76,9 @@ func TestTreeOfARealSession(t *testing.T) {
 		}
 		return nil, nil
 	})
-	opts := append([]v2.Option{v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(cli.Env(t.TempDir(), api.URL())),
-		v2.WithAllowedTools("Bash"),
+	opts := env.Options(append([]v2.Option{v2.WithAllowedTools("Bash"),
 		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: policy}}}),
-	}, otelagent.Options(tp, sdkmetric.NewMeterProvider())...)
+	}, otelagent.Options(tp, sdkmetric.NewMeterProvider())...)...)
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		t.Fatal(err)
