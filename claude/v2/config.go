@@ -31,12 +31,13 @@ type moreOptions struct {
 	agents         map[string]AgentDefinition // --agents
 	settingSources []SettingSource            // --setting-sources, when sourcesSet
 	sourcesSet     bool
-	wrapper        []string // subprocess.Config.Wrapper
-	claudeCode     bool     // WithClaudeCodeSystemPrompt
-	appendGiven    bool     // WithAppendSystemPrompt was given
-	mainAgent      string   // --agent
-	pluginDirs     []string // --plugin-dir
-	promptTool     string   // --permission-prompt-tool
+	wrapper        []string      // subprocess.Config.Wrapper
+	claudeCode     bool          // WithClaudeCodeSystemPrompt
+	appendGiven    bool          // WithAppendSystemPrompt was given
+	mainAgent      string        // --agent
+	pluginDirs     []string      // --plugin-dir
+	promptTool     string        // --permission-prompt-tool
+	skills         skillsOptions // skills.go
 }
 
 // WithClaudeCodeSystemPrompt uses the CLI's own system prompt (the official SDKs' preset
@@ -299,7 +300,7 @@ func (o *options) validateMore() error {
 	if len(m.wrapper) > 0 && m.wrapper[0] == "" {
 		return errors.New("v2: WithWrapper: empty command")
 	}
-	return nil
+	return o.validateSkills()
 }
 
 // args maps the options of this file to CLI flags, each value in its flag's argument.
@@ -364,11 +365,13 @@ func findCLI(o options) (string, error) {
 	return subprocess.FindCLI(o.cliPath)
 }
 
-// initRequest is the initialize request with the hook registration reg and the session's agents.
+// initRequest is the initialize request with the hook registration reg, the session's agents and
+// its skills allowlist (WithSkills; sent with every initialize, as the CLI replaces its allowlist
+// with each one that has it).
 // It has no MCP servers: the first initialize adds them (Session.initialize), and CLI 2.1.330
 // keeps them, in-process and external, through the later ones syncRegistration sends, without
 // reconnecting them (TestE2EMCPServersSurviveReinitialize,
 // TestE2EMCPServersSurviveSubagentReinitialize).
 func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
-	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents}
+	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents, Skills: s.o.more.skills.names}
 }

@@ -1,0 +1,85 @@
+package v2_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+)
+
+// projectSkills are the project skills of TestRealCLI_Skills, by name: each SKILL.md's
+// description and body carry markers the test looks for in the model's requests. "tooly" has
+// allowed-tools, which makes CLI 2.1.330 ask before running it; the others run unasked.
+var projectSkills = map[string]string{
+	"greet": "---\nname: greet\ndescription: Greets GREET-DESC\n---\nGREET-BODY say hello\n",
+	"other": "---\nname: other\ndescription: Other OTHER-DESC\n---\nOTHER-BODY\n",
+	"tooly": "---\nname: tooly\ndescription: Echoes TOOLY-DESC\nallowed-tools: Bash(echo *)\n---\nTOOLY-BODY\n",
+}
+
+// WithSkills and WithAllSkills against the real CLI: the model calls the Skill tool for one
+// project skill (.claude/skills/<name>/SKILL.md). An enabled skill runs and its SKILL.md body
+// reaches the next model request; one WithSkills leaves out is not listed to the model and the
+// CLI's Skill tool refuses it with an error result ("not in this session's skills allowlist");
+// without the option every skill is listed and one that asks for permission (allowed-tools) is
+// denied, which WithSkills's and WithAllSkills's allow rules prevent.
+func TestRealCLI_Skills(t *testing.T) {
+	t.Parallel()
+	type outcome struct {
+		Listed  []string // the skills whose descriptions the first request lists
+		Result  string   // the Skill tool's result, up to its first ':'
+		Body    bool     // the called skill's body reached the next request
+		Denials int      // the result's permission denials
+	}
+	for _, tc := range []struct {
+		name string
+		call string
+		opts []v2.Option
+		want outcome
+	}{
+		{"listed runs", "greet", []v2.Option{v2.WithSkills("greet", "tooly")},
+			outcome{Listed: []string{"greet", "tooly"}, Result: "Launching skill", Body: true}},
+		{"listed runs without a prompt", "tooly", []v2.Option{v2.WithSkills("tooly")},
+			outcome{Listed: []string{"tooly"}, Result: "Launching skill", Body: true}},
+		{"unlisted is refused", "other", []v2.Option{v2.WithSkills("greet")},
+			outcome{Listed: []string{"greet"}, Result: "<tool_use_error>Skill other is not in this session's skills allowlist</tool_use_error>"}},
+		{"none", "greet", []v2.Option{v2.WithSkills()},
+			outcome{Result: "<tool_use_error>Skill greet is not in this session's skills allowlist</tool_use_error>"}},
+		{"all", "tooly", []v2.Option{v2.WithAllSkills()},
+			outcome{Listed: []string{"greet", "other", "tooly"}, Result: "Launching skill", Body: true}},
+		{"default lists all, asks for tooly", "tooly", nil,
+			outcome{Listed: []string{"greet", "other", "tooly"}, Result: "Execute skill", Denials: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
+				if r.Index == 0 {
+					return claudetest.ToolReply("toolu_sk1", "Skill", map[string]any{"skill": tc.call})
+				}
+				return claudetest.TextReply("done")
+			})
+			for name, md := range projectSkills {
+				writeFile(t, env.path(".claude/skills/"+name+"/SKILL.md"), md)
+			}
+			msgs, res := query(t, env.session(t, tc.opts...), "use the skill")
+			var got outcome
+			reqs := env.api.Requests()
+			for _, name := range []string{"greet", "other", "tooly"} {
+				if reqs[0].Contains(strings.ToUpper(name) + "-DESC") {
+					got.Listed = append(got.Listed, name)
+				}
+			}
+			got.Result, _, _ = strings.Cut(toolResults(msgs)["toolu_sk1"].ContentText(), ":")
+			if strings.HasPrefix(got.Result, "<tool_use_error>") {
+				got.Result = toolResults(msgs)["toolu_sk1"].ContentText()
+			}
+			got.Body = len(reqs) > 1 && reqs[1].Contains(strings.ToUpper(tc.call)+"-BODY")
+			got.Denials = len(denials(t, res))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
