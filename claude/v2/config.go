@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,8 +86,12 @@ func WithMaxBudgetUSD(usd float64) Option {
 }
 
 // WithFallbackModel sets the models the CLI falls back to, in order, when the main model is
-// overloaded or unavailable (--fallback-model); the main model is tried again at the start of each
-// turn. Default: none. A name must not be empty or hold a comma.
+// overloaded or unavailable (--fallback-model, a comma-separated list with CLI 2.1.330; the
+// official SDKs take one): after its retries of one model fail, the CLI asks the next, and the
+// main model is tried again at the start of each turn (TestRealCLI_FallbackModels). When the
+// last one is overloaded too, the CLI keeps retrying it with backoff: bound the turn with its
+// ctx. Default: none. A name must not be empty, hold a comma, repeat another, or be WithModel's
+// (the CLI would only retry the same model; the TypeScript SDK rejects it too).
 func WithFallbackModel(models ...string) Option {
 	return optionFunc(func(o *options) { o.more.fallbackModels = append(o.more.fallbackModels, models...) })
 }
@@ -259,6 +264,11 @@ func (o *options) validateMore() error {
 			if n == "" || strings.Contains(n, ",") {
 				return fmt.Errorf("v2: %s(%q): a name must not be empty or hold a comma", l.opt, n)
 			}
+		}
+	}
+	for i, f := range m.fallbackModels {
+		if f == o.model || slices.Contains(m.fallbackModels[:i], f) {
+			return fmt.Errorf("v2: WithFallbackModel(%q): the same model as WithModel or an earlier fallback", f)
 		}
 	}
 	switch m.effort {
