@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,14 +20,28 @@ var projectSkills = map[string]string{
 	"tooly": "---\nname: tooly\ndescription: Echoes TOOLY-DESC\nallowed-tools: Bash(echo *)\n---\nTOOLY-BODY\n",
 }
 
+// skillMarker is the marker of a skill of TestRealCLI_Skills: its name without a plugin, upper
+// case.
+func skillMarker(name string) string {
+	_, n, found := strings.Cut(name, ":")
+	if !found {
+		n = name
+	}
+	return strings.ToUpper(n)
+}
+
 // WithSkills and WithAllSkills against the real CLI: the model calls the Skill tool for one
 // project skill (.claude/skills/<name>/SKILL.md). An enabled skill runs and its SKILL.md body
 // reaches the next model request; one WithSkills leaves out is not listed to the model and the
 // CLI's Skill tool refuses it with an error result ("not in this session's skills allowlist");
 // without the option every skill is listed and one that asks for permission (allowed-tools) is
-// denied, which WithSkills's and WithAllSkills's allow rules prevent.
+// denied, which WithSkills's and WithAllSkills's allow rules prevent. A plugin's skill
+// (WithPluginDirs) is named "plugin:skill".
 func TestRealCLI_Skills(t *testing.T) {
 	t.Parallel()
+	pluginDir := filepath.Join(t.TempDir(), "probe")
+	writeFile(t, filepath.Join(pluginDir, ".claude-plugin", "plugin.json"), `{"name":"probe","version":"1.0.0","description":"test plugin"}`)
+	writeFile(t, filepath.Join(pluginDir, "skills", "pskill", "SKILL.md"), "---\nname: pskill\ndescription: Plugin PSKILL-DESC\n---\nPSKILL-BODY\n")
 	type outcome struct {
 		Listed  []string // the skills whose descriptions the first request lists
 		Result  string   // the Skill tool's result, up to its first ':'
@@ -51,6 +66,10 @@ func TestRealCLI_Skills(t *testing.T) {
 			outcome{Listed: []string{"greet", "other", "tooly"}, Result: "Launching skill", Body: true}},
 		{"default lists all, asks for tooly", "tooly", nil,
 			outcome{Listed: []string{"greet", "other", "tooly"}, Result: "Execute skill", Denials: 1}},
+		{"plugin skill", "probe:pskill", []v2.Option{v2.WithPluginDirs(pluginDir), v2.WithSkills("probe:pskill")},
+			outcome{Listed: []string{"pskill"}, Result: "Launching skill", Body: true}},
+		{"plugin skill without the plugin", "probe:pskill", []v2.Option{v2.WithSkills("probe:pskill")},
+			outcome{Result: "<tool_use_error>Unknown skill: probe:pskill</tool_use_error>"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -66,8 +85,8 @@ func TestRealCLI_Skills(t *testing.T) {
 			msgs, res := query(t, env.session(t, tc.opts...), "use the skill")
 			var got outcome
 			reqs := env.api.Requests()
-			for _, name := range []string{"greet", "other", "tooly"} {
-				if reqs[0].Contains(strings.ToUpper(name) + "-DESC") {
+			for _, name := range []string{"greet", "other", "pskill", "tooly"} {
+				if reqs[0].Contains(skillMarker(name) + "-DESC") {
 					got.Listed = append(got.Listed, name)
 				}
 			}
@@ -75,7 +94,7 @@ func TestRealCLI_Skills(t *testing.T) {
 			if strings.HasPrefix(got.Result, "<tool_use_error>") {
 				got.Result = toolResults(msgs)["toolu_sk1"].ContentText()
 			}
-			got.Body = len(reqs) > 1 && reqs[1].Contains(strings.ToUpper(tc.call)+"-BODY")
+			got.Body = len(reqs) > 1 && reqs[1].Contains(skillMarker(tc.call)+"-BODY")
 			got.Denials = len(denials(t, res))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
