@@ -170,6 +170,9 @@ type AgentDefinition struct {
 	Model string `json:"model,omitempty"`
 	// MaxTurns bounds its model turns. Default (0): no bound.
 	MaxTurns int `json:"maxTurns,omitempty"`
+	// Skills are skills whose SKILL.md content is put into the agent's context when it starts
+	// (by name, as WithSkills's). Default: none preloaded.
+	Skills []string `json:"skills,omitempty"`
 }
 
 // WithAgents defines subagents by name (sent in the initialize request, as the official SDKs do;
@@ -293,6 +296,11 @@ func (o *options) validateMore() error {
 		}
 		if a.MaxTurns < 0 {
 			return fmt.Errorf("v2: WithAgents: agent %q: negative MaxTurns", name)
+		}
+		for _, n := range a.Skills {
+			if why := badSkillName(n); why != "" {
+				return fmt.Errorf("v2: WithAgents: agent %q: skill %q: %s", name, n, why)
+			}
 		}
 	}
 	for _, s := range m.settingSources {

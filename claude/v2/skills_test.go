@@ -55,6 +55,7 @@ func TestSkillsValidation(t *testing.T) {
 		{"control", []v2.Option{v2.WithSkills("a\nb")}, "control character"},
 		{"both", []v2.Option{v2.WithSkills("a"), v2.WithAllSkills()}, "exclude each other"},
 		{"none and all", []v2.Option{v2.WithSkills(), v2.WithAllSkills()}, "exclude each other"},
+		{"agent skill", []v2.Option{v2.WithAgents(map[string]v2.AgentDefinition{"a": {Description: "d", Prompt: "p", Skills: []string{"x,y"}}})}, `agent "a": skill "x,y"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := v2.ArgsFor(tc.opts...); err == nil || !strings.Contains(err.Error(), tc.want) {
