@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -137,5 +139,44 @@ func TestRealCLI_AgentSkills(t *testing.T) {
 	}
 	if got := [2]bool{sub[0].Contains("GREET-BODY"), sub[0].Contains("OTHER-BODY")}; got != [2]bool{true, false} {
 		t.Errorf("subagent's first request has greet's body, other's body = %v, want [true false]", got)
+	}
+}
+
+// A skill's allowed-tools apply once it runs: with WithSkills("toucher"), whose SKILL.md has
+// allowed-tools Bash(touch *), the model's touch command is denied before it calls the skill and
+// runs after it, without any rule of the session's allowing it. A PreToolUse hook still decides:
+// its deny holds after the skill too.
+func TestRealCLI_SkillAllowedTools(t *testing.T) {
+	t.Parallel()
+	denyBash := v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		return shared.Deny("the hook says no"), nil
+	})
+	for _, tc := range []struct {
+		name      string
+		callSkill bool
+		opts      []v2.Option
+		wantRan   bool
+	}{
+		{"without calling the skill", false, nil, false},
+		{"after the skill", true, nil, true},
+		{"after the skill, a hook denies", true, []v2.Option{denyBash}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnvHandler(t, func(p string, r claudetest.Request) claudetest.Reply {
+				switch {
+				case r.Index == 0 && tc.callSkill:
+					return claudetest.ToolReply("toolu_sk1", "Skill", map[string]any{"skill": "toucher"})
+				case r.Index == 0 || r.Index == 1 && tc.callSkill:
+					return claudetest.ToolReply("toolu_b1", "Bash", bash("touch "+p+"/ran.txt"))
+				}
+				return claudetest.TextReply("done")
+			})
+			writeFile(t, env.path(".claude/skills/toucher/SKILL.md"), "---\nname: toucher\ndescription: Touches\nallowed-tools: Bash(touch *)\n---\nTOUCHER-BODY\n")
+			_, res := query(t, env.session(t, append(tc.opts, v2.WithSkills("toucher"))...), "go")
+			if got := env.exists("ran.txt"); got != tc.wantRan {
+				t.Errorf("touch ran = %v, want %v; denials %s", got, tc.wantRan, res.PermissionDenials)
+			}
+		})
 	}
 }

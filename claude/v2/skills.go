@@ -25,7 +25,10 @@ type skillsOptions struct {
 // adds names.
 //
 // It is a filter of what the model is offered, not a sandbox: an unlisted skill's files stay
-// readable to the Read and Bash tools. Subagents are not filtered (AgentDefinition has no skills).
+// readable to the Read and Bash tools. Subagents are not filtered (see AgentDefinition.Skills).
+// Enabling a skill grants what its SKILL.md grants: once the model has run it, the tools of its
+// allowed-tools run without a permission prompt (TestRealCLI_SkillAllowedTools); hooks still
+// decide, a PreToolUse deny holds.
 // Default: no allowlist and no rule: the CLI lists every skill it discovers, and CLI 2.1.330 runs
 // a skill unasked unless its SKILL.md names allowed-tools; such a skill then needs a permission
 // (WithAllowedTools, WithCanUseTool, a hook or settings), without which it is denied. A name must
