@@ -22,6 +22,7 @@ func TestSkillsArgs(t *testing.T) {
 		{"again adds", []v2.Option{v2.WithSkills("a"), v2.WithSkills("b")}, []string{"--allowedTools=Skill(a),Skill(b)"}},
 		{"none: no rule", []v2.Option{v2.WithSkills()}, nil},
 		{"all", []v2.Option{v2.WithAllSkills()}, []string{"--allowedTools=Skill"}},
+		{"a name like a flag stays in the rule", []v2.Option{v2.WithSkills("--dangerously-skip-permissions")}, []string{"--allowedTools=Skill(--dangerously-skip-permissions)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := v2.ArgsFor(tc.opts...)
