@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,12 +32,13 @@ type moreOptions struct {
 	agents         map[string]AgentDefinition // --agents
 	settingSources []SettingSource            // --setting-sources, when sourcesSet
 	sourcesSet     bool
-	wrapper        []string // subprocess.Config.Wrapper
-	claudeCode     bool     // WithClaudeCodeSystemPrompt
-	appendGiven    bool     // WithAppendSystemPrompt was given
-	mainAgent      string   // --agent
-	pluginDirs     []string // --plugin-dir
-	promptTool     string   // --permission-prompt-tool
+	wrapper        []string      // subprocess.Config.Wrapper
+	claudeCode     bool          // WithClaudeCodeSystemPrompt
+	appendGiven    bool          // WithAppendSystemPrompt was given
+	mainAgent      string        // --agent
+	pluginDirs     []string      // --plugin-dir
+	promptTool     string        // --permission-prompt-tool
+	skills         skillsOptions // skills.go
 }
 
 // WithClaudeCodeSystemPrompt uses the CLI's own system prompt (the official SDKs' preset
@@ -84,8 +86,12 @@ func WithMaxBudgetUSD(usd float64) Option {
 }
 
 // WithFallbackModel sets the models the CLI falls back to, in order, when the main model is
-// overloaded or unavailable (--fallback-model); the main model is tried again at the start of each
-// turn. Default: none. A name must not be empty or hold a comma.
+// overloaded or unavailable (--fallback-model, a comma-separated list with CLI 2.1.330; the
+// official SDKs take one): after its retries of one model fail, the CLI asks the next, and the
+// main model is tried again at the start of each turn (TestRealCLI_FallbackModels). When the
+// last one is overloaded too, the CLI keeps retrying it with backoff: bound the turn with its
+// ctx. Default: none. A name must not be empty, hold a comma, repeat another, or be WithModel's
+// (the CLI would only retry the same model; the TypeScript SDK rejects it too).
 func WithFallbackModel(models ...string) Option {
 	return optionFunc(func(o *options) { o.more.fallbackModels = append(o.more.fallbackModels, models...) })
 }
@@ -164,6 +170,9 @@ type AgentDefinition struct {
 	Model string `json:"model,omitempty"`
 	// MaxTurns bounds its model turns. Default (0): no bound.
 	MaxTurns int `json:"maxTurns,omitempty"`
+	// Skills are skills whose SKILL.md content is put into the agent's context when it starts
+	// (by name, as WithSkills's). Default: none preloaded.
+	Skills []string `json:"skills,omitempty"`
 }
 
 // WithAgents defines subagents by name (sent in the initialize request, as the official SDKs do;
@@ -260,6 +269,11 @@ func (o *options) validateMore() error {
 			}
 		}
 	}
+	for i, f := range m.fallbackModels {
+		if f == o.model || slices.Contains(m.fallbackModels[:i], f) {
+			return fmt.Errorf("v2: WithFallbackModel(%q): the same model as WithModel or an earlier fallback", f)
+		}
+	}
 	switch m.effort {
 	case "", EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax:
 	default:
@@ -283,6 +297,11 @@ func (o *options) validateMore() error {
 		if a.MaxTurns < 0 {
 			return fmt.Errorf("v2: WithAgents: agent %q: negative MaxTurns", name)
 		}
+		for _, n := range a.Skills {
+			if why := badSkillName(n); why != "" {
+				return fmt.Errorf("v2: WithAgents: agent %q: skill %q: %s", name, n, why)
+			}
+		}
 	}
 	for _, s := range m.settingSources {
 		switch s {
@@ -299,7 +318,7 @@ func (o *options) validateMore() error {
 	if len(m.wrapper) > 0 && m.wrapper[0] == "" {
 		return errors.New("v2: WithWrapper: empty command")
 	}
-	return nil
+	return o.validateSkills()
 }
 
 // args maps the options of this file to CLI flags, each value in its flag's argument.
@@ -364,11 +383,13 @@ func findCLI(o options) (string, error) {
 	return subprocess.FindCLI(o.cliPath)
 }
 
-// initRequest is the initialize request with the hook registration reg and the session's agents.
+// initRequest is the initialize request with the hook registration reg, the session's agents and
+// its skills allowlist (WithSkills; sent with every initialize, as the CLI replaces its allowlist
+// with each one that has it).
 // It has no MCP servers: the first initialize adds them (Session.initialize), and CLI 2.1.330
 // keeps them, in-process and external, through the later ones syncRegistration sends, without
 // reconnecting them (TestE2EMCPServersSurviveReinitialize,
 // TestE2EMCPServersSurviveSubagentReinitialize).
 func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
-	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents}
+	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents, Skills: s.o.more.skills.names}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/url"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -38,13 +39,16 @@ func ImageBlock(mediaType string, data []byte) Block {
 	return Block{Type: "image", Source: &BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
 }
 
-// ImageURLBlock is an image the API fetches from url.
+// ImageURLBlock is an image the API fetches from url, an http or https URL (SendContent rejects
+// any other). CLI 2.1.330 passes it to the API as given: the API, not the SDK or the CLI, fetches
+// it, and a URL the API cannot fetch fails the turn with the API's error.
 func ImageURLBlock(url string) Block {
 	return Block{Type: "image", Source: &BlockSource{Type: "url", URL: url}}
 }
 
-// DocumentBlock is a document given by its bytes, e.g. mediaType "application/pdf"; title may be
-// "".
+// DocumentBlock is a document given by its bytes: a PDF, mediaType "application/pdf", the only
+// binary document the Messages API takes (SendContent rejects any other; a plain-text document
+// is TextDocumentBlock). title may be "". CLI 2.1.330 passes it to the API as given.
 func DocumentBlock(mediaType string, data []byte, title string) Block {
 	return Block{Type: "document", Title: title, Source: &BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
 }
@@ -54,10 +58,12 @@ func TextDocumentBlock(text, title string) Block {
 	return Block{Type: "document", Title: title, Source: &BlockSource{Type: "text", MediaType: "text/plain", Data: text}}
 }
 
-// image and document media types the Messages API takes.
-var mediaTypes = map[string]map[string]bool{
-	"image":    {"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true},
-	"document": {"application/pdf": true, "text/plain": true},
+// mediaTypes are the media types the Messages API takes, by block type and source type: a
+// base64 document is a PDF, a text document is text/plain.
+var mediaTypes = map[[2]string]map[string]bool{
+	{"image", "base64"}:    {"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true},
+	{"document", "base64"}: {"application/pdf": true},
+	{"document", "text"}:   {"text/plain": true},
 }
 
 // validateBlocks checks blocks before anything is sent: a malformed block would make the CLI's
@@ -81,19 +87,19 @@ func validateBlocks(blocks []Block) error {
 		switch {
 		case src == nil:
 			return fmt.Errorf("v2: block %d: %s without a source", i, b.Type)
-		case src.Type == "url":
-			if src.URL == "" {
-				return fmt.Errorf("v2: block %d: empty url", i)
+		case src.Type == "url" && b.Type == "image":
+			if u, err := url.Parse(src.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				return fmt.Errorf("v2: block %d: image url %q: not an http or https URL the API can fetch", i, src.URL)
 			}
-		case src.Type == "base64" || src.Type == "text" && b.Type == "document":
-			if !mediaTypes[b.Type][src.MediaType] {
-				return fmt.Errorf("v2: block %d: media type %q is not one the API takes for a %s", i, src.MediaType, b.Type)
+		case mediaTypes[[2]string{b.Type, src.Type}] != nil:
+			if !mediaTypes[[2]string{b.Type, src.Type}][src.MediaType] {
+				return fmt.Errorf("v2: block %d: media type %q is not one the API takes for a %s of source %s", i, src.MediaType, b.Type, src.Type)
 			}
 			if src.Data == "" {
 				return fmt.Errorf("v2: block %d: no data", i)
 			}
 		default:
-			return fmt.Errorf("v2: block %d: unknown source type %q", i, src.Type)
+			return fmt.Errorf("v2: block %d: source type %q is not one the API takes for a %s", i, src.Type, b.Type)
 		}
 	}
 	return nil

@@ -429,6 +429,8 @@ type initRequest struct {
 	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`
 	// Agents are WithAgents's subagents (config.go), sent with every initialize.
 	Agents map[string]AgentDefinition `json:"agents,omitempty"`
+	// Skills is WithSkills's allowlist (skills.go): nil is none, empty hides every skill.
+	Skills []string `json:"skills,omitzero"`
 }
 
 type initHookMatcher struct {

@@ -1,0 +1,48 @@
+package v2_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+)
+
+// WithSettingSources loads exactly the settings files it names: each of the three files denies
+// one tool (user: Edit, project: Write, local .claude/settings.local.json: Bash), and a denied
+// tool is gone from the model's request. The local file applies with SettingSourceLocal (or by
+// default) and not without it.
+func TestRealCLI_SettingSources(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		opts []v2.Option
+		want []string // the tools of Edit, Write and Bash still offered
+	}{
+		{"default: all three", nil, nil},
+		{"none", []v2.Option{v2.WithSettingSources()}, []string{"Bash", "Edit", "Write"}},
+		{"user", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser)}, []string{"Bash", "Write"}},
+		{"project", []v2.Option{v2.WithSettingSources(v2.SettingSourceProject)}, []string{"Bash", "Edit"}},
+		{"local", []v2.Option{v2.WithSettingSources(v2.SettingSourceLocal)}, []string{"Edit", "Write"}},
+		{"project and local", []v2.Option{v2.WithSettingSources(v2.SettingSourceProject, v2.SettingSourceLocal)}, []string{"Edit"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			writeFile(t, filepath.Join(env.home, ".claude/settings.json"), `{"permissions":{"deny":["Edit"]}}`)
+			writeFile(t, env.path(".claude/settings.json"), `{"permissions":{"deny":["Write"]}}`)
+			writeFile(t, env.path(".claude/settings.local.json"), `{"permissions":{"deny":["Bash"]}}`)
+			run(t, env.session(t, tc.opts...), "hi")
+			var got []string
+			for _, tool := range []string{"Bash", "Edit", "Write"} {
+				if containsString(firstRequest(t, env).Tools, tool) {
+					got = append(got, tool)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("tools offered (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
