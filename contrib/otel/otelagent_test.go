@@ -337,49 +337,7 @@ func TestPrometheusScrape(t *testing.T) {
 	for _, o := range session() {
 		in.Observe(o)
 	}
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	defer srv.Close()
-	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
-		t.Fatalf("server at %s, want 127.0.0.1", srv.URL)
-	}
-	req, _ := http.NewRequest("GET", srv.URL+"/metrics", nil)
-	req.Header.Set("Accept", "text/plain; version=0.0.4")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(resp.Body)
-	if err != nil {
-		t.Fatalf("parse /metrics: %v", err)
-	}
-	series := func(name string) []string {
-		f := fams[name]
-		if f == nil {
-			return nil
-		}
-		var out []string
-		for _, m := range f.Metric {
-			var kv []string
-			for _, l := range m.Label {
-				if !strings.HasPrefix(l.GetName(), "otel_scope_") {
-					kv = append(kv, l.GetName()+"="+l.GetValue())
-				}
-			}
-			sort.Strings(kv)
-			v := 0.0
-			switch f.GetType() {
-			case dto.MetricType_COUNTER:
-				v = m.GetCounter().GetValue()
-			case dto.MetricType_HISTOGRAM:
-				v = float64(m.GetHistogram().GetSampleCount())
-			}
-			out = append(out, fmt.Sprintf("%s %g", strings.Join(kv, ","), v))
-		}
-		sort.Strings(out)
-		return out
-	}
+	fams := scrape(t, reg)
 	// Latency buckets in seconds (the SDK's default ones are for milliseconds): the 45 ms Bash
 	// call falls in le=0.05, not in le=5.
 	if f := fams["agent_tool_duration_seconds"]; f != nil {
@@ -418,7 +376,7 @@ func TestPrometheusScrape(t *testing.T) {
 			"gen_ai_response_model=claude-sonnet-4-5,gen_ai_token_type=output 1",
 		}},
 	} {
-		if diff := cmp.Diff(tc.want, series(tc.name)); diff != "" {
+		if diff := cmp.Diff(tc.want, series(fams, tc.name)); diff != "" {
 			var names []string
 			for n := range fams {
 				names = append(names, n)
@@ -474,4 +432,57 @@ func TestSessionHooks(t *testing.T) {
 			t.Errorf("the session span starts at %v, want with the SessionStart hook", s.StartTime)
 		}
 	}
+}
+
+// scrape serves reg's /metrics on 127.0.0.1, scrapes it once in the text format and parses the
+// answer with the Prometheus text parser.
+func scrape(t *testing.T, reg *prometheus.Registry) map[string]*dto.MetricFamily {
+	t.Helper()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	defer srv.Close()
+	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
+		t.Fatalf("server at %s, want 127.0.0.1", srv.URL)
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/metrics", nil)
+	req.Header.Set("Accept", "text/plain; version=0.0.4")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	return fams
+}
+
+// series returns the series of family name as "label=value,... value" strings (the otel_scope_*
+// labels left out; a histogram's value is its count), sorted.
+func series(fams map[string]*dto.MetricFamily, name string) []string {
+	f := fams[name]
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range f.Metric {
+		var kv []string
+		for _, l := range m.Label {
+			if !strings.HasPrefix(l.GetName(), "otel_scope_") {
+				kv = append(kv, l.GetName()+"="+l.GetValue())
+			}
+		}
+		sort.Strings(kv)
+		v := 0.0
+		switch f.GetType() {
+		case dto.MetricType_COUNTER:
+			v = m.GetCounter().GetValue()
+		case dto.MetricType_HISTOGRAM:
+			v = float64(m.GetHistogram().GetSampleCount())
+		}
+		out = append(out, fmt.Sprintf("%s %g", strings.Join(kv, ","), v))
+	}
+	sort.Strings(out)
+	return out
 }
