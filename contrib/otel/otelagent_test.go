@@ -221,6 +221,9 @@ func TestMetrics(t *testing.T) {
 	t0 := time.Now()
 	in.RoundTrip(shared.RoundTrip{Subtype: "hook_callback", Event: shared.HookEventPreToolUse, Read: t0, Written: t0.Add(2 * time.Millisecond)})
 	in.RoundTrip(shared.RoundTrip{Subtype: "hook_callback", Event: shared.HookEventPreToolUse, Read: t0, Written: t0.Add(4 * time.Millisecond)})
+	// A permission prompt (the can_use_tool callback) has no hook event.
+	in.RoundTrip(shared.RoundTrip{Subtype: "can_use_tool", Read: t0, Written: t0.Add(3 * time.Millisecond)})
+	in.RoundTrip(shared.RoundTrip{Subtype: "hook_callback", Read: t0}) // not answered: not recorded
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
@@ -250,6 +253,7 @@ func TestMetrics(t *testing.T) {
 			"agent.hook.event=PreToolUse,agent.hook.name=bash-policy,agent.hook.outcome=success => n=4 sum=0.004",
 		}},
 		{"agent.hook.round_trip.duration", []string{
+			"agent.hook.event=,agent.round_trip.subtype=can_use_tool => n=1 sum=0.003",
 			"agent.hook.event=PreToolUse,agent.round_trip.subtype=hook_callback => n=2 sum=0.006",
 		}},
 		{"agent.session.tokens", []string{
@@ -485,4 +489,42 @@ func series(fams map[string]*dto.MetricFamily, name string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// A hook run of a scoped registration (Session.RegisterScoped) carries its scope; one of the
+// session's own hooks has none.
+func TestHookScope(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	in := otelagent.New(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp)), sdkmetric.NewMeterProvider())
+	t0 := time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC)
+	run := func(name, scope string) *v2.HookFinished {
+		return &v2.HookFinished{At: t0.Add(2 * time.Millisecond), Started: t0.Add(time.Millisecond), Duration: time.Millisecond,
+			HookRunInfo: shared.HookRunInfo{HookName: name, Event: shared.HookEventPreToolUse, ToolName: "Bash", ToolUseID: "toolu_1",
+				Scope: scope}, Outcome: shared.HookOutcomeSuccess}
+	}
+	for _, o := range []v2.Observation{
+		&v2.SessionStarted{At: t0, SessionID: "s"},
+		&v2.ToolStarted{At: t0, ToolUseID: "toolu_1", ToolName: "Bash"},
+		run("review-policy", "review"),
+		run("policy", ""),
+		&v2.ToolFinished{At: t0.Add(3 * time.Millisecond), ToolUseID: "toolu_1", ToolName: "Bash", Duration: 3 * time.Millisecond},
+		&v2.SessionEnded{At: t0.Add(4 * time.Millisecond), SessionID: "s"},
+	} {
+		in.Observe(o)
+	}
+	got := map[string]string{}
+	for _, s := range exp.GetSpans() {
+		if !strings.HasPrefix(s.Name, "hook ") {
+			continue
+		}
+		got[s.Name] = "none"
+		for _, a := range s.Attributes {
+			if a.Key == otelagent.AttrHookScope {
+				got[s.Name] = a.Value.AsString()
+			}
+		}
+	}
+	if diff := cmp.Diff(map[string]string{"hook review-policy": "review", "hook policy": "none"}, got); diff != "" {
+		t.Errorf("hook scopes (-want +got):\n%s", diff)
+	}
 }
