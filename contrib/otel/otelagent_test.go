@@ -221,6 +221,9 @@ func TestMetrics(t *testing.T) {
 	t0 := time.Now()
 	in.RoundTrip(shared.RoundTrip{Subtype: "hook_callback", Event: shared.HookEventPreToolUse, Read: t0, Written: t0.Add(2 * time.Millisecond)})
 	in.RoundTrip(shared.RoundTrip{Subtype: "hook_callback", Event: shared.HookEventPreToolUse, Read: t0, Written: t0.Add(4 * time.Millisecond)})
+	// A permission prompt (the can_use_tool callback) has no hook event.
+	in.RoundTrip(shared.RoundTrip{Subtype: "can_use_tool", Read: t0, Written: t0.Add(3 * time.Millisecond)})
+	in.RoundTrip(shared.RoundTrip{Subtype: "hook_callback", Read: t0}) // not answered: not recorded
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
@@ -250,6 +253,7 @@ func TestMetrics(t *testing.T) {
 			"agent.hook.event=PreToolUse,agent.hook.name=bash-policy,agent.hook.outcome=success => n=4 sum=0.004",
 		}},
 		{"agent.hook.round_trip.duration", []string{
+			"agent.hook.event=,agent.round_trip.subtype=can_use_tool => n=1 sum=0.003",
 			"agent.hook.event=PreToolUse,agent.round_trip.subtype=hook_callback => n=2 sum=0.006",
 		}},
 		{"agent.session.tokens", []string{
@@ -337,49 +341,7 @@ func TestPrometheusScrape(t *testing.T) {
 	for _, o := range session() {
 		in.Observe(o)
 	}
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	defer srv.Close()
-	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
-		t.Fatalf("server at %s, want 127.0.0.1", srv.URL)
-	}
-	req, _ := http.NewRequest("GET", srv.URL+"/metrics", nil)
-	req.Header.Set("Accept", "text/plain; version=0.0.4")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(resp.Body)
-	if err != nil {
-		t.Fatalf("parse /metrics: %v", err)
-	}
-	series := func(name string) []string {
-		f := fams[name]
-		if f == nil {
-			return nil
-		}
-		var out []string
-		for _, m := range f.Metric {
-			var kv []string
-			for _, l := range m.Label {
-				if !strings.HasPrefix(l.GetName(), "otel_scope_") {
-					kv = append(kv, l.GetName()+"="+l.GetValue())
-				}
-			}
-			sort.Strings(kv)
-			v := 0.0
-			switch f.GetType() {
-			case dto.MetricType_COUNTER:
-				v = m.GetCounter().GetValue()
-			case dto.MetricType_HISTOGRAM:
-				v = float64(m.GetHistogram().GetSampleCount())
-			}
-			out = append(out, fmt.Sprintf("%s %g", strings.Join(kv, ","), v))
-		}
-		sort.Strings(out)
-		return out
-	}
+	fams := scrape(t, reg)
 	// Latency buckets in seconds (the SDK's default ones are for milliseconds): the 45 ms Bash
 	// call falls in le=0.05, not in le=5.
 	if f := fams["agent_tool_duration_seconds"]; f != nil {
@@ -418,7 +380,7 @@ func TestPrometheusScrape(t *testing.T) {
 			"gen_ai_response_model=claude-sonnet-4-5,gen_ai_token_type=output 1",
 		}},
 	} {
-		if diff := cmp.Diff(tc.want, series(tc.name)); diff != "" {
+		if diff := cmp.Diff(tc.want, series(fams, tc.name)); diff != "" {
 			var names []string
 			for n := range fams {
 				names = append(names, n)
@@ -473,5 +435,96 @@ func TestSessionHooks(t *testing.T) {
 		if s.Name == "invoke_agent" && !s.StartTime.Equal(t0.Add(2*time.Millisecond)) {
 			t.Errorf("the session span starts at %v, want with the SessionStart hook", s.StartTime)
 		}
+	}
+}
+
+// scrape serves reg's /metrics on 127.0.0.1, scrapes it once in the text format and parses the
+// answer with the Prometheus text parser.
+func scrape(t *testing.T, reg *prometheus.Registry) map[string]*dto.MetricFamily {
+	t.Helper()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	defer srv.Close()
+	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
+		t.Fatalf("server at %s, want 127.0.0.1", srv.URL)
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/metrics", nil)
+	req.Header.Set("Accept", "text/plain; version=0.0.4")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	return fams
+}
+
+// series returns the series of family name as "label=value,... value" strings (the otel_scope_*
+// labels left out; a histogram's value is its count), sorted.
+func series(fams map[string]*dto.MetricFamily, name string) []string {
+	f := fams[name]
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range f.Metric {
+		var kv []string
+		for _, l := range m.Label {
+			if !strings.HasPrefix(l.GetName(), "otel_scope_") {
+				kv = append(kv, l.GetName()+"="+l.GetValue())
+			}
+		}
+		sort.Strings(kv)
+		v := 0.0
+		switch f.GetType() {
+		case dto.MetricType_COUNTER:
+			v = m.GetCounter().GetValue()
+		case dto.MetricType_HISTOGRAM:
+			v = float64(m.GetHistogram().GetSampleCount())
+		}
+		out = append(out, fmt.Sprintf("%s %g", strings.Join(kv, ","), v))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A hook run of a scoped registration (Session.RegisterScoped) carries its scope; one of the
+// session's own hooks has none.
+func TestHookScope(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	in := otelagent.New(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp)), sdkmetric.NewMeterProvider())
+	t0 := time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC)
+	run := func(name, scope string) *v2.HookFinished {
+		return &v2.HookFinished{At: t0.Add(2 * time.Millisecond), Started: t0.Add(time.Millisecond), Duration: time.Millisecond,
+			HookRunInfo: shared.HookRunInfo{HookName: name, Event: shared.HookEventPreToolUse, ToolName: "Bash", ToolUseID: "toolu_1",
+				Scope: scope}, Outcome: shared.HookOutcomeSuccess}
+	}
+	for _, o := range []v2.Observation{
+		&v2.SessionStarted{At: t0, SessionID: "s"},
+		&v2.ToolStarted{At: t0, ToolUseID: "toolu_1", ToolName: "Bash"},
+		run("review-policy", "review"),
+		run("policy", ""),
+		&v2.ToolFinished{At: t0.Add(3 * time.Millisecond), ToolUseID: "toolu_1", ToolName: "Bash", Duration: 3 * time.Millisecond},
+		&v2.SessionEnded{At: t0.Add(4 * time.Millisecond), SessionID: "s"},
+	} {
+		in.Observe(o)
+	}
+	got := map[string]string{}
+	for _, s := range exp.GetSpans() {
+		if !strings.HasPrefix(s.Name, "hook ") {
+			continue
+		}
+		got[s.Name] = "none"
+		for _, a := range s.Attributes {
+			if a.Key == otelagent.AttrHookScope {
+				got[s.Name] = a.Value.AsString()
+			}
+		}
+	}
+	if diff := cmp.Diff(map[string]string{"hook review-policy": "review", "hook policy": "none"}, got); diff != "" {
+		t.Errorf("hook scopes (-want +got):\n%s", diff)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/prometheus/client_golang/prometheus"
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -28,8 +30,11 @@ const subagentMarker = "SUBAGENT-TASK"
 // module nested under the root may import its internal packages).
 
 // A real CLI session with an allowed call, a call a hook denies, a failing call and a subagent
-// (the Agent tool) whose own call the CLI attributes to it: the span tree has that shape and the
-// metrics count it, with no other round trip than the PreToolUse hook's.
+// (the Agent tool) whose own call the CLI attributes to it: the span tree has that shape and its
+// attributes (the session's id and CLI version, each call's tool, id, outcome and denial, each hook
+// run's decision and reason; the model, tokens and cost present), the metrics count it, with no
+// other round trip than the PreToolUse hook's, and a scrape of /metrics after the session (the
+// OpenTelemetry Prometheus exporter, a second reader) parses and has the same counts.
 func TestRealCLI_SessionTrace(t *testing.T) {
 	bin := cli.Require(t)
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "test"} }
@@ -72,7 +77,14 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	reader := sdkmetric.NewManualReader()
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	// The same metrics served to Prometheus too, scraped after the session.
+	reg := prometheus.NewRegistry()
+	promExp, err := otelprom.New(otelprom.WithRegisterer(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithReader(promExp))
+	defer mp.Shutdown(context.Background())
 	policy := func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		pre := in.(*shared.PreToolUseHookInput)
 		var cmd struct {
@@ -99,42 +111,72 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	if err != nil || res.Result != "done" {
 		t.Fatalf("Run: %v, %+v", err, res)
 	}
+	sessionID, cliVersion := s.SessionID(), s.Info().CLIVersion
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
 
-	// Normalise: names, tool outcome and hook decision only (the CLI's own attributes, such as
-	// token counts, vary with its version).
-	keep := map[string]bool{"gen_ai.tool.call.id": true, "agent.tool.outcome": true, "agent.hook.decision": true}
-	var prune func(ns []*node)
-	prune = func(ns []*node) {
+	// Normalise: the attributes whose values the session decides are compared; those the CLI
+	// decides (tokens, cost, model, the number of turns: they vary with its version) must be there,
+	// with any value ("*"); a span's status is "error" or "", not the CLI's text.
+	anyValue := map[string]bool{"gen_ai.response.model": true, "gen_ai.usage.input_tokens": true,
+		"gen_ai.usage.output_tokens": true, "agent.cost.usd": true, "agent.turn.num_turns": true,
+		"gen_ai.response.finish_reasons": true}
+	var normalise func(ns []*node)
+	normalise = func(ns []*node) {
 		for _, n := range ns {
 			for k := range n.Attrs {
-				if !keep[k] {
+				switch {
+				case k == "agent.usage.cache_read_input_tokens": // only when not zero
 					delete(n.Attrs, k)
+				case anyValue[k]:
+					n.Attrs[k] = "*"
 				}
 			}
-			n.Status = ""
-			prune(n.Children)
+			if n.Status != "" {
+				n.Status = "error"
+			}
+			normalise(n.Children)
 		}
 	}
 	got := tree(t, exp.GetSpans())
-	prune(got)
+	normalise(got)
 	tool := func(id, name, outcome string, children ...*node) *node {
-		return &node{Name: "execute_tool " + name, Attrs: map[string]string{"gen_ai.tool.call.id": id, "agent.tool.outcome": outcome},
-			Children: children}
+		n := &node{Name: "execute_tool " + name, Attrs: map[string]string{"gen_ai.operation.name": "execute_tool",
+			"gen_ai.tool.name": name, "gen_ai.tool.call.id": id, "agent.tool.outcome": outcome}, Children: children}
+		if outcome != "ok" {
+			n.Status = "error"
+		}
+		return n
 	}
 	hook := func(id, decision string) *node {
-		return &node{Name: "hook bash-policy", Attrs: map[string]string{"gen_ai.tool.call.id": id, "agent.hook.decision": decision}}
+		n := &node{Name: "hook bash-policy", Attrs: map[string]string{"gen_ai.tool.call.id": id, "agent.hook.name": "bash-policy",
+			"agent.hook.event": "PreToolUse", "agent.hook.outcome": "success", "agent.hook.decision": decision}}
+		if decision == "deny" {
+			n.Attrs["agent.hook.reason"] = "rm is not allowed"
+		}
+		return n
 	}
-	want := []*node{{Name: "invoke_agent", Attrs: map[string]string{}, Children: []*node{{
-		Name: "turn", Attrs: map[string]string{}, Children: []*node{
-			tool("toolu_ok", "Bash", "ok", hook("toolu_ok", "allow")),
-			tool("toolu_rm", "Bash", "denied", hook("toolu_rm", "deny")),
-			tool("toolu_fail", "Bash", "error", hook("toolu_fail", "allow")),
-			tool("toolu_agent", "Agent", "ok", tool("toolu_sub", "Bash", "ok", hook("toolu_sub", "allow"))),
-		},
-	}}}}
+	denied := tool("toolu_rm", "Bash", "denied", hook("toolu_rm", "deny"))
+	denied.Attrs["agent.tool.denied_by"] = "bash-policy"
+	denied.Attrs["agent.tool.deny_reason"] = "rm is not allowed"
+	sub := tool("toolu_sub", "Bash", "ok", hook("toolu_sub", "allow"))
+	sub.Attrs["agent.tool.parent_call.id"] = "toolu_agent"
+	want := []*node{{Name: "invoke_agent",
+		Attrs: map[string]string{"gen_ai.operation.name": "invoke_agent", "gen_ai.provider.name": "anthropic",
+			"gen_ai.conversation.id": sessionID, "agent.cli.version": cliVersion, "gen_ai.response.model": "*",
+			"gen_ai.usage.input_tokens": "*", "gen_ai.usage.output_tokens": "*", "agent.cost.usd": "*"},
+		Children: []*node{{
+			Name: "turn", Attrs: map[string]string{"gen_ai.response.model": "*", "gen_ai.usage.input_tokens": "*",
+				"gen_ai.usage.output_tokens": "*", "agent.cost.usd": "*", "agent.turn.num_turns": "*",
+				"gen_ai.response.finish_reasons": "*"},
+			Children: []*node{
+				tool("toolu_ok", "Bash", "ok", hook("toolu_ok", "allow")),
+				denied,
+				tool("toolu_fail", "Bash", "error", hook("toolu_fail", "allow")),
+				tool("toolu_agent", "Agent", "ok", sub),
+			},
+		}}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("span tree (-want +got):\n%s", diff)
 	}
@@ -163,5 +205,44 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	}
 	if tok := points(t, rm, "agent.session.tokens"); len(tok) != 2 {
 		t.Errorf("session tokens %q, want input and output", tok)
+	}
+	if cost := points(t, rm, "agent.session.cost.usd"); len(cost) != 1 || !strings.Contains(cost[0], "n=1 ") {
+		t.Errorf("session cost %q, want one value", cost)
+	}
+	// Tool latencies: one value per call, by tool and outcome; hook run times: one per Bash call.
+	var durations []string
+	for _, p := range points(t, rm, "agent.tool.duration") {
+		durations = append(durations, p[:strings.Index(p, " sum=")])
+	}
+	if diff := cmp.Diff([]string{
+		"agent.tool.outcome=denied,gen_ai.tool.name=Bash => n=1",
+		"agent.tool.outcome=error,gen_ai.tool.name=Bash => n=1",
+		"agent.tool.outcome=ok,gen_ai.tool.name=Agent => n=1",
+		"agent.tool.outcome=ok,gen_ai.tool.name=Bash => n=2",
+	}, durations); diff != "" {
+		t.Errorf("agent.tool.duration (-want +got):\n%s", diff)
+	}
+	if hd := points(t, rm, "agent.hook.duration"); len(hd) != 1 ||
+		!strings.HasPrefix(hd[0], "agent.hook.event=PreToolUse,agent.hook.name=bash-policy,agent.hook.outcome=success => n=4 ") {
+		t.Errorf("agent.hook.duration %q, want the 4 runs of bash-policy", hd)
+	}
+
+	// A scrape of /metrics after the session parses and has the same counts.
+	fams := scrape(t, reg)
+	if diff := cmp.Diff([]string{
+		"agent_tool_outcome=denied,gen_ai_tool_name=Bash 1",
+		"agent_tool_outcome=error,gen_ai_tool_name=Bash 1",
+		"agent_tool_outcome=ok,gen_ai_tool_name=Agent 1",
+		"agent_tool_outcome=ok,gen_ai_tool_name=Bash 2",
+	}, series(fams, "agent_tool_calls_total")); diff != "" {
+		t.Errorf("scraped agent_tool_calls_total (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"agent_hook_event=PreToolUse,agent_hook_name=bash-policy,agent_hook_reason=rm is not allowed 1"},
+		series(fams, "agent_hook_denials_total")); diff != "" {
+		t.Errorf("scraped agent_hook_denials_total (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"agent_hook_event=PreToolUse,agent_round_trip_subtype=hook_callback 4"},
+		series(fams, "agent_hook_round_trip_duration_seconds")); diff != "" {
+		t.Errorf("scraped agent_hook_round_trip_duration_seconds (-want +got):\n%s", diff)
 	}
 }

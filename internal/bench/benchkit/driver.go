@@ -1,6 +1,7 @@
-package main
+package benchkit
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,33 @@ const (
 	mcpServer = "bench"
 	mcpTool   = "mcp__bench__echo"
 )
+
+// Extra is a configuration of the sdk driver that a command adds to the built-in hook
+// configurations (Main, RunDriver): -configs names it sdk/Name.
+type Extra struct {
+	// Name is the configuration's name (the part after "sdk/"); it must differ from the
+	// built-in ones.
+	Name string
+	// Base is the built-in hook configuration it adds to: "" or "nohooks" (no hook), "pass" or
+	// "deny". The summary still compares every configuration with nohooks.
+	Base string
+	// Setup is called in the driver process before the session starts; what it returns is added
+	// to the session.
+	Setup func() (Setup, error)
+}
+
+// Setup is what an Extra adds to one driver's session.
+type Setup struct {
+	// Options are added to the session's options, after the driver's own.
+	Options []v2.Option
+	// RoundTrip, if set, is called after the driver's own round-trip trace, for each round trip
+	// (a session has one v2.WithRoundTripTrace: the driver chains them).
+	RoundTrip func(shared.RoundTrip)
+	// Check, if set, is called after the session's Close, outside the measured time, with the
+	// number of tool calls the workload made: it flushes and releases what Setup made and checks
+	// that the configuration saw every call. An error fails the run.
+	Check func(calls int) error
+}
 
 // benchSystemPrompt is the system prompt every driver gives the CLI: the TypeScript SDK's default
 // (@anthropic-ai/claude-agent-sdk 0.3.x sends an empty systemPrompt unless told otherwise, where
@@ -95,7 +123,7 @@ type Report struct {
 	Tools        int `json:"tools,omitempty"`
 }
 
-func driverMain(kind string) int {
+func driverMain(kind string, extra []Extra) int {
 	var spec Spec
 	if err := json.Unmarshal([]byte(os.Getenv(specEnv)), &spec); err != nil {
 		fmt.Fprintln(os.Stderr, "bench driver: bad spec:", err)
@@ -105,7 +133,7 @@ func driverMain(kind string) int {
 	var err error
 	switch kind {
 	case "sdk":
-		rep, err = runSDK(spec)
+		rep, err = runSDK(spec, extra)
 	case "bare":
 		rep, err = runBare(spec)
 	default:
@@ -182,14 +210,36 @@ func denyAll(context.Context, shared.HookInput) (shared.HookOutput, error) {
 	return shared.Deny("denied by the benchmark"), nil
 }
 
-// runSDK runs the workload through the Go SDK (claude/v2).
-func runSDK(spec Spec) (Report, error) {
+// runSDK runs the workload through the Go SDK (claude/v2), with the hook configuration spec.Hooks:
+// a built-in one or one of extra.
+func runSDK(spec Spec, extra []Extra) (Report, error) {
 	var rep Report
+	hooks, ex := spec.Hooks, (*Extra)(nil)
+	for i := range extra {
+		if extra[i].Name == spec.Hooks {
+			ex = &extra[i]
+			hooks = cmp.Or(ex.Base, hooksNone)
+		}
+	}
+	var setup Setup
+	if ex != nil {
+		var err error
+		if setup, err = ex.Setup(); err != nil {
+			return rep, fmt.Errorf("%s: %w", ex.Name, err)
+		}
+	}
 	rts := &rtLog{ns: make([]int64, 0, 2*spec.Calls), parts: make([][3]int64, 0, 2*spec.Calls)}
+	trace := rts.add
+	if setup.RoundTrip != nil {
+		trace = func(rt shared.RoundTrip) {
+			rts.add(rt)
+			setup.RoundTrip(rt)
+		}
+	}
 	opts := []v2.Option{
 		v2.WithCLIPath(spec.CLI), v2.WithCwd(spec.Dir), v2.WithAllowedTools("Bash"),
 		v2.WithSystemPrompt(benchSystemPrompt),
-		v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithRoundTripTrace(rts.add),
+		v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithRoundTripTrace(trace),
 	}
 	if spec.MCPTools > 0 {
 		opts = append(opts, v2.WithMCPServer(mcpServer, newMCPServer(spec.MCPTools)),
@@ -197,7 +247,7 @@ func runSDK(spec Spec) (Report, error) {
 	}
 	var aud *auditObserver
 	var met *metricsObserver
-	switch spec.Hooks {
+	switch hooks {
 	case hooksNone, hooksMCP10:
 	case hooksPass:
 		opts = append(opts, v2.WithHooks(shared.Hooks{
@@ -217,6 +267,7 @@ func runSDK(spec Spec) (Report, error) {
 	default:
 		return rep, fmt.Errorf("unknown hooks %q", spec.Hooks)
 	}
+	opts = append(opts, setup.Options...)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	t0, sc0 := time.Now(), cputime.Self()
@@ -259,6 +310,11 @@ func runSDK(spec Spec) (Report, error) {
 	rts.mu.Unlock()
 	if met != nil {
 		rep.Observed = met.finished()
+	}
+	if setup.Check != nil {
+		if err := setup.Check(spec.Calls); err != nil {
+			return rep, fmt.Errorf("%s: %w", ex.Name, err)
+		}
 	}
 	return rep, nil
 }

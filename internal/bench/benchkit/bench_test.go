@@ -1,26 +1,61 @@
-package main
+package benchkit
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 
 	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // The test binary doubles as the benchmark's driver: runOnce re-executes it with driverEnv set.
 func TestMain(m *testing.M) {
-	if kind := os.Getenv(driverEnv); kind != "" {
-		os.Exit(driverMain(kind))
+	if code, ok := RunDriver(countExtra); ok {
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
 
+// countExtra is an Extra configuration, "count": the pass hooks plus an observer and a round-trip
+// trace that count what they see; its Check fails the run unless they saw every tool call and
+// both hook round trips of each (so the driver added the Setup's options after its own hooks and
+// chained its round-trip trace).
+var countExtra = Extra{Name: "count", Base: hooksPass, Setup: func() (Setup, error) {
+	obs := &finishCounter{}
+	var rts atomic.Int64
+	return Setup{
+		Options:   []v2.Option{v2.WithObserver(obs)},
+		RoundTrip: func(shared.RoundTrip) { rts.Add(1) },
+		Check: func(calls int) error {
+			if got := obs.n.Load(); got != int64(calls) {
+				return fmt.Errorf("observed %d finished calls, want %d", got, calls)
+			}
+			if got := rts.Load(); got != int64(2*calls) {
+				return fmt.Errorf("traced %d round trips, want %d", got, 2*calls)
+			}
+			return nil
+		},
+	}, nil
+}}
+
+type finishCounter struct{ n atomic.Int64 }
+
+func (c *finishCounter) Observe(o v2.Observation) {
+	if _, ok := o.(*v2.ToolFinished); ok {
+		c.n.Add(1)
+	}
+}
+
 // A smoke run of the end-to-end benchmark against the real CLI: N=5 sequential tool calls with every
-// Go configuration, and N=10 in one message of ten with the SDK's pass-through hooks and observers
+// Go configuration and an Extra one (countExtra), and N=10 in one message of ten with the SDK's pass-through hooks and observers
 // (the TS driver needs -ts and is left out), and N=5 sequential calls of the in-process MCP tool
 // with the SDK (the bare driver skips that shape). It checks that each driver saw every tool call,
 // that hooks cost round trips exactly where they should (pass: two per call; deny: one; nohooks,
@@ -30,15 +65,15 @@ func TestMain(m *testing.M) {
 func TestSmoke(t *testing.T) {
 	bin := cli.Require(t)
 	if testing.Short() {
-		t.Skip("drives the real CLI 12 times")
+		t.Skip("drives the real CLI 13 times")
 	}
-	perCall := map[string]int{hooksNone: 0, hooksPass: 2, hooksDeny: 1, hooksObserve: 0, hooksMCP10: 0}
+	perCall := map[string]int{hooksNone: 0, hooksPass: 2, hooksDeny: 1, hooksObserve: 0, hooksMCP10: 0, countExtra.Name: 2}
 	for _, tc := range []struct {
 		shape   string
 		n       int
 		configs []Config
 	}{
-		{"seq", 5, DefaultConfigs(false)},
+		{"seq", 5, append(DefaultConfigs(false), Config{"sdk", countExtra.Name})},
 		{"par", 10, []Config{{"sdk", hooksPass}, {"sdk", hooksObserve}}},
 		{"tools", 5, []Config{{"bare", hooksNone}, {"sdk", hooksNone}, {"sdk", hooksMCP10}}},
 	} {
@@ -114,7 +149,7 @@ func TestSmoke(t *testing.T) {
 
 func TestBenchMainFlags(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := benchMain([]string{"-bogus"}, &out, &errOut); code != 2 {
+	if code := Main([]string{"-bogus"}, &out, &errOut); code != 2 {
 		t.Errorf("exit %d for a bad flag, want 2", code)
 	}
 }
