@@ -16,7 +16,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // step is one line of a session's trace: a PreToolUse decision or a tool that ran (PostToolUse).
@@ -80,7 +79,7 @@ func runTraced(t *testing.T, bin, project, baseURL string) ([]step, string, []st
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	s, err := v2.CreateSession(ctx,
-		v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(cli.Env(t.TempDir(), baseURL)),
+		v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(claudetest.CLIEnv(t.TempDir(), baseURL)),
 		v2.WithAllowedTools("Bash", "Write"), v2.WithHooks(tr.hooks()))
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)
@@ -106,7 +105,7 @@ func runTraced(t *testing.T, bin, project, baseURL string) ([]step, string, []st
 // trace: the same tools ran with the same inputs, the guard took the same decisions, the same
 // files exist. The upstream is a Model standing in for the real API (no API key here).
 func TestRecordAndReplay(t *testing.T) {
-	bin := cli.Require(t)
+	bin := claudetest.RequireCLI(t)
 	project := filepath.Join(t.TempDir(), "project")
 	if p, err := filepath.EvalSymlinks(filepath.Dir(project)); err == nil {
 		project = filepath.Join(p, "project")

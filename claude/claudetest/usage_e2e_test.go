@@ -10,13 +10,12 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // The real CLI reports a reply's usage figures in its result, and counts the cache figures in its
 // cost: the same answer costs more with them.
 func TestUsageReachesResult(t *testing.T) {
-	bin := cli.Require(t)
+	bin := claudetest.RequireCLI(t)
 	run := func(r claudetest.Reply) (wireUsage, float64) {
 		t.Helper()
 		model := claudetest.NewModel(r)
@@ -24,7 +23,7 @@ func TestUsageReachesResult(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		s, err := v2.CreateSession(ctx, v2.WithCLIPath(bin), v2.WithCwd(t.TempDir()),
-			v2.WithBaseEnv(cli.Env(t.TempDir(), model.URL())))
+			v2.WithBaseEnv(claudetest.CLIEnv(t.TempDir(), model.URL())))
 		if err != nil {
 			t.Fatalf("CreateSession: %v", err)
 		}

@@ -2,7 +2,6 @@ package otelagent_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +20,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 const subagentMarker = "SUBAGENT-TASK"
@@ -36,9 +34,8 @@ const subagentMarker = "SUBAGENT-TASK"
 // other round trip than the PreToolUse hook's, and a scrape of /metrics after the session (the
 // OpenTelemetry Prometheus exporter, a second reader) parses and has the same counts.
 func TestRealCLI_SessionTrace(t *testing.T) {
-	bin := cli.Require(t)
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "test"} }
-	api := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
+	script := func(r claudetest.Request) claudetest.Reply {
 		answered := map[string]bool{}
 		for _, b := range r.ToolResults() {
 			answered[b.ToolUseID] = true
@@ -67,12 +64,8 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 			return claudetest.ToolReply("toolu_rm", "Bash", bash("rm -rf /tmp/nothing-here"))
 		}
 		return claudetest.ToolReply("toolu_ok", "Bash", bash("echo ok"))
-	})
-	t.Cleanup(api.Close)
-	project := t.TempDir()
-	if p, err := filepath.EvalSymlinks(project); err == nil {
-		project = p
 	}
+	env := claudetest.NewEnv(t, func(string) *claudetest.Model { return claudetest.NewModelFunc(script) })
 
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -99,10 +92,9 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := append([]v2.Option{v2.WithCLIPath(bin), v2.WithCwd(project), v2.WithBaseEnv(cli.Env(t.TempDir(), api.URL())),
-		v2.WithAllowedTools("Bash"),
+	opts := env.Options(append([]v2.Option{v2.WithAllowedTools("Bash"),
 		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: policy}}}),
-	}, otelagent.Options(tp, mp)...)
+	}, otelagent.Options(tp, mp)...)...)
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)

@@ -19,7 +19,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/claudetest/claudesim"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 func TestMain(m *testing.M) {
@@ -67,7 +66,7 @@ func TestSimulatorGuard(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := v2.CreateSession(ctx, v2.WithCLIPath(claudesim.Path(t)), v2.WithCwd(project),
-		v2.WithBaseEnv(cli.Env(t.TempDir(), model.URL())), v2.WithHooks(hooks))
+		v2.WithBaseEnv(claudetest.CLIEnv(t.TempDir(), model.URL())), v2.WithHooks(hooks))
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)
 	}
@@ -146,7 +145,7 @@ func TestSimulatorHookFailureBlocks(t *testing.T) {
 			project := t.TempDir()
 			cmd := exec.Command(claudesim.Path(t))
 			cmd.Dir = project
-			cmd.Env = cli.Env(t.TempDir(), model.URL())
+			cmd.Env = claudetest.CLIEnv(t.TempDir(), model.URL())
 			stdin, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)

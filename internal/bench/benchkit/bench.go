@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // Main is the benchmark's command: it runs the benchmark with the flags in args (those of
@@ -95,7 +94,7 @@ func benchMain(args []string, stdout, stderr io.Writer, extra []Extra) int {
 	}
 	o := Options{N: *n, Runs: *runs, Shapes: strings.Split(*shapes, ","), CLI: *cliPath, TSDir: *tsDir, ProfileDir: *profDir}
 	if o.CLI == "" {
-		p, err := cli.Find()
+		p, err := claudetest.FindCLI()
 		if err != nil {
 			fmt.Fprintln(stderr, "bench:", err)
 			return 1
@@ -316,7 +315,7 @@ func runOnce(ctx context.Context, exe string, o Options, shape string, c Config,
 	switch c.Driver {
 	case "sdk", "bare":
 		cmd = exec.CommandContext(ctx, exe)
-		cmd.Env = append(cli.Env(home, api.URL()), driverEnv+"="+c.Driver, specEnv+"="+string(sb),
+		cmd.Env = append(claudetest.CLIEnv(home, api.URL()), driverEnv+"="+c.Driver, specEnv+"="+string(sb),
 			// A race-enabled driver (the test binary under -race) would otherwise sleep 1 s at exit.
 			"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 		if o.ProfileDir != "" {
@@ -331,7 +330,7 @@ func runOnce(ctx context.Context, exe string, o Options, shape string, c Config,
 			return Report{}, err
 		}
 		cmd = exec.CommandContext(ctx, "node", script)
-		cmd.Env = append(cli.Env(home, api.URL()), specEnv+"="+string(sb), "AGENT_SDK_BENCH_TS_SDK="+o.TSDir)
+		cmd.Env = append(claudetest.CLIEnv(home, api.URL()), specEnv+"="+string(sb), "AGENT_SDK_BENCH_TS_SDK="+o.TSDir)
 	default:
 		return Report{}, fmt.Errorf("unknown driver %q", c.Driver)
 	}
@@ -499,7 +498,7 @@ func machine(o Options) Machine {
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		m.LoadAvg = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
-	if v, err := cli.InstalledVersion(context.Background(), o.CLI); err == nil {
+	if v, err := installedVersion(context.Background(), o.CLI); err == nil {
 		m.CLIVersion = v
 	}
 	if o.TSDir != "" {
@@ -513,4 +512,18 @@ func machine(o Options) Machine {
 		}
 	}
 	return m
+}
+
+// installedVersion runs `<path> --version` and returns the version it prints ("2.1.330" for
+// "2.1.330 (Claude Code)").
+func installedVersion(ctx context.Context, path string) (string, error) {
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("bench: %s --version: %w", path, err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) == 0 {
+		return "", fmt.Errorf("bench: %s --version printed nothing", path)
+	}
+	return f[0], nil
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 
-	"github.com/hookwire/agent-sdk-go/internal/cli"
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 )
 
 // The test binary doubles as the benchmark's driver: runOnce re-executes it with driverEnv set.
@@ -63,7 +63,7 @@ func (c *finishCounter) Observe(o v2.Observation) {
 // is well-formed. No timing is asserted: the numbers are for
 // `go run ./internal/bench`.
 func TestSmoke(t *testing.T) {
-	bin := cli.Require(t)
+	bin := claudetest.RequireCLI(t)
 	if testing.Short() {
 		t.Skip("drives the real CLI 13 times")
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/internal/bench/benchkit"
-	"github.com/hookwire/agent-sdk-go/internal/cli"
 )
 
 // The test binary doubles as the benchmark's driver, with this command's configurations.
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 // call; otelpass must also keep the benchmark's own round-trip trace (two hook round trips per
 // call: the instrumentation's is chained after it, not in its place). No timing is asserted.
 func TestSmoke(t *testing.T) {
-	bin := cli.Require(t)
+	bin := claudetest.RequireCLI(t)
 	if testing.Short() {
 		t.Skip("drives the real CLI 3 times")
 	}
