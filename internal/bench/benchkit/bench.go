@@ -498,8 +498,8 @@ func machine(o Options) Machine {
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		m.LoadAvg = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
-	if v, err := installedVersion(context.Background(), o.CLI); err == nil {
-		m.CLIVersion = v
+	if out, err := exec.Command(o.CLI, "--version").Output(); err == nil { // "2.1.330 (Claude Code)"
+		m.CLIVersion, _, _ = strings.Cut(strings.TrimSpace(string(out)), " ")
 	}
 	if o.TSDir != "" {
 		if out, err := exec.Command("node", "--version").Output(); err == nil {
@@ -512,18 +512,4 @@ func machine(o Options) Machine {
 		}
 	}
 	return m
-}
-
-// installedVersion runs `<path> --version` and returns the version it prints ("2.1.330" for
-// "2.1.330 (Claude Code)").
-func installedVersion(ctx context.Context, path string) (string, error) {
-	out, err := exec.CommandContext(ctx, path, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("bench: %s --version: %w", path, err)
-	}
-	f := strings.Fields(string(out))
-	if len(f) == 0 {
-		return "", fmt.Errorf("bench: %s --version printed nothing", path)
-	}
-	return f[0], nil
 }
