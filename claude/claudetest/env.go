@@ -58,8 +58,6 @@ func leaks(kv string) bool {
 type Env struct {
 	// Model is the fake Messages API the CLI talks to: its Requests are what the model was sent.
 	Model *Model
-	// CLIPath is the CLI in use: RequireCLI's, or NewEnvWithCLI's.
-	CLIPath string
 	// Home is the CLI's scratch HOME: its settings and session files go to Home/.claude.
 	Home string
 	// Project is the project directory, the sessions' working directory: created empty,
@@ -107,7 +105,7 @@ func NewEnvWithCLI(t testing.TB, cliPath string, model func(project string) *Mod
 		t.Fatal("claudetest: NewEnv: the model function returned nil")
 	}
 	t.Cleanup(m.Close)
-	e := &Env{Model: m, CLIPath: bin, Home: home, Project: project, t: t}
+	e := &Env{Model: m, Home: home, Project: project, t: t}
 	e.opts = []v2.Option{
 		v2.WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 		v2.WithCLIPath(bin),

@@ -131,7 +131,7 @@ func (rec *Recorder) Wait(ctx context.Context, n int) error {
 // returns the error of Replies.
 func (rec *Recorder) Save(name string) error {
 	replies, rerr := rec.Replies()
-	if err := SaveScript(name, replies); err != nil {
+	if err := saveScript(name, replies); err != nil {
 		return err
 	}
 	return rerr

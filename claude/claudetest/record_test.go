@@ -84,7 +84,7 @@ func TestRecorderDecodes(t *testing.T) {
 			name: "error event in a stream",
 			answer: canned{200, sse, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n" +
 				"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"},
-			want: []claudetest.Reply{claudetest.OverloadedReply()},
+			want: []claudetest.Reply{claudetest.ErrorReply(529, "Overloaded")},
 		},
 		{
 			name: "HTTP 429 with retry-after",

@@ -71,15 +71,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 	}
 	rec.Close() // cuts answers still in flight: they are not recorded
-	replies, rerr := rec.Replies()
-	if err := claudetest.SaveScript(*out, replies); err != nil {
-		fmt.Fprintln(stderr, "record:", err)
+	replies, _ := rec.Replies()
+	if err := rec.Save(*out); err != nil { // written with the other answers when some are missing
+		fmt.Fprintf(stderr, "record: %d answers to %s: %v\n", len(replies), *out, err)
 		return 1
 	}
 	fmt.Fprintf(stderr, "record: wrote %d answers to %s\n", len(replies), *out)
-	if rerr != nil {
-		fmt.Fprintln(stderr, "record:", rerr)
-		return 1
-	}
 	return 0
 }

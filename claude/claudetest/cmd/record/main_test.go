@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
@@ -34,17 +35,11 @@ var upstreamScript = []claudetest.Reply{
 	{Text: "Done.", InputTokens: 20, OutputTokens: 3},
 }
 
-// want returns the first n replies of upstreamScript as a script file loads them.
-func want(t *testing.T, n int) []claudetest.Reply {
-	t.Helper()
-	name := filepath.Join(t.TempDir(), "want.json")
-	if err := claudetest.SaveScript(name, upstreamScript[:n]); err != nil {
-		t.Fatal(err)
-	}
-	r, err := claudetest.LoadScript(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+// want returns the first n replies of upstreamScript as a script file loads them (a tool input is
+// a jsontext.Value).
+func want(n int) []claudetest.Reply {
+	r := append([]claudetest.Reply(nil), upstreamScript[:n]...)
+	r[0].ToolUses = []claudetest.ToolUse{{ID: "toolu_01", Name: "Bash", Input: jsontext.Value(`{"command":"ls"}`)}}
 	return r
 }
 
@@ -130,7 +125,7 @@ func TestRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want(t, tc.answers), got); diff != "" {
+			if diff := cmp.Diff(want(tc.answers), got); diff != "" {
 				t.Errorf("script (-want +got):\n%s", diff)
 			}
 			if len(model.SideRequests()) != 1 {

@@ -47,7 +47,7 @@ func TestRecordSavesOnSignal(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v, stderr:\n%s", err, &stderr)
 			}
-			if diff := cmp.Diff(want(t, 1), got); diff != "" {
+			if diff := cmp.Diff(want(1), got); diff != "" {
 				t.Errorf("script (-want +got):\n%s", diff)
 			}
 		})
