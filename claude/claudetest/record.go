@@ -38,7 +38,8 @@ import (
 // Nothing of the requests is recorded: no headers (the API key never reaches
 // a script file), no prompts, no tool results.
 //
-// A Recorder is safe for concurrent use.
+// The command claude/claudetest/cmd/record runs a Recorder from a shell. A
+// Recorder is safe for concurrent use.
 type Recorder struct {
 	ts    *httptest.Server
 	proxy *httputil.ReverseProxy
