@@ -68,11 +68,12 @@
 //
 // # Scripts, recordings and the simulator
 //
-// LoadScript and SaveScript read and write a script as a JSON file, so that a test's model lives in
-// its testdata. A Recorder, a reverse proxy in front of the real Messages API, writes a real
-// session's answers into such a file: an incident becomes a regression test that replays offline.
-// For unit tests on machines without Node, package claudesim is a small CLI simulator that asks
-// the same Model what to do (it is not the CLI: its package doc lists what it has).
+// LoadScript reads a script from a JSON file, so that a test's model lives in its testdata. A
+// Recorder, a reverse proxy in front of the real Messages API, writes a real session's answers into
+// such a file (the command claude/claudetest/cmd/record runs one): an incident becomes a
+// regression test that replays offline. For unit tests on machines without Node, package claudesim
+// is a small CLI simulator that asks the same Model what to do (it is not the CLI: its package doc
+// lists what it has); NewEnvWithCLI runs an Env on it.
 //
 // A Model and an Env are safe for concurrent use.
 package claudetest

@@ -53,13 +53,11 @@ func leaks(kv string) bool {
 
 // Env is one test's offline Claude Code: a scripted Model, the real CLI, a scratch HOME and a
 // project directory. Sessions started from it run the real CLI, which runs real tools in Project
-// and fires the session's real hooks, with the Model as the model. Make one with NewEnv; it is
-// torn down when the test ends. Its methods are safe for concurrent use.
+// and fires the session's real hooks, with the Model as the model. Make one with NewEnv (or with
+// NewEnvWithCLI, e.g. on the simulator); it is torn down when the test ends. Its methods are safe for concurrent use.
 type Env struct {
 	// Model is the fake Messages API the CLI talks to: its Requests are what the model was sent.
 	Model *Model
-	// CLIPath is the CLI in use (see RequireCLI).
-	CLIPath string
 	// Home is the CLI's scratch HOME: its settings and session files go to Home/.claude.
 	Home string
 	// Project is the project directory, the sessions' working directory: created empty,
@@ -81,7 +79,19 @@ type Env struct {
 //	})
 func NewEnv(t testing.TB, model func(project string) *Model) *Env {
 	t.Helper()
-	bin := RequireCLI(t)
+	return NewEnvWithCLI(t, RequireCLI(t), model)
+}
+
+// NewEnvWithCLI is NewEnv with the CLI at cliPath instead of RequireCLI's: it never skips. Its use
+// is the simulator, for tests that must run without Node:
+//
+//	env := claudetest.NewEnvWithCLI(t, claudesim.Path(t), model)
+//
+// The env's trace, helpers and options are the same; what the simulator does not do (see package
+// claudesim) is missing from it.
+func NewEnvWithCLI(t testing.TB, cliPath string, model func(project string) *Model) *Env {
+	t.Helper()
+	bin := cliPath
 	home := t.TempDir()
 	project := filepath.Join(t.TempDir(), "project")
 	if err := os.Mkdir(project, 0o755); err != nil {
@@ -95,7 +105,7 @@ func NewEnv(t testing.TB, model func(project string) *Model) *Env {
 		t.Fatal("claudetest: NewEnv: the model function returned nil")
 	}
 	t.Cleanup(m.Close)
-	e := &Env{Model: m, CLIPath: bin, Home: home, Project: project, t: t}
+	e := &Env{Model: m, Home: home, Project: project, t: t}
 	e.opts = []v2.Option{
 		v2.WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 		v2.WithCLIPath(bin),

@@ -180,3 +180,30 @@ func TestEnvHookFailureIsADeny(t *testing.T) {
 		t.Errorf("the Bash call ran despite the failed guard: %v", err)
 	}
 }
+
+// A hook's additionalContext reaches the model: the PostToolUse hook's text is in the request
+// after the tool call and in none before (what Env.Model's Requests are for).
+func TestEnvAdditionalContextReachesModel(t *testing.T) {
+	t.Parallel()
+	const note = "audit note 7f3: the listing was logged"
+	env := claudetest.NewEnv(t, func(string) *claudetest.Model {
+		return claudetest.NewModel(
+			claudetest.ToolReply("toolu_01", "Bash", map[string]any{"command": "ls", "description": "list"}),
+			claudetest.TextReply("done"),
+		)
+	})
+	audit := shared.OnPostToolUse(func(context.Context, *shared.PostToolUseHookInput) (shared.HookOutput, error) {
+		return shared.AddContext(note), nil
+	})
+	if _, err := env.Run("list the project", v2.WithAllowedTools("Bash"),
+		v2.WithHook(shared.HookEventPostToolUse, "Bash", audit)); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	var got []bool
+	for _, r := range env.Model.Requests() {
+		got = append(got, r.Contains(note))
+	}
+	if diff := cmp.Diff([]bool{false, true}, got); diff != "" {
+		t.Errorf("the note in each main-loop request (-want +got):\n%s", diff)
+	}
+}

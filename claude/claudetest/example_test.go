@@ -3,7 +3,7 @@ package claudetest_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -80,10 +82,12 @@ func ExampleNewModel() {
 	}
 	defer resp.Body.Close()
 	var msg struct {
-		Content    []struct{ Text string }
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
 		StopReason string `json:"stop_reason"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&msg); err != nil {
+	if err := json.UnmarshalRead(resp.Body, &msg); err != nil {
 		fmt.Println(err)
 		return
 	}

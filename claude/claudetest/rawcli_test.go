@@ -6,7 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
+
 	"errors"
 	"io"
 	"os"
@@ -16,17 +16,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 )
 
 // rawLine is one decoded stdout line of the CLI.
 type rawLine struct {
-	Type      string          `json:"type"`
-	Subtype   string          `json:"subtype"`
-	IsError   bool            `json:"is_error"`
-	RequestID string          `json:"request_id"`
-	Request   json.RawMessage `json:"request"`
-	Raw       []byte          `json:"-"`
+	Type      string         `json:"type"`
+	Subtype   string         `json:"subtype"`
+	IsError   bool           `json:"is_error"`
+	RequestID string         `json:"request_id"`
+	Request   jsontext.Value `json:"request"`
+	Raw       []byte         `json:"-"`
 }
 
 // rawProc is a running CLI with NDJSON on stdin and stdout.

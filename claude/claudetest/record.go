@@ -2,6 +2,7 @@ package claudetest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,13 +38,16 @@ import (
 // Nothing of the requests is recorded: no headers (the API key never reaches
 // a script file), no prompts, no tool results.
 //
-// A Recorder is safe for concurrent use.
+// The command claude/claudetest/cmd/record runs a Recorder from a shell. A
+// Recorder is safe for concurrent use.
 type Recorder struct {
 	ts    *httptest.Server
 	proxy *httputil.ReverseProxy
 
 	mu      sync.Mutex
-	answers []*answer // one per main-loop request, in arrival order
+	answers []*answer     // one per main-loop request, in arrival order
+	ended   int           // answers that ended (recorded or not)
+	changed chan struct{} // closed and replaced when an answer ends
 }
 
 // answer is one recorded main-loop answer; err is set when it could not be
@@ -65,7 +69,7 @@ func NewRecorder(upstream string) (*Recorder, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("claudetest: recorder upstream %q is not an http(s) base URL", upstream)
 	}
-	rec := &Recorder{proxy: &httputil.ReverseProxy{
+	rec := &Recorder{changed: make(chan struct{}), proxy: &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
 			// Let the transport ask for gzip and undo it, so that the answer is
@@ -105,12 +109,30 @@ func (rec *Recorder) Replies() ([]Reply, error) {
 	return out, errors.Join(errs...)
 }
 
+// Wait blocks until n main-loop answers have ended (recorded, or not: see Replies) or ctx is
+// done, and then returns ctx's error. Call Replies or Save after it.
+func (rec *Recorder) Wait(ctx context.Context, n int) error {
+	for {
+		rec.mu.Lock()
+		ended, changed := rec.ended, rec.changed
+		rec.mu.Unlock()
+		if ended >= n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // Save writes the recorded replies to the script file name (see LoadScript).
 // When some answer could not be recorded, Save still writes the others and
 // returns the error of Replies.
 func (rec *Recorder) Save(name string) error {
 	replies, rerr := rec.Replies()
-	if err := SaveScript(name, replies); err != nil {
+	if err := saveScript(name, replies); err != nil {
 		return err
 	}
 	return rerr
@@ -146,6 +168,9 @@ func (rec *Recorder) serve(w http.ResponseWriter, r *http.Request) {
 		reply, err := decodeAnswer(tw.status, w.Header(), tw.buf.Bytes())
 		rec.mu.Lock()
 		a.reply, a.err = reply, err
+		rec.ended++
+		close(rec.changed)
+		rec.changed = make(chan struct{})
 		rec.mu.Unlock()
 	}()
 	rec.proxy.ServeHTTP(tw, r)

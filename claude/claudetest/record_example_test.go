@@ -46,7 +46,7 @@ func ExampleLoadScript() {
 	defer model.Close()
 	for _, r := range replies {
 		switch {
-		case r.IsError():
+		case r.Status != 0:
 			fmt.Println("error", r.Status, r.ErrorMessage, r.RetryAfter)
 		case len(r.ToolUses) > 0:
 			fmt.Printf("%s then %s %s\n", r.Text, r.ToolUses[0].Name, r.ToolUses[0].Input)

@@ -3,6 +3,8 @@ package claudetest_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +17,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 )
@@ -81,7 +84,7 @@ func TestRecorderDecodes(t *testing.T) {
 			name: "error event in a stream",
 			answer: canned{200, sse, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n" +
 				"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"},
-			want: []claudetest.Reply{claudetest.OverloadedReply()},
+			want: []claudetest.Reply{claudetest.ErrorReply(529, "Overloaded")},
 		},
 		{
 			name: "HTTP 429 with retry-after",
@@ -217,4 +220,43 @@ func TestNewRecorderUpstream(t *testing.T) {
 		t.Fatalf("NewRecorder(\"\"): %v", err)
 	}
 	rec.Close()
+}
+
+// Wait returns once n main-loop answers have ended; side queries do not count, and a ctx that ends
+// first is Wait's error.
+func TestRecorderWait(t *testing.T) {
+	up := claudetest.NewModel(claudetest.TextReply("one"), claudetest.TextReply("two"))
+	defer up.Close()
+	rec, err := claudetest.NewRecorder(up.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	send := func(tools bool) {
+		resp := post(t, rec.URL(), "/v1/messages?beta=true", body(true, tools))
+		io.Copy(io.Discard, resp.Body) // the answer has ended when its stream has
+	}
+	ended := func() context.Context {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx
+	}()
+	send(true)
+	send(false) // a side query
+	if err := rec.Wait(context.Background(), 1); err != nil {
+		t.Errorf("Wait(1) after one answer: %v", err)
+	}
+	if err := rec.Wait(ended, 2); !errors.Is(err, context.Canceled) {
+		t.Errorf("Wait(2) after one answer and a side query = %v, want context.Canceled", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- rec.Wait(context.Background(), 2) }()
+	send(true)
+	if err := <-done; err != nil {
+		t.Errorf("Wait(2) after two answers: %v", err)
+	}
+	replies, err := rec.Replies()
+	if diff := cmp.Diff([]claudetest.Reply{{Text: "one"}, {Text: "two"}}, replies, cmpopts.IgnoreFields(claudetest.Reply{}, "InputTokens", "OutputTokens")); diff != "" || err != nil {
+		t.Errorf("Replies (-want +got):\n%s (err %v)", diff, err)
+	}
 }

@@ -60,15 +60,12 @@ func ToolReply(id, name string, input any) Reply {
 // ToolsReply returns a reply with several tool_use blocks in one message.
 func ToolsReply(uses ...ToolUse) Reply { return Reply{ToolUses: uses} }
 
-// ErrorReply returns an HTTP error reply with the given status and message.
+// ErrorReply returns an HTTP error reply with the given status and message, in the API's error
+// shape: ErrorReply(529, "Overloaded") is the API's overloaded_error, which the CLI retries with
+// backoff (each attempt consumes a reply: use Repeat to make it stick).
 func ErrorReply(status int, msg string) Reply {
 	return Reply{Status: status, ErrorMessage: msg}
 }
-
-// OverloadedReply returns the API's "overloaded" answer: HTTP 529 with an
-// overloaded_error. The CLI retries it with backoff, and each attempt
-// consumes a reply: use Repeat to make it stick.
-func OverloadedReply() Reply { return ErrorReply(529, "Overloaded") }
 
 // RateLimitReply returns the API's rate limit answer: HTTP 429 with a
 // rate_limit_error and, when retryAfter is positive, the retry-after headers
@@ -80,8 +77,8 @@ func RateLimitReply(retryAfter time.Duration) Reply {
 	return r
 }
 
-// IsError reports whether r is an HTTP error reply.
-func (r Reply) IsError() bool { return r.Status != 0 }
+// isError reports whether r is an HTTP error reply.
+func (r Reply) isError() bool { return r.Status != 0 }
 
 // stopReason is the message stop_reason for r.
 func (r Reply) stopReason() string {

@@ -14,8 +14,6 @@ type Request struct {
 	// Index is the 0-based position of the request in its list
 	// (Requests or SideRequests).
 	Index int
-	// Path is the request path with its query, e.g. "/v1/messages?beta=true".
-	Path string
 	// Header is a copy of the request headers.
 	Header http.Header
 	// Body is the raw request body.
@@ -28,8 +26,8 @@ type Request struct {
 	Messages []Message
 	// Tools lists the names of the tools offered to the model.
 	Tools []string
-	// Stream reports whether the request asked for a streamed answer.
-	Stream bool
+
+	stream bool // the request asked for a streamed answer
 }
 
 // Message is one conversation message of a request.
@@ -140,12 +138,11 @@ func decodeRequest(r *http.Request, body []byte) (req Request, hasTools bool, er
 		return Request{}, false, err
 	}
 	req = Request{
-		Path:   r.URL.RequestURI(),
 		Header: r.Header.Clone(),
 		Body:   body,
 		Model:  w.Model,
 		System: textOf(w.System),
-		Stream: w.Stream,
+		stream: w.Stream,
 	}
 	for _, m := range w.Messages {
 		req.Messages = append(req.Messages, Message{Role: m.Role, Content: blocksOf(m.Content)})

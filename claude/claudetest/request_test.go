@@ -26,7 +26,7 @@ func TestRequestDecoding(t *testing.T) {
 	if !ok {
 		t.Fatal("no request recorded")
 	}
-	if r.System != "sys one\nsys two" || !r.Stream || r.Model != "claude-test" || r.Header.Get("Content-Type") != "application/json" {
+	if r.System != "sys one\nsys two" || r.Model != "claude-test" || r.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("decoded %+v", r)
 	}
 	if got := []string{r.Messages[0].Role, r.Messages[1].Role, r.Messages[2].Role}; !cmp.Equal(got, []string{"user", "assistant", "user"}) {

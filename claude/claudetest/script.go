@@ -99,10 +99,10 @@ func LoadScript(name string) ([]Reply, error) {
 	return replies, nil
 }
 
-// SaveScript writes replies to the script file name (see LoadScript for the
+// saveScript writes replies to the script file name (see LoadScript for the
 // format), indented, creating or truncating it with mode 0644. A tool input
 // that does not marshal to JSON is an error.
-func SaveScript(name string, replies []Reply) error {
+func saveScript(name string, replies []Reply) error {
 	f := scriptFile{Replies: make([]scriptEntry, len(replies))}
 	for i, r := range replies {
 		f.Replies[i].Reply = r

@@ -92,8 +92,8 @@ func (s *Model) LastRequest() (r Request, ok bool) {
 	return s.reqs[len(s.reqs)-1], true
 }
 
-// Paths returns "METHOD /path?query" for every HTTP request received, in order.
-func (s *Model) Paths() []string {
+// requestPaths returns "METHOD /path?query" for every HTTP request received, in order.
+func (s *Model) requestPaths() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.paths...)
@@ -161,7 +161,7 @@ func (s *Model) messages(w http.ResponseWriter, r *http.Request) {
 		reply = s.handler(req)
 	}
 
-	if reply.IsError() {
+	if reply.isError() {
 		if reply.RetryAfter > 0 {
 			w.Header().Set("retry-after", strconv.FormatInt(int64((reply.RetryAfter+time.Second-1)/time.Second), 10))
 			w.Header().Set("retry-after-ms", strconv.FormatInt(reply.RetryAfter.Milliseconds(), 10))
@@ -174,7 +174,7 @@ func (s *Model) messages(w http.ResponseWriter, r *http.Request) {
 		model = "claude-fake"
 	}
 	m := buildMessage(msgID, model, len(body), reply)
-	if req.Stream {
+	if req.stream {
 		streamMessage(w, m)
 		return
 	}

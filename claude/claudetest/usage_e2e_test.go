@@ -1,34 +1,21 @@
 package claudetest_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
-	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
 // The real CLI reports a reply's usage figures in its result, and counts the cache figures in its
 // cost: the same answer costs more with them.
 func TestUsageReachesResult(t *testing.T) {
-	bin := claudetest.RequireCLI(t)
 	run := func(r claudetest.Reply) (wireUsage, float64) {
 		t.Helper()
-		model := claudetest.NewModel(r)
-		defer model.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		s, err := v2.CreateSession(ctx, v2.WithCLIPath(bin), v2.WithCwd(t.TempDir()),
-			v2.WithBaseEnv(claudetest.CLIEnv(t.TempDir(), model.URL())))
-		if err != nil {
-			t.Fatalf("CreateSession: %v", err)
-		}
-		defer s.Close()
-		res, err := s.Run(ctx, "hi")
+		env := claudetest.NewEnv(t, func(string) *claudetest.Model { return claudetest.NewModel(r) })
+		res, err := env.Run("hi")
 		if err != nil {
 			t.Fatalf("Run: %v", err)
 		}

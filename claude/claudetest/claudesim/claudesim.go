@@ -13,15 +13,16 @@
 //	}
 //
 //	func TestGuard(t *testing.T) {
-//		model := claudetest.NewModel(claudetest.ToolReply("toolu_1", "Bash", map[string]any{"command": "rm -rf /"}))
-//		defer model.Close()
-//		s, err := v2.CreateSession(ctx, v2.WithCLIPath(claudesim.Path(t)), v2.WithCwd(dir),
-//			v2.WithBaseEnv(append(os.Environ(), "ANTHROPIC_BASE_URL="+model.URL())),
-//			v2.WithHooks(guard))
-//		...
+//		env := claudetest.NewEnvWithCLI(t, claudesim.Path(t), func(string) *claudetest.Model {
+//			return claudetest.NewModel(claudetest.ToolReply("toolu_1", "Bash", map[string]any{"command": "rm -rf data"}))
+//		})
+//		env.Run("tidy up", v2.WithHook(shared.HookEventPreToolUse, "Bash", guard))
+//		// env.Hooks(), env.ToolCalls(), env.Path("data"), env.Model.Requests() as with the real CLI
 //	}
 //
-// or build the command: go build -o claude-sim
+// A session needs no Env: v2.WithCLIPath(claudesim.Path(t)) and
+// v2.WithBaseEnv(claudetest.CLIEnv(home, model.URL())) point any session at the simulator. Outside
+// tests, build the command: go build -o claude-sim
 // github.com/hookwire/agent-sdk-go/claude/claudetest/claudesim/cmd/claude-sim.
 //
 // What it has:

@@ -8,9 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
@@ -26,90 +24,63 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// A session through the simulator, scripted by a file in testdata, with no Node: the PreToolUse
-// guard denies the rm (the directory stays, the model gets an is_error tool result with the
-// reason), the Write runs (the file is written), and the audit hook sees only the tool that ran.
-// Removing the guard makes this test fail: the rm would run.
+// A session through the simulator on a claudetest.Env, scripted by a file in testdata, with no
+// Node: the PreToolUse guard denies the rm (the directory stays, the model gets an is_error tool
+// result with the reason), the Write runs (the file is written), and the audit hook sees only the
+// tool that ran. Removing the guard makes this test fail: the rm would run.
 func TestSimulatorGuard(t *testing.T) {
 	replies, err := claudetest.LoadScript("testdata/guard.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := claudetest.NewModel(replies...)
-	defer model.Close()
-	project := t.TempDir()
-	if err := os.Mkdir(filepath.Join(project, "data"), 0o755); err != nil {
+	env := claudetest.NewEnvWithCLI(t, claudesim.Path(t), func(string) *claudetest.Model {
+		return claudetest.NewModel(replies...)
+	})
+	if err := os.Mkdir(env.Path("data"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-
-	var mu sync.Mutex
-	var trace []string
-	add := func(s string) {
-		mu.Lock()
-		defer mu.Unlock()
-		trace = append(trace, s)
-	}
-	hooks := shared.Hooks{
-		shared.HookEventPreToolUse: {{Handler: shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
-			if strings.Contains(in.ToolInput.String("command"), "rm ") {
-				add("deny " + in.ToolUseID + " " + in.ToolName)
-				return shared.Deny("rm is not allowed"), nil
-			}
-			add("allow " + in.ToolUseID + " " + in.ToolName)
-			return shared.Allow(), nil
-		})}},
-		shared.HookEventPostToolUse: {{Handler: shared.OnPostToolUse(func(_ context.Context, in *shared.PostToolUseHookInput) (shared.HookOutput, error) {
-			add("ran " + in.ToolUseID + " " + in.ToolName)
-			return nil, nil
-		})}},
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := v2.CreateSession(ctx, v2.WithCLIPath(claudesim.Path(t)), v2.WithCwd(project),
-		v2.WithBaseEnv(claudetest.CLIEnv(t.TempDir(), model.URL())), v2.WithHooks(hooks))
-	if err != nil {
-		t.Fatalf("CreateSession: %v", err)
-	}
-	defer s.Close()
-	res, err := s.Run(ctx, "tidy up")
+	guard := shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+		if strings.Contains(in.ToolInput.String("command"), "rm ") {
+			return shared.Deny("rm is not allowed"), nil
+		}
+		return shared.Allow(), nil
+	})
+	audit := shared.OnPostToolUse(func(context.Context, *shared.PostToolUseHookInput) (shared.HookOutput, error) {
+		return nil, nil
+	})
+	res, err := env.Run("tidy up",
+		v2.WithHook(shared.HookEventPreToolUse, "", guard),
+		v2.WithHook(shared.HookEventPostToolUse, "", audit))
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
 
-	want := []string{"deny toolu_01 Bash", "allow toolu_02 Write", "ran toolu_02 Write"}
-	if diff := cmp.Diff(want, trace); diff != "" {
-		t.Errorf("hook trace (-want +got):\n%s", diff)
+	wantHooks := []claudetest.Hook{
+		{Event: shared.HookEventPreToolUse, ToolName: "Bash", ToolUseID: "toolu_01", Outcome: shared.HookOutcomeSuccess, Decision: shared.DecisionDeny, Reason: "rm is not allowed"},
+		{Event: shared.HookEventPreToolUse, ToolName: "Write", ToolUseID: "toolu_02", Outcome: shared.HookOutcomeSuccess, Decision: shared.DecisionAllow},
+		{Event: shared.HookEventPostToolUse, ToolName: "Write", ToolUseID: "toolu_02", Outcome: shared.HookOutcomeSuccess},
+	}
+	if diff := cmp.Diff(wantHooks, env.Hooks()); diff != "" {
+		t.Errorf("hook decisions (-want +got):\n%s", diff)
+	}
+	wantCalls := []claudetest.ToolCall{
+		{ID: "toolu_01", Name: "Bash", Input: `{"command":"rm -rf data"}`, Output: "PreToolUse:Bash hook error: rm is not allowed", IsError: true},
+		{ID: "toolu_02", Name: "Write", Input: `{"file_path":"notes.txt","content":"kept\n"}`, Output: "File created successfully at: " + env.Path("notes.txt")},
+	}
+	if diff := cmp.Diff(wantCalls, env.ToolCalls()); diff != "" {
+		t.Errorf("tool calls (-want +got):\n%s", diff)
 	}
 	if res.Result != "I could not remove data; I wrote notes.txt." {
 		t.Errorf("result %q", res.Result)
 	}
-	if _, err := os.Stat(filepath.Join(project, "data")); err != nil {
+	if _, err := os.Stat(env.Path("data")); err != nil {
 		t.Errorf("the denied rm ran: %v", err)
 	}
-	if b, err := os.ReadFile(filepath.Join(project, "notes.txt")); err != nil || string(b) != "kept\n" {
+	if b, err := os.ReadFile(env.Path("notes.txt")); err != nil || string(b) != "kept\n" {
 		t.Errorf("notes.txt: %q, %v", b, err)
 	}
-	reqs := model.Requests()
-	if len(reqs) != 3 || model.Remaining() != 0 {
-		t.Fatalf("%d main-loop requests, %d replies left; want 3 and 0", len(reqs), model.Remaining())
-	}
-	type result struct {
-		ID, Text string
-		IsError  bool
-	}
-	var got []result
-	for _, b := range reqs[2].ToolResults() {
-		got = append(got, result{b.ToolUseID, b.ResultText(), b.IsError})
-	}
-	wantResults := []result{
-		{"toolu_01", "PreToolUse:Bash hook error: rm is not allowed", true},
-		{"toolu_02", "File created successfully at: " + filepath.Join(project, "notes.txt"), false},
-	}
-	if diff := cmp.Diff(wantResults, got); diff != "" {
-		t.Errorf("tool results the model got (-want +got):\n%s", diff)
+	if n, left := len(env.Model.Requests()), env.Model.Remaining(); n != 3 || left != 0 {
+		t.Errorf("%d main-loop requests, %d replies left; want 3 and 0", n, left)
 	}
 }
 

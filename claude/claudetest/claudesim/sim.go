@@ -258,17 +258,18 @@ func (s *simulator) turn(prompt string) {
 	s.history = append(s.history, map[string]any{"role": "user", "content": prompt})
 	stopForced := false
 	for turns := 1; turns <= 50; turns++ {
-		content, err := s.ask()
+		raw, content, err := s.ask()
 		if err != nil {
 			s.result("API Error: "+err.Error(), turns, true)
 			return
 		}
-		s.history = append(s.history, map[string]any{"role": "assistant", "content": content})
+		s.history = append(s.history, map[string]any{"role": "assistant", "content": raw})
 		var results []map[string]any
 		text := ""
-		for _, b := range content {
+		for i, b := range content {
+			// The block as the model sent it, so that a tool input keeps its members' order.
 			s.send(map[string]any{"type": "assistant", "session_id": s.session, "parent_tool_use_id": nil,
-				"message": map[string]any{"role": "assistant", "content": []any{b}}})
+				"message": map[string]any{"role": "assistant", "content": []any{raw[i]}}})
 			if b["type"] == "text" {
 				text, _ = b["text"].(string)
 			}
@@ -369,8 +370,9 @@ func (s *simulator) execTool(name string, in map[string]any) (string, error) {
 	return "", fmt.Errorf("No such tool available: %s", name)
 }
 
-// ask sends the conversation to the Messages API and returns the answer's content blocks.
-func (s *simulator) ask() ([]map[string]any, error) {
+// ask sends the conversation to the Messages API and returns the answer's content blocks, as sent
+// and decoded.
+func (s *simulator) ask() ([]jsontext.Value, []map[string]any, error) {
 	tools := []map[string]any{}
 	for _, n := range []string{"Bash", "Read", "Write", "Edit"} {
 		tools = append(tools, map[string]any{"name": n, "description": n, "input_schema": map[string]any{"type": "object"}})
@@ -392,20 +394,26 @@ func (s *simulator) ask() ([]map[string]any, error) {
 	req.Header.Set("x-api-key", os.Getenv("ANTHROPIC_API_KEY"))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%d %s", resp.StatusCode, raw)
+		return nil, nil, fmt.Errorf("%d %s", resp.StatusCode, raw)
 	}
 	var m struct {
-		Content []map[string]any `json:"content"`
+		Content []jsontext.Value `json:"content"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return m.Content, nil
+	blocks := make([]map[string]any, len(m.Content))
+	for i, b := range m.Content {
+		if err := json.Unmarshal(b, &blocks[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return m.Content, blocks, nil
 }
 
 func simID() string {
