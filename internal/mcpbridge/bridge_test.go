@@ -14,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -476,4 +477,39 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// decode reads every valid JSON-RPC message as the MCP SDK's jsonrpc.DecodeMessage does (the
+// two re-encode alike).
+func TestDecodeAsTheSDK(t *testing.T) {
+	for _, msg := range []string{
+		toolCall(1, "echo", "hi"),
+		`{"jsonrpc":"2.0","id":"s-1","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":7,"method":"ping","params":null}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"x"}}`,
+		`{"jsonrpc":"2.0","id":0,"method":""}`,
+		`{"jsonrpc":"2.0","id":4,"result":{"roots":[]}}`,
+		`{"jsonrpc":"2.0","id":"r","error":{"code":-32000,"message":"no","data":{"why":1}}}`,
+		`{"jsonrpc":"2.0","id":5,"result":{},"extra":true}`,
+	} {
+		t.Run(msg, func(t *testing.T) {
+			want, err := jsonrpc.DecodeMessage([]byte(msg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := decode(jsontext.Value(msg))
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			w, _ := jsonrpc.EncodeMessage(want)
+			g, err := jsonrpc.EncodeMessage(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(w), string(g)); diff != "" {
+				t.Errorf("re-encoded (-jsonrpc.DecodeMessage +decode):\n%s", diff)
+			}
+		})
+	}
 }
