@@ -35,6 +35,11 @@ func DecodeHookInput(raw []byte) (shared.HookInput, error) {
 	if err != nil {
 		return nil, &InputError{Reason: err.Error()}
 	}
+	return decodeHookInput(raw, all)
+}
+
+// decodeHookInput decodes raw, whose members (read with JSON v2's checks) are all.
+func decodeHookInput(raw []byte, all map[string]jsontext.Value) (shared.HookInput, error) {
 	name, err := optString(all, "hook_event_name")
 	if err != nil || name == "" {
 		return nil, &InputError{Reason: "missing hook_event_name"}

@@ -87,13 +87,21 @@ func decode(h Head, line []byte) (shared.Message, error) {
 	case "stream_event":
 		return unmarshal(line, &shared.StreamEvent{Raw: line})
 	case "control_request":
-		return decodeControlRequest(line)
+		top, err := readLine(line)
+		if err != nil {
+			return nil, err
+		}
+		return decodeControlRequest(line, top)
 	case "control_response":
 		return decodeControlResponse(line)
 	case "control_cancel_request":
 		return decodeControlCancel(line)
 	case "hook_event":
-		return decodeHookEvent(line)
+		top, err := objectMembers(line)
+		if err != nil {
+			return nil, &InputError{Reason: err.Error()} // as DecodeHookInput says it
+		}
+		return decodeHookEvent(line, top)
 	case "hook_response":
 		return decodeHookResponse(line)
 	}
@@ -127,23 +135,27 @@ func decodeUser(line []byte) (shared.Message, error) {
 }
 
 // decodeHookEvent reads the spec framing: the input's fields sit at the top level of the line, next
-// to "type" (and an optional "request_id" or "id").
-func decodeHookEvent(line []byte) (shared.Message, error) {
-	input, err := DecodeHookInput(line)
+// to "type" (and an optional "request_id" or "id"). top is the line's members (objectMembers).
+func decodeHookEvent(line []byte, top map[string]jsontext.Value) (shared.Message, error) {
+	input, err := decodeHookInput(line, top)
 	if err != nil {
 		return nil, err
 	}
-	var f struct {
-		RequestID string `json:"request_id"`
-		ID        string `json:"id"`
-		ToolUseID string `json:"tool_use_id"`
-	}
-	if err := json.Unmarshal(line, &f); err != nil {
+	requestID, err := optString(top, "request_id")
+	if err != nil {
 		return nil, err
 	}
-	m := &control.HookEvent{RequestID: f.RequestID, ToolUseID: f.ToolUseID, Input: input, Raw: line}
+	id, err := optString(top, "id")
+	if err != nil {
+		return nil, err
+	}
+	toolUseID, err := optString(top, "tool_use_id")
+	if err != nil {
+		return nil, err
+	}
+	m := &control.HookEvent{RequestID: requestID, ToolUseID: toolUseID, Input: input, Raw: line}
 	if m.RequestID == "" {
-		m.RequestID = f.ID
+		m.RequestID = id
 	}
 	// type, request_id and id belong to the framing, not to the input; so does tool_use_id for an
 	// event that has no such field (it is then only in Extra).

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -62,4 +63,27 @@ func BenchmarkToolCallParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkDecode: reading the CLI's tools/call message, the bridge's way (decode) and the MCP
+// SDK's (jsonrpc.DecodeMessage, which Handle used before: two decodes, each with a 32 KiB
+// buffer of its own).
+func BenchmarkDecode(b *testing.B) {
+	msg := jsontext.Value(toolCall(12, "echo", "hello there"))
+	for _, bc := range []struct {
+		name   string
+		decode func([]byte) (jsonrpc.Message, error)
+	}{
+		{"bridge", func(m []byte) (jsonrpc.Message, error) { return decode(m) }},
+		{"jsonrpc", jsonrpc.DecodeMessage},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bc.decode(msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -315,5 +319,197 @@ func TestReinitializeReconnects(t *testing.T) {
 	call(t, b, "calc", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	if m := call(t, b, "calc", toolCall(3, "echo", "after")); m["error"] != nil {
 		t.Errorf("after reconnect: %v", m)
+	}
+}
+
+// The CLI's message is read with the SDK's codec: what JSON v2 refuses (a duplicate key, invalid
+// UTF-8) and what is not JSON-RPC 2.0 is answered with -32600, and the server never sees it.
+func TestHandleRefusesAmbiguousJSON(t *testing.T) {
+	var ran []string
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
+		ran = append(ran, in.Text)
+		return nil, echoOut{Echo: in.Text}, nil
+	})
+	b, _ := newBridge(t, srv)
+	tests := []struct{ name, msg string }{
+		{"duplicate id", `{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}}`},
+		{"duplicate argument", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a","text":"b"}}}`},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"\xff\"}}}"},
+		{"version 1.0", `{"jsonrpc":"1.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}}`},
+		{"no method, no id", `{"jsonrpc":"2.0","result":{}}`},
+		{"id of the wrong type", `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := call(t, b, "calc", tc.msg)
+			e, _ := m["error"].(map[string]any)
+			if e == nil || e["code"] != float64(-32600) {
+				t.Errorf("answer %v, want a -32600 error", m)
+			}
+		})
+	}
+	if len(ran) != 0 {
+		t.Errorf("the tool ran with %q", ran)
+	}
+}
+
+// A request of the server (roots/list, asked by a tool) reaches the Sender; the CLI's reply to
+// it (a result, or an error) is delivered back to the server, and the tool sees it.
+func TestServerRequestAnswered(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "roots"}, func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
+		res, err := req.Session.ListRoots(ctx, nil)
+		if err != nil {
+			return nil, echoOut{}, err
+		}
+		var uris []string
+		for _, r := range res.Roots {
+			uris = append(uris, r.URI)
+		}
+		return nil, echoOut{Echo: strings.Join(uris, ",")}, nil
+	})
+	snd := &sent{ch: make(chan string, 16)}
+	b, err := New(map[string]*mcp.Server{"calc": srv}, snd.send, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	call(t, b, "calc", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"claude-code","version":"2.1.330"}}}`)
+	call(t, b, "calc", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	tests := []struct {
+		name, reply string // reply's %s is the id of the server's request
+		wantError   bool
+		wantText    string
+	}{
+		{"result", `{"jsonrpc":"2.0","id":%s,"result":{"roots":[{"uri":"file:///a"},{"uri":"file:///b"}]}}`, false, `{"echo":"file:///a,file:///b"}`},
+		{"error", `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"no roots here"}}`, true, "no roots here"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan map[string]any, 1)
+			go func() {
+				resp, err := b.Handle(t.Context(), "calc", jsontext.Value(toolCall(10+i, "roots", "")))
+				var m map[string]any
+				if err == nil {
+					err = json.Unmarshal(resp, &m)
+				}
+				if err != nil {
+					t.Error(err)
+				}
+				done <- m
+			}()
+			got := strings.TrimPrefix(<-snd.ch, "calc ")
+			var req struct {
+				ID     jsontext.Value `json:"id"`
+				Method string         `json:"method"`
+			}
+			if err := json.Unmarshal([]byte(got), &req, json.RejectUnknownMembers(false)); err != nil || req.Method != "roots/list" {
+				t.Fatalf("the server sent %s (%v), want roots/list", got, err)
+			}
+			if m := call(t, b, "calc", fmt.Sprintf(tc.reply, req.ID)); m["error"] != nil {
+				t.Fatalf("the reply was answered %v", m)
+			}
+			m := <-done
+			res, _ := m["result"].(map[string]any)
+			isErr, _ := res["isError"].(bool)
+			text := ""
+			if content, _ := res["content"].([]any); len(content) > 0 {
+				text, _ = content[0].(map[string]any)["text"].(string)
+			}
+			if isErr != tc.wantError || !strings.Contains(text, tc.wantText) {
+				t.Errorf("tool result %v, want isError %v and text containing %q", m, tc.wantError, tc.wantText)
+			}
+		})
+	}
+}
+
+// One server shared by several sessions (bridges, one after another): the recovery
+// middleware is installed on it once (a panicking tool's stack holds one recoverPanics frame),
+// and a panic is logged through the logger of the session whose call panicked.
+func TestRecoverOncePerServerLoggedPerSession(t *testing.T) {
+	frames := make(chan int, 1)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "boom"}, func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
+		pcs := make([]uintptr, 256)
+		fs := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+		n := 0
+		for f, more := fs.Next(); ; f, more = fs.Next() {
+			if strings.Contains(f.Function, "mcpbridge.recoverPanics") {
+				n++
+			}
+			if !more {
+				break
+			}
+		}
+		frames <- n
+		panic("kaboom " + in.Text)
+	})
+	for i := range 3 {
+		var logs strings.Builder
+		logger := slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))
+		b, err := New(map[string]*mcp.Server{"calc": srv}, func(context.Context, string, jsontext.Value) error { return nil }, logger)
+		if err != nil {
+			t.Fatal(err)
+		}
+		handshake(t, b)
+		m := call(t, b, "calc", toolCall(1, "boom", fmt.Sprint(i)))
+		if res, _ := m["result"].(map[string]any); res == nil || res["isError"] != true {
+			t.Errorf("session %d: %v, want an is_error result", i, m)
+		}
+		if n := <-frames; n != 1 {
+			t.Errorf("session %d: %d recoverPanics frames on the tool's stack, want 1", i, n)
+		}
+		b.Close()
+		if want := fmt.Sprintf("kaboom %d", i); !strings.Contains(logs.String(), want) {
+			t.Errorf("session %d's logger has %q, want the panic %q", i, logs.String(), want)
+		}
+	}
+}
+
+// syncWriter serializes writes to w (slog handlers may write from several goroutines).
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// decode reads every valid JSON-RPC message as the MCP SDK's jsonrpc.DecodeMessage does (the
+// two re-encode alike).
+func TestDecodeAsTheSDK(t *testing.T) {
+	for _, msg := range []string{
+		toolCall(1, "echo", "hi"),
+		`{"jsonrpc":"2.0","id":"s-1","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":7,"method":"ping","params":null}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"x"}}`,
+		`{"jsonrpc":"2.0","id":0,"method":""}`,
+		`{"jsonrpc":"2.0","id":4,"result":{"roots":[]}}`,
+		`{"jsonrpc":"2.0","id":"r","error":{"code":-32000,"message":"no","data":{"why":1}}}`,
+		`{"jsonrpc":"2.0","id":5,"result":{},"extra":true}`,
+	} {
+		t.Run(msg, func(t *testing.T) {
+			want, err := jsonrpc.DecodeMessage([]byte(msg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := decode(jsontext.Value(msg))
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			w, _ := jsonrpc.EncodeMessage(want)
+			g, err := jsonrpc.EncodeMessage(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(w), string(g)); diff != "" {
+				t.Errorf("re-encoded (-jsonrpc.DecodeMessage +decode):\n%s", diff)
+			}
+		})
 	}
 }
