@@ -39,6 +39,7 @@ type moreOptions struct {
 	pluginDirs     []string      // --plugin-dir
 	promptTool     string        // --permission-prompt-tool
 	skills         skillsOptions // skills.go
+	sandbox        *Sandbox      // sandbox.go: WithSandbox, merged into --settings
 }
 
 // WithClaudeCodeSystemPrompt uses the CLI's own system prompt (the official SDKs' preset
@@ -348,6 +349,9 @@ func (o *options) validateMore() error {
 	}
 	if len(m.wrapper) > 0 && m.wrapper[0] == "" {
 		return errors.New("v2: WithWrapper: empty command")
+	}
+	if err := o.validateSandbox(); err != nil {
+		return err
 	}
 	return o.validateSkills()
 }
