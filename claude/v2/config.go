@@ -40,6 +40,7 @@ type moreOptions struct {
 	promptTool     string        // --permission-prompt-tool
 	skills         skillsOptions // skills.go
 	sandbox        *Sandbox      // sandbox.go: WithSandbox, merged into --settings
+	extra          extraOptions  // extras.go
 }
 
 // WithClaudeCodeSystemPrompt uses the CLI's own system prompt (the official SDKs' preset
@@ -56,7 +57,7 @@ func (o *options) systemPromptArg() (string, bool) {
 	switch {
 	case o.systemPrompt != nil:
 		return *o.systemPrompt, true
-	case o.more.claudeCode || o.more.appendGiven:
+	case o.more.claudeCode || o.more.appendGiven || o.more.extra.systemPromptFile != "":
 		return "", false
 	}
 	return "", true
@@ -350,6 +351,9 @@ func (o *options) validateMore() error {
 	if len(m.wrapper) > 0 && m.wrapper[0] == "" {
 		return errors.New("v2: WithWrapper: empty command")
 	}
+	if err := o.validateExtra(); err != nil {
+		return err
+	}
 	if err := o.validateSandbox(); err != nil {
 		return err
 	}
@@ -403,7 +407,7 @@ func (m *moreOptions) args() []string {
 		}
 		flag("--setting-sources", strings.Join(s, ","))
 	}
-	return a
+	return append(a, m.extra.args()...)
 }
 
 // findCLI returns the CLI's path: with WithWrapper, WithCLIPath as given (or "claude"), for the
@@ -426,5 +430,7 @@ func findCLI(o options) (string, error) {
 // reconnecting them (TestE2EMCPServersSurviveReinitialize,
 // TestE2EMCPServersSurviveSubagentReinitialize).
 func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
-	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents, Skills: s.o.more.skills.names}
+	x := s.o.more.extra
+	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents, Skills: s.o.more.skills.names,
+		PlanModeInstructions: x.planInstructions, ToolAliases: x.toolAliases, Title: x.title, ForwardSubagentText: x.forwardSubagentTx}
 }

@@ -431,6 +431,11 @@ type initRequest struct {
 	Agents map[string]AgentDefinition `json:"agents,omitempty"`
 	// Skills is WithSkills's allowlist (skills.go): nil is none, empty hides every skill.
 	Skills []string `json:"skills,omitzero"`
+	// The options of extras.go, sent with every initialize.
+	PlanModeInstructions string            `json:"planModeInstructions,omitzero"`
+	ToolAliases          map[string]string `json:"toolAliases,omitzero"`
+	Title                string            `json:"title,omitzero"`
+	ForwardSubagentText  bool              `json:"forwardSubagentText,omitzero"`
 }
 
 type initHookMatcher struct {

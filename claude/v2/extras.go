@@ -1,0 +1,153 @@
+package v2
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// extraOptions are the smaller options of the official SDKs: session persistence, debug log,
+// system prompt file, thinking display, and the initialize request's plan-mode instructions,
+// tool aliases, title and subagent text. The zero value is the default: nothing is passed.
+type extraOptions struct {
+	noPersist         bool              // --no-session-persistence
+	debugFile         string            // --debug-file
+	systemPromptFile  string            // --system-prompt-file
+	thinkingDisplay   string            // --thinking-display
+	planInstructions  string            // initialize planModeInstructions
+	toolAliases       map[string]string // initialize toolAliases
+	title             string            // initialize title
+	forwardSubagentTx bool              // initialize forwardSubagentText
+}
+
+// WithNoSessionPersistence keeps the CLI from writing the session's transcript to disk
+// (--no-session-persistence; the official SDKs' persistSession false): nothing is written under
+// ~/.claude/projects, so the session cannot be resumed, continued or forked later. Default: the
+// transcript is written. It excludes WithSessionStore, which mirrors that transcript.
+func WithNoSessionPersistence() Option {
+	return optionFunc(func(o *options) { o.more.extra.noPersist = true })
+}
+
+// WithDebugFile writes the CLI's debug log to the file at path (--debug-file, which turns debug
+// logging on; the official SDKs' debugFile), creating or appending to it. The log holds the
+// CLI's internals (settings, hook and tool decisions, API calls), not prompts' secrets by design,
+// but treat it as sensitive. Default: no debug log (WithStderr receives it on stderr instead).
+func WithDebugFile(path string) Option {
+	return optionFunc(func(o *options) { o.more.extra.debugFile = path })
+}
+
+// WithSystemPromptFile reads the system prompt from the file at path (--system-prompt-file; the
+// Python SDK's system_prompt {"type": "file", "path": ...}): the CLI reads it at startup, so the
+// text never shows in the process list. Default: WithSystemPrompt's default, an empty system
+// prompt. It excludes WithSystemPrompt and WithClaudeCodeSystemPrompt; WithAppendSystemPrompt
+// appends to it.
+func WithSystemPromptFile(path string) Option {
+	return optionFunc(func(o *options) { o.more.extra.systemPromptFile = path })
+}
+
+// Thinking display modes of WithThinkingDisplay (CLI 2.1.330).
+const (
+	// ThinkingDisplaySummarized returns summarized thinking text.
+	ThinkingDisplaySummarized = "summarized"
+	// ThinkingDisplayOmitted returns thinking blocks without their text (the signature only).
+	// CLI 2.1.330 sends it as the API's "updates", which it also sends without the option.
+	ThinkingDisplayOmitted = "omitted"
+	// ThinkingDisplayHighlights returns highlights of the thinking.
+	ThinkingDisplayHighlights = "highlights"
+)
+
+// WithThinkingDisplay sets how the model returns its thinking (--thinking-display; the official
+// SDKs' thinking.display; the request's thinking.display): ThinkingDisplaySummarized,
+// ThinkingDisplayOmitted or ThinkingDisplayHighlights. Default: CLI 2.1.330 sends "updates". It
+// excludes WithThinking(ThinkingDisabled).
+func WithThinkingDisplay(mode string) Option {
+	return optionFunc(func(o *options) { o.more.extra.thinkingDisplay = mode })
+}
+
+// WithPlanModeInstructions replaces the workflow of the plan-mode system reminder (the
+// initialize request's planModeInstructions) while the session is in PermissionModePlan; the CLI
+// keeps its read-only preamble and its ExitPlanMode protocol around it. Default: the CLI's
+// code-implementation phases.
+func WithPlanModeInstructions(text string) Option {
+	return optionFunc(func(o *options) { o.more.extra.planInstructions = text })
+}
+
+// WithToolAliases maps tool names the model may call to the tools they stand for (the initialize
+// request's toolAliases), e.g. {"Shell": "Bash"}: a call to an alias runs the mapped tool, under
+// that tool's name for permission rules, hooks and WithCanUseTool. One hop only. Default: none.
+// Names must not be empty, an alias must not map to itself, and a mapped name must not be an
+// alias too (the CLI would not follow it).
+func WithToolAliases(aliases map[string]string) Option {
+	return optionFunc(func(o *options) {
+		if o.more.extra.toolAliases == nil {
+			o.more.extra.toolAliases = map[string]string{}
+		}
+		for k, v := range aliases {
+			o.more.extra.toolAliases[k] = v
+		}
+	})
+}
+
+// WithTitle sets the session's title (the initialize request's title): the CLI records it in the
+// transcript and skips generating one from the first prompt. It does not change the title of a
+// resumed session. Default: a title the CLI generates.
+func WithTitle(title string) Option {
+	return optionFunc(func(o *options) { o.more.extra.title = title })
+}
+
+// WithSubagentText makes the CLI send the text and thinking of subagents as assistant messages
+// (the initialize request's forwardSubagentText), each with ParentToolUseID set to the Agent
+// tool call that started the subagent. Default: only the subagents' tool calls and results are
+// sent.
+func WithSubagentText() Option {
+	return optionFunc(func(o *options) { o.more.extra.forwardSubagentTx = true })
+}
+
+// validateExtra checks the options of this file.
+func (o *options) validateExtra() error {
+	x := &o.more.extra
+	if x.noPersist && o.store != nil {
+		return errors.New("v2: WithNoSessionPersistence and WithSessionStore exclude each other: no transcript is written to mirror")
+	}
+	if x.systemPromptFile != "" && (o.systemPrompt != nil || o.more.claudeCode) {
+		return errors.New("v2: WithSystemPromptFile excludes WithSystemPrompt and WithClaudeCodeSystemPrompt")
+	}
+	switch x.thinkingDisplay {
+	case "", ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights:
+	default:
+		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode", x.thinkingDisplay)
+	}
+	if x.thinkingDisplay != "" && o.more.thinking == ThinkingDisabled {
+		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
+	}
+	for k, v := range x.toolAliases {
+		switch {
+		case strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "":
+			return fmt.Errorf("v2: WithToolAliases(%q: %q): empty name", k, v)
+		case k == v:
+			return fmt.Errorf("v2: WithToolAliases(%q): an alias of itself", k)
+		}
+		if _, chained := x.toolAliases[v]; chained {
+			return fmt.Errorf("v2: WithToolAliases(%q: %q): %q is an alias too, the CLI follows one hop only", k, v, v)
+		}
+	}
+	return nil
+}
+
+// args maps the flag options of this file to CLI flags, each value in its flag's argument.
+func (x *extraOptions) args() []string {
+	var a []string
+	if x.noPersist {
+		a = append(a, "--no-session-persistence")
+	}
+	if x.debugFile != "" {
+		a = append(a, "--debug-file="+x.debugFile)
+	}
+	if x.systemPromptFile != "" {
+		a = append(a, "--system-prompt-file="+x.systemPromptFile)
+	}
+	if x.thinkingDisplay != "" {
+		a = append(a, "--thinking-display="+x.thinkingDisplay)
+	}
+	return a
+}
