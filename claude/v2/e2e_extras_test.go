@@ -209,3 +209,58 @@ func TestRealCLI_SubagentText(t *testing.T) {
 		}
 	}
 }
+
+// WithVerbatimPrompts: an @path mention and a slash command in a prompt reach the model as
+// written; without it the CLI reads the file into the request and expands the command.
+func TestRealCLI_VerbatimPrompts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, prompt, body string
+	}{
+		{"file mention", "summarize @secret.txt", "SECRET-CONTENT-7"},
+		{"slash command", "/greet", "GREET-COMMAND-BODY-2"},
+	} {
+		for _, verbatim := range []bool{false, true} {
+			env := textEnv(t, "ok")
+			writeFile(t, env.path("secret.txt"), "SECRET-CONTENT-7\n")
+			writeFile(t, env.path(".claude/commands/greet.md"), "---\ndescription: greets\n---\nGREET-COMMAND-BODY-2\n")
+			var opts []v2.Option
+			if verbatim {
+				opts = append(opts, v2.WithVerbatimPrompts())
+			}
+			run(t, env.session(t, opts...), tc.prompt)
+			r := firstRequest(t, env)
+			if got := r.Contains(tc.body); got == verbatim {
+				t.Errorf("%s, verbatim %v: the request has %q = %v", tc.name, verbatim, tc.body, got)
+			}
+			if verbatim && !r.Contains(tc.prompt) {
+				t.Errorf("%s, verbatim: the request lacks the prompt as written", tc.name)
+			}
+		}
+	}
+}
+
+// WithAllowBypassPermissions: SetPermissionMode(PermissionModeBypassPermissions) is refused
+// without it; with it, the switch is made and an unapproved Bash command then runs.
+func TestRealCLI_AllowBypassPermissions(t *testing.T) {
+	t.Parallel()
+	for _, allow := range []bool{false, true} {
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{claudetest.ToolReply("toolu_b1", "Bash", bash("echo x > "+p+"/bypassed.txt")), claudetest.TextReply("done")}
+		})
+		// The CLI refuses bypassing to root unless IS_SANDBOX=1 (the tests may run as root).
+		opts := []v2.Option{v2.WithEnv("IS_SANDBOX=1")}
+		if allow {
+			opts = append(opts, v2.WithAllowBypassPermissions())
+		}
+		s := env.session(t, opts...)
+		err := s.SetPermissionMode(testCtx(t), v2.PermissionModeBypassPermissions)
+		if (err == nil) != allow {
+			t.Errorf("allow %v: SetPermissionMode: %v", allow, err)
+		}
+		run(t, s, "go")
+		if env.exists("bypassed.txt") != allow {
+			t.Errorf("allow %v: the unapproved command ran %v", allow, !allow)
+		}
+	}
+}

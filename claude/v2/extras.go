@@ -18,6 +18,29 @@ type extraOptions struct {
 	toolAliases       map[string]string // initialize toolAliases
 	title             string            // initialize title
 	forwardSubagentTx bool              // initialize forwardSubagentText
+	verbatim          bool              // client_composed on every user message (content.go)
+	allowBypass       bool              // --allow-dangerously-skip-permissions
+}
+
+// WithVerbatimPrompts sends every prompt (Send, SendContent, SendStream, Query, Run) as written
+// (the official SDKs' verbatimPrompts: each user message is marked client_composed): the CLI
+// expands no @path file mention and runs no slash command in it. Use it when a prompt holds
+// text the end user did not type, so that such text cannot make the CLI read a file into the
+// prompt or run a command. CLI 2.1.330 also skips the context it attaches to a turn's first
+// request (CLAUDE.md of subdirectories, skill and tool listings, reminders); most of it comes
+// after the first tool call. Default: off, prompts are expanded as typed into the CLI.
+func WithVerbatimPrompts() Option {
+	return optionFunc(func(o *options) { o.more.extra.verbatim = true })
+}
+
+// WithAllowBypassPermissions lets Session.SetPermissionMode switch the session to
+// PermissionModeBypassPermissions later (--allow-dangerously-skip-permissions; the TypeScript
+// SDK's allowDangerouslySkipPermissions), without starting in it. Default: off, the CLI refuses
+// that switch. WithPermissionMode(PermissionModeBypassPermissions) needs no such option. CLI
+// 2.1.330 refuses the flag to root (CreateSession fails) unless IS_SANDBOX=1 is in its
+// environment.
+func WithAllowBypassPermissions() Option {
+	return optionFunc(func(o *options) { o.more.extra.allowBypass = true })
 }
 
 // WithNoSessionPersistence keeps the CLI from writing the session's transcript to disk
@@ -139,6 +162,9 @@ func (x *extraOptions) args() []string {
 	var a []string
 	if x.noPersist {
 		a = append(a, "--no-session-persistence")
+	}
+	if x.allowBypass {
+		a = append(a, "--allow-dangerously-skip-permissions")
 	}
 	if x.debugFile != "" {
 		a = append(a, "--debug-file="+x.debugFile)

@@ -660,7 +660,7 @@ func (s *Session) Send(ctx context.Context, prompt string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.t.SendUser(prompt, "default")
+	return s.sendUser(prompt)
 }
 
 // Receive yields the session's messages until and including the next *shared.ResultMessage. A
