@@ -264,3 +264,30 @@ func TestRealCLI_AllowBypassPermissions(t *testing.T) {
 		}
 	}
 }
+
+// WithExcludeDynamicSections: the auto-memory section, with its per-user path, leaves the CLI's
+// system prompt for the first user message (CLI 2.1.330 sends the working directory in a message
+// either way).
+func TestRealCLI_ExcludeDynamicSections(t *testing.T) {
+	t.Parallel()
+	const memory = "persistent file-based memory at"
+	for _, exclude := range []bool{false, true} {
+		env := textEnv(t, "ok")
+		opts := []v2.Option{v2.WithClaudeCodeSystemPrompt()}
+		if exclude {
+			opts = append(opts, v2.WithExcludeDynamicSections())
+		}
+		run(t, env.session(t, opts...), "hi")
+		r := firstRequest(t, env)
+		inSystem := strings.Contains(r.System, memory)
+		inMessages := false
+		for _, m := range r.Messages {
+			for _, b := range m.Content {
+				inMessages = inMessages || strings.Contains(b.Text, memory)
+			}
+		}
+		if inSystem == exclude || inMessages != exclude {
+			t.Errorf("exclude %v: the memory section in the system prompt %v, in the messages %v", exclude, inSystem, inMessages)
+		}
+	}
+}

@@ -20,6 +20,17 @@ type extraOptions struct {
 	forwardSubagentTx bool              // initialize forwardSubagentText
 	verbatim          bool              // client_composed on every user message (content.go)
 	allowBypass       bool              // --allow-dangerously-skip-permissions
+	excludeDynamic    bool              // initialize excludeDynamicSections
+}
+
+// WithExcludeDynamicSections moves the per-user sections of the CLI's own system prompt (the
+// working directory, the auto-memory path) into the first user message (the initialize
+// request's excludeDynamicSections; the Python SDK's preset exclude_dynamic_sections), so that
+// the system prompt is the same for every user and its prompt cache is shared. It needs the
+// CLI's own prompt (WithClaudeCodeSystemPrompt, or WithAppendSystemPrompt alone). Default: the
+// sections stay in the system prompt.
+func WithExcludeDynamicSections() Option {
+	return optionFunc(func(o *options) { o.more.extra.excludeDynamic = true })
 }
 
 // WithVerbatimPrompts sends every prompt (Send, SendContent, SendStream, Query, Run) as written
@@ -142,6 +153,9 @@ func (o *options) validateExtra() error {
 	}
 	if x.thinkingDisplay != "" && o.more.thinking == ThinkingDisabled {
 		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
+	}
+	if x.excludeDynamic && (o.systemPrompt != nil || x.systemPromptFile != "" || !o.more.claudeCode && !o.more.appendGiven) {
+		return errors.New("v2: WithExcludeDynamicSections needs the CLI's own system prompt (WithClaudeCodeSystemPrompt)")
 	}
 	for k, v := range x.toolAliases {
 		switch {

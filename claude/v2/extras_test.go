@@ -43,6 +43,8 @@ func TestExtrasValidation(t *testing.T) {
 		{"alias empty", []v2.Option{v2.WithToolAliases(map[string]string{"Shell": ""})}, "empty name"},
 		{"alias of itself", []v2.Option{v2.WithToolAliases(map[string]string{"Bash": "Bash"})}, "an alias of itself"},
 		{"alias chain", []v2.Option{v2.WithToolAliases(map[string]string{"A": "B", "B": "Bash"})}, "one hop only"},
+		{"dynamic sections without the preset", []v2.Option{v2.WithExcludeDynamicSections()}, "needs the CLI's own system prompt"},
+		{"dynamic sections with a prompt", []v2.Option{v2.WithExcludeDynamicSections(), v2.WithAppendSystemPrompt("a"), v2.WithSystemPrompt("x")}, "needs the CLI's own system prompt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := v2.CreateSession(context.Background(), append(tc.opts, v2.WithCLIPath("/nonexistent/claude"))...); err == nil || !strings.Contains(err.Error(), tc.want) {

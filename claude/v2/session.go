@@ -432,10 +432,11 @@ type initRequest struct {
 	// Skills is WithSkills's allowlist (skills.go): nil is none, empty hides every skill.
 	Skills []string `json:"skills,omitzero"`
 	// The options of extras.go, sent with every initialize.
-	PlanModeInstructions string            `json:"planModeInstructions,omitzero"`
-	ToolAliases          map[string]string `json:"toolAliases,omitzero"`
-	Title                string            `json:"title,omitzero"`
-	ForwardSubagentText  bool              `json:"forwardSubagentText,omitzero"`
+	PlanModeInstructions   string            `json:"planModeInstructions,omitzero"`
+	ToolAliases            map[string]string `json:"toolAliases,omitzero"`
+	Title                  string            `json:"title,omitzero"`
+	ForwardSubagentText    bool              `json:"forwardSubagentText,omitzero"`
+	ExcludeDynamicSections bool              `json:"excludeDynamicSections,omitzero"`
 }
 
 type initHookMatcher struct {
