@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -289,5 +291,51 @@ func TestRealCLI_ExcludeDynamicSections(t *testing.T) {
 		if inSystem == exclude || inMessages != exclude {
 			t.Errorf("exclude %v: the memory section in the system prompt %v, in the messages %v", exclude, inSystem, inMessages)
 		}
+	}
+}
+
+// WithResumeDropsTurn: resuming at A2 while declaring the drop of turn P3 is accepted, and the
+// conversation goes on without it; resuming at A1 declaring the same drop is refused, as it
+// would drop turn P2 too.
+func TestRealCLI_ResumeDropsTurn(t *testing.T) {
+	t.Parallel()
+	env := textEnv(t, "A1", "A2", "A3", "A4", "A5")
+	s1 := env.session(t)
+	id := s1.SessionID()
+	var live []shared.Message
+	for _, p := range []string{"P1", "P2", "P3"} {
+		msgs, _ := query(t, s1, p)
+		live = append(live, msgs...)
+	}
+	s1.Close()
+	atA1, atA2 := assistantUUID(t, live, "A1"), assistantUUID(t, live, "A2")
+	var p3 string
+	for m, err := range sessions.Dir(filepath.Join(env.home, ".claude")).Messages(env.project, id) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u, ok := m.(*shared.UserMessage); ok && strings.Contains(string(u.Message.Content), "P3") {
+			p3 = u.UUID
+		}
+	}
+	if p3 == "" {
+		t.Fatal("no prompt P3 in the transcript")
+	}
+
+	if _, err := env.create(t, v2.WithResume(id), v2.WithResumeAt(atA1), v2.WithResumeDropsTurn(p3), v2.WithForkSession()); err == nil {
+		t.Error("a resume that drops turn P2 too was not refused")
+	} else {
+		t.Logf("refused: %v", err)
+	}
+	// The same resume without the declaration is made.
+	if _, err := env.create(t, v2.WithResume(id), v2.WithResumeAt(atA1), v2.WithForkSession()); err != nil {
+		t.Errorf("resume at A1 without WithResumeDropsTurn: %v", err)
+	}
+	s := env.session(t, v2.WithResume(id), v2.WithResumeAt(atA2), v2.WithResumeDropsTurn(p3), v2.WithForkSession())
+	query(t, s, "P4")
+	s.Close()
+	last, _ := env.api.LastRequest()
+	if diff := cmp.Diff([]string{"user: P1", "assistant: A1", "user: P2", "assistant: A2", "user: P4"}, conversationTexts(last)); diff != "" {
+		t.Errorf("the resumed turn's request (-want +got):\n%s", diff)
 	}
 }

@@ -21,6 +21,18 @@ type extraOptions struct {
 	verbatim          bool              // client_composed on every user message (content.go)
 	allowBypass       bool              // --allow-dangerously-skip-permissions
 	excludeDynamic    bool              // initialize excludeDynamicSections
+	dropsTurn         string            // --resume-drops-turn
+}
+
+// WithResumeDropsTurn, with WithResumeAt, declares the turn the resume means to drop: promptUUID
+// is the UUID of that turn's prompt (a shared.UserMessage's, as sessions.Dir.Messages reads it
+// back), and the CLI refuses the resume, so that CreateSession fails, when the messages after
+// WithResumeAt's hold anything else (another turn, a queued prompt, a task notification)
+// (--resume-drops-turn; the official SDKs' resumeDropsTurn). Use it to undo exactly one turn
+// without losing more. Default: no check, everything after WithResumeAt's message is dropped. It
+// must be a UUID (*SessionIDError).
+func WithResumeDropsTurn(promptUUID string) Option {
+	return optionFunc(func(o *options) { o.more.extra.dropsTurn = promptUUID })
 }
 
 // WithExcludeDynamicSections moves the per-user sections of the CLI's own system prompt (the
@@ -154,6 +166,14 @@ func (o *options) validateExtra() error {
 	if x.thinkingDisplay != "" && o.more.thinking == ThinkingDisabled {
 		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
 	}
+	if x.dropsTurn != "" {
+		if o.resumeAt == "" {
+			return errors.New("v2: WithResumeDropsTurn needs WithResumeAt")
+		}
+		if !isUUID(x.dropsTurn) {
+			return &SessionIDError{Option: "WithResumeDropsTurn", ID: x.dropsTurn}
+		}
+	}
 	if x.excludeDynamic && (o.systemPrompt != nil || x.systemPromptFile != "" || !o.more.claudeCode && !o.more.appendGiven) {
 		return errors.New("v2: WithExcludeDynamicSections needs the CLI's own system prompt (WithClaudeCodeSystemPrompt)")
 	}
@@ -176,6 +196,9 @@ func (x *extraOptions) args() []string {
 	var a []string
 	if x.noPersist {
 		a = append(a, "--no-session-persistence")
+	}
+	if x.dropsTurn != "" {
+		a = append(a, "--resume-drops-turn="+x.dropsTurn)
 	}
 	if x.allowBypass {
 		a = append(a, "--allow-dangerously-skip-permissions")

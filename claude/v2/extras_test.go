@@ -43,6 +43,8 @@ func TestExtrasValidation(t *testing.T) {
 		{"alias empty", []v2.Option{v2.WithToolAliases(map[string]string{"Shell": ""})}, "empty name"},
 		{"alias of itself", []v2.Option{v2.WithToolAliases(map[string]string{"Bash": "Bash"})}, "an alias of itself"},
 		{"alias chain", []v2.Option{v2.WithToolAliases(map[string]string{"A": "B", "B": "Bash"})}, "one hop only"},
+		{"drops turn without resume at", []v2.Option{v2.WithResumeDropsTurn("3c1036ec-6c17-4461-b654-a256aa7b1122")}, "needs WithResumeAt"},
+		{"drops turn not a UUID", []v2.Option{v2.WithResume("3c1036ec-6c17-4461-b654-a256aa7b1122"), v2.WithResumeAt("3c1036ec-6c17-4461-b654-a256aa7b1123"), v2.WithResumeDropsTurn("--x")}, "WithResumeDropsTurn"},
 		{"dynamic sections without the preset", []v2.Option{v2.WithExcludeDynamicSections()}, "needs the CLI's own system prompt"},
 		{"dynamic sections with a prompt", []v2.Option{v2.WithExcludeDynamicSections(), v2.WithAppendSystemPrompt("a"), v2.WithSystemPrompt("x")}, "needs the CLI's own system prompt"},
 	} {
