@@ -3,7 +3,11 @@ package v2
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // extraOptions are the smaller options of the official SDKs: session persistence, debug log,
@@ -22,6 +26,40 @@ type extraOptions struct {
 	allowBypass       bool              // --allow-dangerously-skip-permissions
 	excludeDynamic    bool              // initialize excludeDynamicSections
 	dropsTurn         string            // --resume-drops-turn
+	configRoot        string            // --project-config-root
+	managed           string            // --managed-settings
+	noPrompts         bool              // --permission-prompts=none
+}
+
+// WithProjectConfigRoot reads the project's settings (permissions, hooks), .mcp.json and .claude
+// trees (commands, agents, skills, output styles) from dir, an absolute path, instead of the
+// working directory (--project-config-root; the TypeScript SDK's projectConfigRoot): for a
+// session run in a worktree or checkout whose own .claude must not decide, dir being the trusted
+// checkout. Default: the working directory's.
+func WithProjectConfigRoot(dir string) Option {
+	return optionFunc(func(o *options) { o.more.extra.configRoot = dir })
+}
+
+// WithManagedSettings passes restrictive settings at the policy tier (--managed-settings; the
+// TypeScript SDK's managedSettings), which user, project, local and WithSettings settings cannot
+// loosen: a deny rule there holds whatever the others allow. settingsJSON must be a JSON object
+// of restrictive keys only: "permissions" with "deny", "ask", "disableBypassPermissionsMode" or
+// "disableAutoMode"; "allowManaged..." true; "disable..." true or "disable"; "enable..." false.
+// Any other key is an error: CLI 2.1.330 applies what it is given at that tier, an allow rule
+// too (TestRealCLI_ManagedSettings), where the TypeScript SDK drops non-restrictive keys
+// silently. Default: none beyond the machine's managed settings.
+func WithManagedSettings(settingsJSON string) Option {
+	return optionFunc(func(o *options) { o.more.extra.managed = settingsJSON })
+}
+
+// WithNoPermissionPrompts declares that nobody answers permission prompts
+// (--permission-prompts=none; the TypeScript SDK's permissionPrompts "none"): what would prompt
+// is denied at once, and the model is told the session has no approval surface; the permission
+// mode, rules and hooks still decide the rest. Default: the SDK is the host; without
+// WithCanUseTool or WithPermissionPromptTool the CLI denies what would prompt too, with a
+// plainer message. It excludes WithCanUseTool and WithPermissionPromptTool.
+func WithNoPermissionPrompts() Option {
+	return optionFunc(func(o *options) { o.more.extra.noPrompts = true })
 }
 
 // WithResumeDropsTurn, with WithResumeAt, declares the turn the resume means to drop: promptUUID
@@ -166,6 +204,17 @@ func (o *options) validateExtra() error {
 	if x.thinkingDisplay != "" && o.more.thinking == ThinkingDisabled {
 		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
 	}
+	if x.configRoot != "" && !filepath.IsAbs(x.configRoot) {
+		return fmt.Errorf("v2: WithProjectConfigRoot(%q): not an absolute path", x.configRoot)
+	}
+	if x.managed != "" {
+		if err := checkManagedSettings(x.managed); err != nil {
+			return fmt.Errorf("v2: WithManagedSettings: %w", err)
+		}
+	}
+	if x.noPrompts && (o.canUseTool != nil || o.more.promptTool != "") {
+		return errors.New("v2: WithNoPermissionPrompts excludes WithCanUseTool and WithPermissionPromptTool")
+	}
 	if x.dropsTurn != "" {
 		if o.resumeAt == "" {
 			return errors.New("v2: WithResumeDropsTurn needs WithResumeAt")
@@ -200,6 +249,15 @@ func (x *extraOptions) args() []string {
 	if x.dropsTurn != "" {
 		a = append(a, "--resume-drops-turn="+x.dropsTurn)
 	}
+	if x.configRoot != "" {
+		a = append(a, "--project-config-root="+x.configRoot)
+	}
+	if x.managed != "" {
+		a = append(a, "--managed-settings="+x.managed)
+	}
+	if x.noPrompts {
+		a = append(a, "--permission-prompts=none")
+	}
 	if x.allowBypass {
 		a = append(a, "--allow-dangerously-skip-permissions")
 	}
@@ -213,4 +271,37 @@ func (x *extraOptions) args() []string {
 		a = append(a, "--thinking-display="+x.thinkingDisplay)
 	}
 	return a
+}
+
+// checkManagedSettings checks that settings is a JSON object of restrictive keys only (see
+// WithManagedSettings).
+func checkManagedSettings(settings string) error {
+	var top map[string]jsontext.Value
+	if err := json.Unmarshal([]byte(settings), &top); err != nil || top == nil {
+		return fmt.Errorf("not a JSON object: %.100s", settings)
+	}
+	for k, v := range top {
+		var b any
+		_ = json.Unmarshal(v, &b)
+		switch {
+		case k == "permissions":
+			var p map[string]jsontext.Value
+			if err := json.Unmarshal(v, &p); err != nil {
+				return fmt.Errorf("permissions: not an object: %w", err)
+			}
+			for pk := range p {
+				switch pk {
+				case "deny", "ask", "disableBypassPermissionsMode", "disableAutoMode":
+				default:
+					return fmt.Errorf("permissions.%s: not a restrictive key (deny, ask, disableBypassPermissionsMode, disableAutoMode)", pk)
+				}
+			}
+		case strings.HasPrefix(k, "allowManaged") && b == true:
+		case strings.HasPrefix(k, "disable") && (b == true || b == "disable"):
+		case strings.HasPrefix(k, "enable") && b == false:
+		default:
+			return fmt.Errorf("%s: not a restrictive setting: the CLI would apply it at the policy tier", k)
+		}
+	}
+	return nil
 }

@@ -7,18 +7,20 @@ import (
 	"testing"
 
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
 // The flag options of extras.go: each value inside its flag's argument; the system prompt file
 // replaces the empty --system-prompt= default.
 func TestExtraArgs(t *testing.T) {
-	args, err := v2.ArgsFor(v2.WithNoSessionPersistence(), v2.WithDebugFile("--dangerously-skip-permissions"),
+	args, err := v2.ArgsFor(v2.WithNoSessionPersistence(), v2.WithManagedSettings(`{"permissions":{"deny":["Bash"]},"allowManagedHooksOnly":true,"disableAllHooks":"disable"}`), v2.WithDebugFile("--dangerously-skip-permissions"),
 		v2.WithSystemPromptFile("/p/prompt.md"), v2.WithThinkingDisplay(v2.ThinkingDisplaySummarized))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"--no-session-persistence", "--debug-file=--dangerously-skip-permissions", "--system-prompt-file=/p/prompt.md", "--thinking-display=summarized"} {
+	for _, want := range []string{"--no-session-persistence", "--debug-file=--dangerously-skip-permissions", "--system-prompt-file=/p/prompt.md", "--thinking-display=summarized",
+		`--managed-settings={"permissions":{"deny":["Bash"]},"allowManagedHooksOnly":true,"disableAllHooks":"disable"}`} {
 		if !slices.Contains(args, want) {
 			t.Errorf("args %q lack %q", args, want)
 		}
@@ -45,6 +47,12 @@ func TestExtrasValidation(t *testing.T) {
 		{"alias chain", []v2.Option{v2.WithToolAliases(map[string]string{"A": "B", "B": "Bash"})}, "one hop only"},
 		{"drops turn without resume at", []v2.Option{v2.WithResumeDropsTurn("3c1036ec-6c17-4461-b654-a256aa7b1122")}, "needs WithResumeAt"},
 		{"drops turn not a UUID", []v2.Option{v2.WithResume("3c1036ec-6c17-4461-b654-a256aa7b1122"), v2.WithResumeAt("3c1036ec-6c17-4461-b654-a256aa7b1123"), v2.WithResumeDropsTurn("--x")}, "WithResumeDropsTurn"},
+		{"config root relative", []v2.Option{v2.WithProjectConfigRoot("repo")}, "not an absolute path"},
+		{"managed not an object", []v2.Option{v2.WithManagedSettings(`["x"]`)}, "not a JSON object"},
+		{"managed allow", []v2.Option{v2.WithManagedSettings(`{"permissions":{"allow":["Bash"]}}`)}, "permissions.allow: not a restrictive key"},
+		{"managed model", []v2.Option{v2.WithManagedSettings(`{"model":"x"}`)}, "model: not a restrictive setting"},
+		{"managed disable false", []v2.Option{v2.WithManagedSettings(`{"disableAllHooks":false}`)}, "disableAllHooks: not a restrictive setting"},
+		{"no prompts and can use tool", []v2.Option{v2.WithNoPermissionPrompts(), v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })}, "WithNoPermissionPrompts excludes"},
 		{"dynamic sections without the preset", []v2.Option{v2.WithExcludeDynamicSections()}, "needs the CLI's own system prompt"},
 		{"dynamic sections with a prompt", []v2.Option{v2.WithExcludeDynamicSections(), v2.WithAppendSystemPrompt("a"), v2.WithSystemPrompt("x")}, "needs the CLI's own system prompt"},
 	} {
