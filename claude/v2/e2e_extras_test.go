@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,25 +47,28 @@ func transcripts(t *testing.T, env *realEnv) []string {
 func TestRealCLI_NoSessionPersistence(t *testing.T) {
 	t.Parallel()
 	for _, persist := range []bool{true, false} {
-		env := textEnv(t, "ok")
-		var opts []v2.Option
-		if !persist {
-			opts = append(opts, v2.WithNoSessionPersistence())
-		}
-		s := env.session(t, opts...)
-		if res := run(t, s, "PERSIST-PROMPT"); res.Result != "ok" {
-			t.Errorf("persist %v: result %q", persist, res.Result)
-		}
-		s.Close()
-		got := 0
-		for _, tr := range transcripts(t, env) {
-			if strings.Contains(tr, "PERSIST-PROMPT") {
-				got++
+		t.Run(fmt.Sprintf("persist=%v", persist), func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			var opts []v2.Option
+			if !persist {
+				opts = append(opts, v2.WithNoSessionPersistence())
 			}
-		}
-		if (got > 0) != persist {
-			t.Errorf("persist %v: %d transcripts hold the prompt", persist, got)
-		}
+			s := env.session(t, opts...)
+			if res := run(t, s, "PERSIST-PROMPT"); res.Result != "ok" {
+				t.Errorf("persist %v: result %q", persist, res.Result)
+			}
+			s.Close()
+			got := 0
+			for _, tr := range transcripts(t, env) {
+				if strings.Contains(tr, "PERSIST-PROMPT") {
+					got++
+				}
+			}
+			if (got > 0) != persist {
+				t.Errorf("persist %v: %d transcripts hold the prompt", persist, got)
+			}
+		})
 	}
 }
 
@@ -108,15 +112,18 @@ func TestRealCLI_ThinkingDisplay(t *testing.T) {
 		{v2.ThinkingDisplaySummarized, "summarized"}, {v2.ThinkingDisplayHighlights, "highlights"},
 		{v2.ThinkingDisplayOmitted, "updates"}, {"", "updates"},
 	} {
-		env := textEnv(t, "ok")
-		opts := []v2.Option{v2.WithThinking(v2.ThinkingAdaptive)}
-		if tc.mode != "" {
-			opts = append(opts, v2.WithThinkingDisplay(tc.mode))
-		}
-		run(t, env.session(t, opts...), "hi")
-		if th, _ := bodyField(t, firstRequest(t, env), "thinking").(map[string]any); th["display"] != tc.want {
-			t.Errorf("WithThinkingDisplay(%q): thinking = %v, want display %q", tc.mode, th, tc.want)
-		}
+		t.Run(fmt.Sprintf("display=%q", tc.mode), func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			opts := []v2.Option{v2.WithThinking(v2.ThinkingAdaptive)}
+			if tc.mode != "" {
+				opts = append(opts, v2.WithThinkingDisplay(tc.mode))
+			}
+			run(t, env.session(t, opts...), "hi")
+			if th, _ := bodyField(t, firstRequest(t, env), "thinking").(map[string]any); th["display"] != tc.want {
+				t.Errorf("WithThinkingDisplay(%q): thinking = %v, want display %q", tc.mode, th, tc.want)
+			}
+		})
 	}
 }
 
@@ -124,19 +131,22 @@ func TestRealCLI_ThinkingDisplay(t *testing.T) {
 func TestRealCLI_PlanModeInstructions(t *testing.T) {
 	t.Parallel()
 	for _, given := range []bool{true, false} {
-		env := textEnv(t, "ok")
-		opts := []v2.Option{v2.WithPermissionMode(v2.PermissionModePlan)}
-		if given {
-			opts = append(opts, v2.WithPlanModeInstructions("PLAN-WORKFLOW-MARK-1"))
-		}
-		run(t, env.session(t, opts...), "plan it")
-		r := firstRequest(t, env)
-		if got := r.Contains("PLAN-WORKFLOW-MARK-1"); got != given {
-			t.Errorf("instructions given %v: in the request %v", given, got)
-		}
-		if !r.Contains("Plan mode") && !r.Contains("plan mode") {
-			t.Errorf("no plan-mode reminder in the request")
-		}
+		t.Run(fmt.Sprintf("given=%v", given), func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			opts := []v2.Option{v2.WithPermissionMode(v2.PermissionModePlan)}
+			if given {
+				opts = append(opts, v2.WithPlanModeInstructions("PLAN-WORKFLOW-MARK-1"))
+			}
+			run(t, env.session(t, opts...), "plan it")
+			r := firstRequest(t, env)
+			if got := r.Contains("PLAN-WORKFLOW-MARK-1"); got != given {
+				t.Errorf("instructions given %v: in the request %v", given, got)
+			}
+			if !r.Contains("Plan mode") && !r.Contains("plan mode") {
+				t.Errorf("no plan-mode reminder in the request")
+			}
+		})
 	}
 }
 
@@ -173,21 +183,24 @@ func TestRealCLI_ToolAliases(t *testing.T) {
 func TestRealCLI_Title(t *testing.T) {
 	t.Parallel()
 	for _, title := range []string{"SESSION-TITLE-MARK-5", ""} {
-		env := textEnv(t, "ok")
-		var opts []v2.Option
-		if title != "" {
-			opts = append(opts, v2.WithTitle(title))
-		}
-		s := env.session(t, opts...)
-		run(t, s, "hi")
-		s.Close()
-		infos, err := sessions.Dir(filepath.Join(env.home, ".claude")).List(testCtx(t), env.project)
-		if err != nil || len(infos) != 1 {
-			t.Fatalf("List: %+v, %v; want one session", infos, err)
-		}
-		if infos[0].CustomTitle != title {
-			t.Errorf("WithTitle(%q): custom title %q", title, infos[0].CustomTitle)
-		}
+		t.Run(fmt.Sprintf("title=%q", title), func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			var opts []v2.Option
+			if title != "" {
+				opts = append(opts, v2.WithTitle(title))
+			}
+			s := env.session(t, opts...)
+			run(t, s, "hi")
+			s.Close()
+			infos, err := sessions.Dir(filepath.Join(env.home, ".claude")).List(testCtx(t), env.project)
+			if err != nil || len(infos) != 1 {
+				t.Fatalf("List: %+v, %v; want one session", infos, err)
+			}
+			if infos[0].CustomTitle != title {
+				t.Errorf("WithTitle(%q): custom title %q", title, infos[0].CustomTitle)
+			}
+		})
 	}
 }
 
@@ -195,20 +208,23 @@ func TestRealCLI_Title(t *testing.T) {
 func TestRealCLI_SubagentText(t *testing.T) {
 	t.Parallel()
 	for _, forward := range []bool{true, false} {
-		var opts []v2.Option
-		if forward {
-			opts = append(opts, v2.WithSubagentText())
-		}
-		_, msgs := agentRun(t, v2.AgentDefinition{}, nil, nil, opts...)
-		var got bool
-		for _, m := range msgs {
-			if a, ok := m.(*shared.AssistantMessage); ok && a.ParentToolUseID != nil && *a.ParentToolUseID == "toolu_ag1" && a.Text() == "subagent done" {
-				got = true
+		t.Run(fmt.Sprintf("forward=%v", forward), func(t *testing.T) {
+			t.Parallel()
+			var opts []v2.Option
+			if forward {
+				opts = append(opts, v2.WithSubagentText())
 			}
-		}
-		if got != forward {
-			t.Errorf("WithSubagentText %v: the subagent's text arrived %v", forward, got)
-		}
+			_, msgs := agentRun(t, v2.AgentDefinition{}, nil, nil, opts...)
+			var got bool
+			for _, m := range msgs {
+				if a, ok := m.(*shared.AssistantMessage); ok && a.ParentToolUseID != nil && *a.ParentToolUseID == "toolu_ag1" && a.Text() == "subagent done" {
+					got = true
+				}
+			}
+			if got != forward {
+				t.Errorf("WithSubagentText %v: the subagent's text arrived %v", forward, got)
+			}
+		})
 	}
 }
 
@@ -223,21 +239,24 @@ func TestRealCLI_VerbatimPrompts(t *testing.T) {
 		{"slash command", "/greet", "GREET-COMMAND-BODY-2"},
 	} {
 		for _, verbatim := range []bool{false, true} {
-			env := textEnv(t, "ok")
-			writeFile(t, env.path("secret.txt"), "SECRET-CONTENT-7\n")
-			writeFile(t, env.path(".claude/commands/greet.md"), "---\ndescription: greets\n---\nGREET-COMMAND-BODY-2\n")
-			var opts []v2.Option
-			if verbatim {
-				opts = append(opts, v2.WithVerbatimPrompts())
-			}
-			run(t, env.session(t, opts...), tc.prompt)
-			r := firstRequest(t, env)
-			if got := r.Contains(tc.body); got == verbatim {
-				t.Errorf("%s, verbatim %v: the request has %q = %v", tc.name, verbatim, tc.body, got)
-			}
-			if verbatim && !r.Contains(tc.prompt) {
-				t.Errorf("%s, verbatim: the request lacks the prompt as written", tc.name)
-			}
+			t.Run(fmt.Sprintf("%s, verbatim=%v", tc.name, verbatim), func(t *testing.T) {
+				t.Parallel()
+				env := textEnv(t, "ok")
+				writeFile(t, env.path("secret.txt"), "SECRET-CONTENT-7\n")
+				writeFile(t, env.path(".claude/commands/greet.md"), "---\ndescription: greets\n---\nGREET-COMMAND-BODY-2\n")
+				var opts []v2.Option
+				if verbatim {
+					opts = append(opts, v2.WithVerbatimPrompts())
+				}
+				run(t, env.session(t, opts...), tc.prompt)
+				r := firstRequest(t, env)
+				if got := r.Contains(tc.body); got == verbatim {
+					t.Errorf("%s, verbatim %v: the request has %q = %v", tc.name, verbatim, tc.body, got)
+				}
+				if verbatim && !r.Contains(tc.prompt) {
+					t.Errorf("%s, verbatim: the request lacks the prompt as written", tc.name)
+				}
+			})
 		}
 	}
 }
@@ -247,23 +266,26 @@ func TestRealCLI_VerbatimPrompts(t *testing.T) {
 func TestRealCLI_AllowBypassPermissions(t *testing.T) {
 	t.Parallel()
 	for _, allow := range []bool{false, true} {
-		env := newRealEnv(t, func(p string) []claudetest.Reply {
-			return []claudetest.Reply{claudetest.ToolReply("toolu_b1", "Bash", bash("echo x > "+p+"/bypassed.txt")), claudetest.TextReply("done")}
+		t.Run(fmt.Sprintf("allow=%v", allow), func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{claudetest.ToolReply("toolu_b1", "Bash", bash("echo x > "+p+"/bypassed.txt")), claudetest.TextReply("done")}
+			})
+			// The CLI refuses bypassing to root unless IS_SANDBOX=1 (the tests may run as root).
+			opts := []v2.Option{v2.WithEnv("IS_SANDBOX=1")}
+			if allow {
+				opts = append(opts, v2.WithAllowBypassPermissions())
+			}
+			s := env.session(t, opts...)
+			err := s.SetPermissionMode(testCtx(t), v2.PermissionModeBypassPermissions)
+			if (err == nil) != allow {
+				t.Errorf("allow %v: SetPermissionMode: %v", allow, err)
+			}
+			run(t, s, "go")
+			if env.exists("bypassed.txt") != allow {
+				t.Errorf("allow %v: the unapproved command ran %v", allow, !allow)
+			}
 		})
-		// The CLI refuses bypassing to root unless IS_SANDBOX=1 (the tests may run as root).
-		opts := []v2.Option{v2.WithEnv("IS_SANDBOX=1")}
-		if allow {
-			opts = append(opts, v2.WithAllowBypassPermissions())
-		}
-		s := env.session(t, opts...)
-		err := s.SetPermissionMode(testCtx(t), v2.PermissionModeBypassPermissions)
-		if (err == nil) != allow {
-			t.Errorf("allow %v: SetPermissionMode: %v", allow, err)
-		}
-		run(t, s, "go")
-		if env.exists("bypassed.txt") != allow {
-			t.Errorf("allow %v: the unapproved command ran %v", allow, !allow)
-		}
 	}
 }
 
@@ -274,23 +296,26 @@ func TestRealCLI_ExcludeDynamicSections(t *testing.T) {
 	t.Parallel()
 	const memory = "persistent file-based memory at"
 	for _, exclude := range []bool{false, true} {
-		env := textEnv(t, "ok")
-		opts := []v2.Option{v2.WithClaudeCodeSystemPrompt()}
-		if exclude {
-			opts = append(opts, v2.WithExcludeDynamicSections())
-		}
-		run(t, env.session(t, opts...), "hi")
-		r := firstRequest(t, env)
-		inSystem := strings.Contains(r.System, memory)
-		inMessages := false
-		for _, m := range r.Messages {
-			for _, b := range m.Content {
-				inMessages = inMessages || strings.Contains(b.Text, memory)
+		t.Run(fmt.Sprintf("exclude=%v", exclude), func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			opts := []v2.Option{v2.WithClaudeCodeSystemPrompt()}
+			if exclude {
+				opts = append(opts, v2.WithExcludeDynamicSections())
 			}
-		}
-		if inSystem == exclude || inMessages != exclude {
-			t.Errorf("exclude %v: the memory section in the system prompt %v, in the messages %v", exclude, inSystem, inMessages)
-		}
+			run(t, env.session(t, opts...), "hi")
+			r := firstRequest(t, env)
+			inSystem := strings.Contains(r.System, memory)
+			inMessages := false
+			for _, m := range r.Messages {
+				for _, b := range m.Content {
+					inMessages = inMessages || strings.Contains(b.Text, memory)
+				}
+			}
+			if inSystem == exclude || inMessages != exclude {
+				t.Errorf("exclude %v: the memory section in the system prompt %v, in the messages %v", exclude, inSystem, inMessages)
+			}
+		})
 	}
 }
 

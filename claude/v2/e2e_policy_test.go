@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,18 +25,21 @@ func bashAndWrite(p string) []claudetest.Reply {
 func TestRealCLI_ProjectConfigRoot(t *testing.T) {
 	t.Parallel()
 	for _, useRoot := range []bool{false, true} {
-		env := newRealEnv(t, bashAndWrite)
-		root := t.TempDir()
-		writeFile(t, filepath.Join(root, ".claude", "settings.json"), `{"permissions":{"deny":["Bash"]}}`)
-		writeFile(t, env.path(".claude/settings.json"), `{"permissions":{"deny":["Write"]}}`)
-		opts := []v2.Option{v2.WithAllowedTools("Bash", "Write")}
-		if useRoot {
-			opts = append(opts, v2.WithProjectConfigRoot(root))
-		}
-		run(t, env.session(t, opts...), "go")
-		if got := [2]bool{env.exists("bash.txt"), env.exists("write.txt")}; got != [2]bool{!useRoot, useRoot} {
-			t.Errorf("root %v: bash.txt, write.txt written = %v", useRoot, got)
-		}
+		t.Run(fmt.Sprintf("root=%v", useRoot), func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnv(t, bashAndWrite)
+			root := t.TempDir()
+			writeFile(t, filepath.Join(root, ".claude", "settings.json"), `{"permissions":{"deny":["Bash"]}}`)
+			writeFile(t, env.path(".claude/settings.json"), `{"permissions":{"deny":["Write"]}}`)
+			opts := []v2.Option{v2.WithAllowedTools("Bash", "Write")}
+			if useRoot {
+				opts = append(opts, v2.WithProjectConfigRoot(root))
+			}
+			run(t, env.session(t, opts...), "go")
+			if got := [2]bool{env.exists("bash.txt"), env.exists("write.txt")}; got != [2]bool{!useRoot, useRoot} {
+				t.Errorf("root %v: bash.txt, write.txt written = %v", useRoot, got)
+			}
+		})
 	}
 }
 
@@ -69,18 +73,21 @@ func TestRealCLI_ManagedSettings(t *testing.T) {
 func TestRealCLI_NoPermissionPrompts(t *testing.T) {
 	t.Parallel()
 	for _, none := range []bool{false, true} {
-		env := newRealEnv(t, bashAndWrite)
-		var opts []v2.Option
-		if none {
-			opts = append(opts, v2.WithNoPermissionPrompts())
-		}
-		msgs, _ := query(t, env.session(t, opts...), "go")
-		tr := toolResults(msgs)["toolu_pb"]
-		if env.exists("bash.txt") || !tr.IsError {
-			t.Errorf("none %v: the command ran", none)
-		}
-		if got := strings.Contains(tr.ContentText(), "no approval surface"); got != none {
-			t.Errorf("none %v: the model is told there is no approval surface: %v; %.200q", none, got, tr.ContentText())
-		}
+		t.Run(fmt.Sprintf("none=%v", none), func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnv(t, bashAndWrite)
+			var opts []v2.Option
+			if none {
+				opts = append(opts, v2.WithNoPermissionPrompts())
+			}
+			msgs, _ := query(t, env.session(t, opts...), "go")
+			tr := toolResults(msgs)["toolu_pb"]
+			if env.exists("bash.txt") || !tr.IsError {
+				t.Errorf("none %v: the command ran", none)
+			}
+			if got := strings.Contains(tr.ContentText(), "no approval surface"); got != none {
+				t.Errorf("none %v: the model is told there is no approval surface: %v; %.200q", none, got, tr.ContentText())
+			}
+		})
 	}
 }
