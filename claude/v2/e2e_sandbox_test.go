@@ -2,9 +2,11 @@ package v2_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
@@ -120,6 +122,40 @@ func TestRealCLI_Sandbox(t *testing.T) {
 			got := [3]bool{env.exists("inside.txt"), err == nil, env.exists("locked/f.txt")}
 			if want := [3]bool{tc.inside, tc.other, tc.locked}; got != want {
 				t.Errorf("written inside, outside, locked = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// Sandbox.Credentials: a denied environment variable is unset for sandboxed commands, and a
+// denied file cannot be read; without them the command sees both.
+func TestRealCLI_SandboxCredentials(t *testing.T) {
+	t.Parallel()
+	requireBwrap(t)
+	for _, deny := range []bool{false, true} {
+		t.Run(fmt.Sprintf("deny=%v", deny), func(t *testing.T) {
+			t.Parallel()
+			var secret string // in the project: a path outside it would need a permission to read
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				secret = filepath.Join(p, "token.txt")
+				return []claudetest.Reply{
+					claudetest.ToolReply("toolu_c1", "Bash", bash(`echo "[$O15B_SECRET_TOKEN]" > `+p+"/env.txt")),
+					claudetest.ToolReply("toolu_c2", "Bash", bash("cat "+secret+" > "+p+"/file.txt")),
+					claudetest.TextReply("done"),
+				}
+			})
+			writeFile(t, secret, "FILE-SECRET-3\n")
+			sb := v2.Sandbox{AutoAllowBash: true}
+			if deny {
+				sb.Credentials = v2.SandboxCredentials{DenyEnv: []string{"O15B_SECRET_TOKEN"}, DenyFiles: []string{secret}}
+			}
+			// Bash allowed too: CLI 2.1.330 asks before "cat x > y" even sandboxed.
+			run(t, env.session(t, v2.WithSandbox(sb), v2.WithAllowedTools("Bash"), v2.WithEnv("O15B_SECRET_TOKEN=ENV-SECRET-9")), "leak")
+			envOut, _ := os.ReadFile(env.path("env.txt"))
+			fileOut, _ := os.ReadFile(env.path("file.txt"))
+			got := [2]bool{strings.Contains(string(envOut), "ENV-SECRET-9"), strings.Contains(string(fileOut), "FILE-SECRET-3")}
+			if got != [2]bool{!deny, !deny} {
+				t.Errorf("deny %v: the command saw the variable, the file = %v (env.txt %q, file.txt %q)", deny, got, envOut, fileOut)
 			}
 		})
 	}

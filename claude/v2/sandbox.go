@@ -40,6 +40,8 @@ type Sandbox struct {
 	Network SandboxNetwork `json:"network,omitzero"`
 	// Filesystem changes what sandboxed commands can read and write.
 	Filesystem SandboxFilesystem `json:"filesystem,omitzero"`
+	// Credentials keeps secrets from sandboxed commands.
+	Credentials SandboxCredentials `json:"credentials,omitzero"`
 	// IgnoreViolations maps a command pattern ("*" for every command) to paths whose sandbox
 	// violations are not reported. Default: none.
 	IgnoreViolations map[string][]string `json:"ignoreViolations,omitempty"`
@@ -89,6 +91,42 @@ type SandboxFilesystem struct {
 	Disabled bool `json:"disabled,omitzero"`
 }
 
+// SandboxCredentials keeps secrets from sandboxed commands (the CLI's sandbox.credentials, deny
+// mode; its mask mode, which swaps a secret for a sentinel and puts it back at the CLI's proxy, is
+// not typed: use WithSettings). Its zero value keeps nothing back.
+type SandboxCredentials struct {
+	// DenyEnv are environment variables unset for sandboxed commands. Default: none.
+	DenyEnv []string
+	// DenyFiles are files or directories sandboxed commands may not read. Default: none.
+	DenyFiles []string
+}
+
+// IsZero reports whether c keeps nothing back (it is then left out of the settings).
+func (c SandboxCredentials) IsZero() bool { return len(c.DenyEnv) == 0 && len(c.DenyFiles) == 0 }
+
+// MarshalJSON encodes c as the CLI's settings read it: entries of mode "deny".
+func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
+	type envEntry struct {
+		Name string `json:"name"`
+		Mode string `json:"mode"`
+	}
+	type fileEntry struct {
+		Path string `json:"path"`
+		Mode string `json:"mode"`
+	}
+	var v struct {
+		EnvVars []envEntry  `json:"envVars,omitempty"`
+		Files   []fileEntry `json:"files,omitempty"`
+	}
+	for _, n := range c.DenyEnv {
+		v.EnvVars = append(v.EnvVars, envEntry{n, "deny"})
+	}
+	for _, p := range c.DenyFiles {
+		v.Files = append(v.Files, fileEntry{p, "deny"})
+	}
+	return json.Marshal(v)
+}
+
 // WithSandbox runs the Bash tool's commands in the CLI's OS sandbox, configured by sb (see
 // Sandbox: its zero value fails closed). The settings are merged into the CLI's --settings (with
 // WithSettings's and the settings hooks, through a temporary file); a "sandbox" key in
@@ -118,6 +156,7 @@ func (o *options) validateSandbox() error {
 		"Network.DeniedDomains": sb.Network.DeniedDomains, "Network.AllowUnixSockets": sb.Network.AllowUnixSockets,
 		"Filesystem.AllowWrite": sb.Filesystem.AllowWrite, "Filesystem.DenyWrite": sb.Filesystem.DenyWrite,
 		"Filesystem.DenyRead": sb.Filesystem.DenyRead, "Filesystem.AllowRead": sb.Filesystem.AllowRead,
+		"Credentials.DenyEnv": sb.Credentials.DenyEnv, "Credentials.DenyFiles": sb.Credentials.DenyFiles,
 	}
 	for k, paths := range sb.IgnoreViolations {
 		if strings.TrimSpace(k) == "" {

@@ -26,9 +26,11 @@ func TestSandboxSettings(t *testing.T) {
 			Network:          v2.SandboxNetwork{AllowedDomains: []string{"*.example.com"}, DeniedDomains: []string{"x.example.com"}, StrictAllowlist: true, HTTPProxyPort: 8080},
 			Filesystem:       v2.SandboxFilesystem{AllowWrite: []string{"/w"}, DenyWrite: []string{"/w/x"}, DenyRead: []string{"/r"}, AllowRead: []string{"/r/ok"}},
 			IgnoreViolations: map[string][]string{"*": {"/dev/null"}}, EnableWeakerNestedSandbox: true,
+			Credentials: v2.SandboxCredentials{DenyEnv: []string{"TOKEN"}, DenyFiles: []string{"/home/u/.netrc"}},
 		})}, `{"hooks":{},"model":"m","sandbox":{"enabled":true,"failIfUnavailable":false,"autoAllowBashIfSandboxed":true,"allowUnsandboxedCommands":true,
 			"excludedCommands":["docker *"],"network":{"allowedDomains":["*.example.com"],"deniedDomains":["x.example.com"],"strictAllowlist":true,"httpProxyPort":8080},
-			"filesystem":{"allowWrite":["/w"],"denyWrite":["/w/x"],"denyRead":["/r"],"allowRead":["/r/ok"]},"ignoreViolations":{"*":["/dev/null"]},"enableWeakerNestedSandbox":true}}`},
+			"filesystem":{"allowWrite":["/w"],"denyWrite":["/w/x"],"denyRead":["/r"],"allowRead":["/r/ok"]},"ignoreViolations":{"*":["/dev/null"]},"enableWeakerNestedSandbox":true,
+			"credentials":{"envVars":[{"name":"TOKEN","mode":"deny"}],"files":[{"path":"/home/u/.netrc","mode":"deny"}]}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := v2.MergedSettingsFor(tc.opts...)
@@ -59,6 +61,7 @@ func TestSandboxValidation(t *testing.T) {
 		{"empty domain", []v2.Option{v2.WithSandbox(v2.Sandbox{Network: v2.SandboxNetwork{AllowedDomains: []string{""}}})}, "Network.AllowedDomains: empty entry"},
 		{"empty path", []v2.Option{v2.WithSandbox(v2.Sandbox{Filesystem: v2.SandboxFilesystem{DenyWrite: []string{" "}}})}, "Filesystem.DenyWrite: empty entry"},
 		{"empty pattern", []v2.Option{v2.WithSandbox(v2.Sandbox{IgnoreViolations: map[string][]string{"": {"/x"}}})}, "empty command pattern"},
+		{"empty env", []v2.Option{v2.WithSandbox(v2.Sandbox{Credentials: v2.SandboxCredentials{DenyEnv: []string{""}}})}, "Credentials.DenyEnv: empty entry"},
 		{"port", []v2.Option{v2.WithSandbox(v2.Sandbox{Network: v2.SandboxNetwork{SOCKSProxyPort: 70000}})}, "proxy port 70000 out of range"},
 		{"settings sandbox", []v2.Option{v2.WithSettings(`{"sandbox":{"enabled":false}}`), v2.WithSandbox(v2.Sandbox{})}, "exclude each other"},
 	} {
