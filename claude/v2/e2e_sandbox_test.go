@@ -3,6 +3,9 @@ package v2_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,6 +159,43 @@ func TestRealCLI_SandboxCredentials(t *testing.T) {
 			got := [2]bool{strings.Contains(string(envOut), "ENV-SECRET-9"), strings.Contains(string(fileOut), "FILE-SECRET-3")}
 			if got != [2]bool{!deny, !deny} {
 				t.Errorf("deny %v: the command saw the variable, the file = %v (env.txt %q, file.txt %q)", deny, got, envOut, fileOut)
+			}
+		})
+	}
+}
+
+// Sandbox.Network: a sandboxed command reaches a host only through the CLI's proxy, for
+// AllowedDomains; without a sandbox it reaches it directly.
+func TestRealCLI_SandboxNetwork(t *testing.T) {
+	t.Parallel()
+	requireBwrap(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "NET-BODY-4") }))
+	t.Cleanup(srv.Close)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	host = host[:strings.LastIndex(host, ":")]
+	for _, tc := range []struct {
+		name    string
+		opts    []v2.Option
+		fetched bool
+	}{
+		{"no sandbox", []v2.Option{v2.WithAllowedTools("Bash")}, true},
+		{"sandboxed", []v2.Option{v2.WithSandbox(v2.Sandbox{AutoAllowBash: true}), v2.WithAllowedTools("Bash")}, false},
+		{"allowed domain", []v2.Option{v2.WithSandbox(v2.Sandbox{AutoAllowBash: true, Network: v2.SandboxNetwork{AllowedDomains: []string{host}}}), v2.WithAllowedTools("Bash")}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			// --noproxy '': through the CLI's proxy even to a loopback host, which the sandbox's
+			// NO_PROXY would send direct, into its empty network namespace.
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{
+					claudetest.ToolReply("toolu_n1", "Bash", bash("curl -s -m 10 --noproxy '' -o "+p+"/net.txt "+srv.URL+"/")),
+					claudetest.TextReply("done"),
+				}
+			})
+			msgs, _ := query(t, env.session(t, tc.opts...), "fetch")
+			body, _ := os.ReadFile(env.path("net.txt"))
+			if got := strings.Contains(string(body), "NET-BODY-4"); got != tc.fetched {
+				t.Errorf("fetched %v, want %v; tool result %.300q", got, tc.fetched, toolResults(msgs)["toolu_n1"].ContentText())
 			}
 		})
 	}
