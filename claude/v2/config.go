@@ -39,6 +39,8 @@ type moreOptions struct {
 	pluginDirs     []string      // --plugin-dir
 	promptTool     string        // --permission-prompt-tool
 	skills         skillsOptions // skills.go
+	sandbox        *Sandbox      // sandbox.go: WithSandbox, merged into --settings
+	extra          extraOptions  // extras.go
 }
 
 // WithClaudeCodeSystemPrompt uses the CLI's own system prompt (the official SDKs' preset
@@ -55,7 +57,7 @@ func (o *options) systemPromptArg() (string, bool) {
 	switch {
 	case o.systemPrompt != nil:
 		return *o.systemPrompt, true
-	case o.more.claudeCode || o.more.appendGiven:
+	case o.more.claudeCode || o.more.appendGiven || o.more.extra.systemPromptFile != "":
 		return "", false
 	}
 	return "", true
@@ -169,10 +171,38 @@ type AgentDefinition struct {
 	// Default: the CLI's choice for subagents.
 	Model string `json:"model,omitempty"`
 	// MaxTurns bounds its model turns. Default (0): no bound.
-	MaxTurns int `json:"maxTurns,omitempty"`
+	MaxTurns int `json:"maxTurns,omitzero"`
 	// Skills are skills whose SKILL.md content is put into the agent's context when it starts
 	// (by name, as WithSkills's). Default: none preloaded.
 	Skills []string `json:"skills,omitempty"`
+	// MCPServers are MCP servers the agent gets on top of the main agent's tools: each one of
+	// the session's or the settings' by name, or its own, started for the agent's run and
+	// stopped after it (AgentMCPServer). Default: none of its own.
+	MCPServers []AgentMCPServer `json:"mcpServers,omitempty"`
+	// InitialPrompt is sent as the first user turn, ahead of the prompt, when the agent is the
+	// main agent (WithAgent); slash commands in it run. It is not read when the agent runs as
+	// a subagent. Default: none.
+	InitialPrompt string `json:"initialPrompt,omitempty"`
+	// Background runs the agent as a background task whenever it is called: the Agent tool
+	// returns at once and the main agent goes on. Default: false, the caller waits for it.
+	Background bool `json:"background,omitzero"`
+	// Effort is the agent's effort level (WithEffort's levels). Default: the session's.
+	Effort string `json:"effort,omitempty"`
+	// PermissionMode is the agent's permission mode (WithPermissionMode's modes), e.g.
+	// PermissionModeAcceptEdits lets it write files without a prompt. Default: the session's.
+	PermissionMode string `json:"permissionMode,omitempty"`
+	// Memory loads the agent's own memory file, MEMORY.md, into its system prompt, and lets it
+	// keep it, from SettingSourceUser (~/.claude/agent-memory/<name>/), SettingSourceProject
+	// (<project>/.claude/agent-memory/<name>/) or SettingSourceLocal
+	// (<project>/.claude/agent-memory-local/<name>/). Default: no memory.
+	Memory SettingSource `json:"memory,omitempty"`
+	// OmitClaudeMD runs the agent as a subagent without the user, project and local CLAUDE.md
+	// files (managed ones are kept). Default: false, it reads them as the main agent does.
+	OmitClaudeMD bool `json:"omitClaudeMd,omitzero"`
+	// AutoCompactWindow is the token count at which the agent, run as a subagent, compacts its
+	// conversation; it can only lower the window it would inherit. Default (0): inherited. It
+	// must be at least 100000 (CLI 2.1.330's minimum).
+	AutoCompactWindow int `json:"autoCompactWindow,omitzero"`
 }
 
 // WithAgents defines subagents by name (sent in the initialize request, as the official SDKs do;
@@ -302,6 +332,9 @@ func (o *options) validateMore() error {
 				return fmt.Errorf("v2: WithAgents: agent %q: skill %q: %s", name, n, why)
 			}
 		}
+		if err := a.validate(); err != nil {
+			return fmt.Errorf("v2: WithAgents: agent %q: %w", name, err)
+		}
 	}
 	for _, s := range m.settingSources {
 		switch s {
@@ -317,6 +350,12 @@ func (o *options) validateMore() error {
 	}
 	if len(m.wrapper) > 0 && m.wrapper[0] == "" {
 		return errors.New("v2: WithWrapper: empty command")
+	}
+	if err := o.validateExtra(); err != nil {
+		return err
+	}
+	if err := o.validateSandbox(); err != nil {
+		return err
 	}
 	return o.validateSkills()
 }
@@ -368,7 +407,7 @@ func (m *moreOptions) args() []string {
 		}
 		flag("--setting-sources", strings.Join(s, ","))
 	}
-	return a
+	return append(a, m.extra.args()...)
 }
 
 // findCLI returns the CLI's path: with WithWrapper, WithCLIPath as given (or "claude"), for the
@@ -391,5 +430,8 @@ func findCLI(o options) (string, error) {
 // reconnecting them (TestE2EMCPServersSurviveReinitialize,
 // TestE2EMCPServersSurviveSubagentReinitialize).
 func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
-	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents, Skills: s.o.more.skills.names}
+	x := s.o.more.extra
+	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents, Skills: s.o.more.skills.names,
+		PlanModeInstructions: x.planInstructions, ToolAliases: x.toolAliases, Title: x.title, ForwardSubagentText: x.forwardSubagentTx,
+		ExcludeDynamicSections: x.excludeDynamic}
 }

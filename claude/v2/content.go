@@ -9,6 +9,7 @@ import (
 	"net/url"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // Block is one content block of a prompt: text, an image or a document, made with TextBlock,
@@ -115,7 +116,25 @@ func (s *Session) SendContent(ctx context.Context, blocks ...Block) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.t.SendUser(blocks, "default")
+	return s.sendUser(blocks)
+}
+
+// verbatimUserMessage is a user message with the client_composed flag of WithVerbatimPrompts.
+type verbatimUserMessage struct {
+	subprocess.UserMessage
+	ClientComposed bool `json:"client_composed"`
+}
+
+// sendUser writes a user message with content (a string or blocks), marked client_composed with
+// WithVerbatimPrompts.
+func (s *Session) sendUser(content any) error {
+	if !s.o.more.extra.verbatim {
+		return s.t.SendUser(content, "default")
+	}
+	return s.t.WriteMessage(verbatimUserMessage{
+		UserMessage:    subprocess.UserMessage{Type: "user", Message: subprocess.UserContent{Role: "user", Content: content}, SessionID: "default"},
+		ClientComposed: true,
+	})
 }
 
 // QueryContent is Query with a prompt of content blocks (SendContent).

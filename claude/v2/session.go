@@ -431,6 +431,12 @@ type initRequest struct {
 	Agents map[string]AgentDefinition `json:"agents,omitempty"`
 	// Skills is WithSkills's allowlist (skills.go): nil is none, empty hides every skill.
 	Skills []string `json:"skills,omitzero"`
+	// The options of extras.go, sent with every initialize.
+	PlanModeInstructions   string            `json:"planModeInstructions,omitzero"`
+	ToolAliases            map[string]string `json:"toolAliases,omitzero"`
+	Title                  string            `json:"title,omitzero"`
+	ForwardSubagentText    bool              `json:"forwardSubagentText,omitzero"`
+	ExcludeDynamicSections bool              `json:"excludeDynamicSections,omitzero"`
 }
 
 type initHookMatcher struct {
@@ -655,7 +661,7 @@ func (s *Session) Send(ctx context.Context, prompt string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.t.SendUser(prompt, "default")
+	return s.sendUser(prompt)
 }
 
 // Receive yields the session's messages until and including the next *shared.ResultMessage. A

@@ -87,7 +87,11 @@ type settingsMatcher struct {
 	Hooks   []settingsHook `json:"hooks"`
 }
 
-func (o *options) hasSettingsHooks() bool { return len(o.commandHooks) > 0 || len(o.promptHooks) > 0 }
+// hasSettingsHooks reports whether settings must be merged: settings hooks, or WithSandbox
+// (sandbox.go).
+func (o *options) hasSettingsHooks() bool {
+	return len(o.commandHooks) > 0 || len(o.promptHooks) > 0 || o.more.sandbox != nil
+}
 
 // validateSettingsHooks checks the settings hooks: known events, a command or prompt, no negative
 // timeout.
@@ -165,6 +169,9 @@ func (o *options) mergedSettings() ([]byte, error) {
 		return nil, err
 	}
 	top["hooks"] = raw
+	if err := o.mergeSandbox(top); err != nil {
+		return nil, err
+	}
 	return json.Marshal(top, json.Deterministic(true))
 }
 
