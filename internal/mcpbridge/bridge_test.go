@@ -359,6 +359,7 @@ func TestHandleRefusesAmbiguousJSON(t *testing.T) {
 func TestServerRequestAnswered(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "roots"}, func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
+		//lint:ignore SA1019 any server-to-client request will do; roots/list still works in MCP's deprecation window
 		res, err := req.Session.ListRoots(ctx, nil)
 		if err != nil {
 			return nil, echoOut{}, err
