@@ -91,7 +91,8 @@ var ErrMessageNotFound = errors.New("sessions: message not found")
 
 // Fork copies session id to a new session and returns the new id: the lines up to and including
 // the entry whose uuid is atUUID (all of them if atUUID is ""), each with its sessionId set to
-// the new id, into a new transcript in the same project. Resuming the fork (v2.WithResume) goes on
+// the new id, into a new transcript in the same project, line for line (blank lines kept, so a
+// line number means the same line in both). Resuming the fork (v2.WithResume) goes on
 // from that entry; the original is unchanged. It fails with ErrMessageNotFound, and writes
 // nothing, if atUUID is not there; a line that cannot be read fails it with a *LineError.
 // Subagent transcripts are not copied.
@@ -114,6 +115,7 @@ func (d Dir) Fork(cwd, id, atUUID string) (string, error) {
 	defer os.Remove(tmp.Name()) // after the rename, a no-op
 	w := bufio.NewWriter(tmp)
 	found := atUUID == ""
+	written := 0 // lines written so far: blank lines are kept, so that the fork's line n is the original's
 	for line, err := range lines(in, src, 0) {
 		if err != nil {
 			tmp.Close()
@@ -124,8 +126,12 @@ func (d Dir) Fork(cwd, id, atUUID string) (string, error) {
 			tmp.Close()
 			return "", &LineError{Path: src, Line: line.n, Err: err}
 		}
+		for ; written < line.n-1; written++ {
+			w.WriteByte('\n')
+		}
 		w.Write(out)
 		w.WriteByte('\n')
+		written++
 		if atUUID != "" && uuid == atUUID {
 			found = true
 			break
