@@ -109,35 +109,13 @@ func TestRealCLI_Skills(t *testing.T) {
 // carries the listed skill's body and not the other's, without any Skill tool call.
 func TestRealCLI_AgentSkills(t *testing.T) {
 	t.Parallel()
-	const agentPrompt = "AGENT-PROMPT-SKILLED-3"
-	env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
-		if strings.Contains(r.System, agentPrompt) {
-			return claudetest.TextReply("subagent done")
+	env, _ := agentRun(t, v2.AgentDefinition{Skills: []string{"greet"}}, nil, func(env *realEnv) {
+		for name, md := range projectSkills {
+			writeFile(t, env.path(".claude/skills/"+name+"/SKILL.md"), md)
 		}
-		if _, ok := r.LastToolResult(); ok {
-			return claudetest.TextReply("done")
-		}
-		return claudetest.ToolReply("toolu_ag1", "Agent", map[string]any{
-			"description": "greet", "prompt": "greet the user", "subagent_type": "greeter", "run_in_background": false,
-		})
 	})
-	for name, md := range projectSkills {
-		writeFile(t, env.path(".claude/skills/"+name+"/SKILL.md"), md)
-	}
-	s := env.session(t, v2.WithAgents(map[string]v2.AgentDefinition{
-		"greeter": {Description: "Greets", Prompt: agentPrompt, Skills: []string{"greet"}},
-	}))
-	run(t, s, "go")
-	var sub []claudetest.Request
-	for _, r := range env.api.Requests() {
-		if strings.Contains(r.System, agentPrompt) {
-			sub = append(sub, r)
-		}
-	}
-	if len(sub) == 0 {
-		t.Fatal("the subagent never ran")
-	}
-	if got := [2]bool{sub[0].Contains("GREET-BODY"), sub[0].Contains("OTHER-BODY")}; got != [2]bool{true, false} {
+	first := firstSubRequest(t, env)
+	if got := [2]bool{first.Contains("GREET-BODY"), first.Contains("OTHER-BODY")}; got != [2]bool{true, false} {
 		t.Errorf("subagent's first request has greet's body, other's body = %v, want [true false]", got)
 	}
 }
