@@ -124,7 +124,7 @@ func (r *repo) checkConsumer(p *localProxy) error {
 		return fmt.Errorf("modpin: consumer: the core resolved to %s, want %s as %s requires", got, pinned, otel.goModPath())
 	}
 	if err := buildAndVet(run); err != nil {
-		return fmt.Errorf("modpin: consumer with %s@%s and %s@%s (what contrib/otel requires): %w; if contrib/otel needs a newer core, commit the core's change and run `go run ./internal/tools/modpin pin`",
+		return fmt.Errorf("modpin: consumer with %s@%s and %s@%s (what contrib/otel requires): %w; if contrib/otel needs a newer core, commit the core's change and run `"+invocation+" pin`",
 			otel.path, p.current[otel.path], r.core().path, pinned, err)
 	}
 

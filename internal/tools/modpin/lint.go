@@ -17,7 +17,7 @@ import (
 func lintGoMod(name string, f *modfile.File, inRepo func(string) bool) []error {
 	var errs []error
 	for _, r := range f.Replace {
-		errs = append(errs, fmt.Errorf("%s:%d: replace %s => %s: a user's build ignores a replace in a dependency; development uses go.work (delete the line, then `go run ./internal/tools/modpin pin`)",
+		errs = append(errs, fmt.Errorf("%s:%d: replace %s => %s: a user's build ignores a replace in a dependency; development uses go.work (delete the line, then `"+invocation+" pin`)",
 			name, r.Syntax.Start.Line, r.Old.Path, r.New.Path))
 	}
 	for _, req := range f.Require {
@@ -26,10 +26,10 @@ func lintGoMod(name string, f *modfile.File, inRepo func(string) bool) []error {
 		}
 		switch v := req.Mod.Version; {
 		case module.IsZeroPseudoVersion(v):
-			errs = append(errs, fmt.Errorf("%s:%d: requires %s at the placeholder %s, which no one can download (run `go run ./internal/tools/modpin pin`)",
+			errs = append(errs, fmt.Errorf("%s:%d: requires %s at the placeholder %s, which no one can download (run `"+invocation+" pin`)",
 				name, req.Syntax.Start.Line, req.Mod.Path, v))
 		case !module.IsPseudoVersion(v):
-			errs = append(errs, fmt.Errorf("%s:%d: requires %s at %s: want a pseudo-version of a commit of this repository (run `go run ./internal/tools/modpin pin`)",
+			errs = append(errs, fmt.Errorf("%s:%d: requires %s at %s: want a pseudo-version of a commit of this repository (run `"+invocation+" pin`)",
 				name, req.Syntax.Start.Line, req.Mod.Path, v))
 		}
 	}
@@ -53,7 +53,7 @@ func (r *repo) checkPins() (log []string, errs []error) {
 				continue
 			}
 			if !r.isAncestor(c.hash) {
-				errs = append(errs, fmt.Errorf("%s: commit %.12s is not in HEAD's history, so a user cannot fetch it from main (pin a commit of main: `go run ./internal/tools/modpin pin`)", where, c.hash))
+				errs = append(errs, fmt.Errorf("%s: commit %.12s is not in HEAD's history, so a user cannot fetch it from main (pin a commit of main: `"+invocation+" pin`)", where, c.hash))
 				continue
 			}
 			if _, err := r.fileAt(c, dep.goModPath()); err != nil {
@@ -66,7 +66,7 @@ func (r *repo) checkPins() (log []string, errs []error) {
 				continue
 			}
 			if want != req.Mod.Version {
-				errs = append(errs, fmt.Errorf("%s: the go command names commit %.12s %s (its time or base tag differs; run `go run ./internal/tools/modpin pin %.12s`)", where, c.hash, want, c.hash))
+				errs = append(errs, fmt.Errorf("%s: the go command names commit %.12s %s (its time or base tag differs; run `"+invocation+" pin %.12s`)", where, c.hash, want, c.hash))
 				continue
 			}
 			behind, _ := git(r.root, append([]string{"rev-list", "--count", c.hash + "..HEAD", "--"}, r.pathspec(dep)...)...)

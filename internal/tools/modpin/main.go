@@ -5,21 +5,29 @@
 // command fetches. Development builds use the working tree through go.work, which a user's build
 // never sees, and no go.mod has a replace.
 //
-// Usage, from the repository root:
+// Usage, from anywhere in the repository:
 //
-//	go run ./internal/tools/modpin check
-//	go run ./internal/tools/modpin pin [-module DIR] [REV]
+//	GOWORK=off go run -C internal/tools ./modpin check
+//	GOWORK=off go run -C internal/tools ./modpin pin [-module DIR] [REV]
+//
+// GOWORK=off because the workspace itself needs the pinned versions' go.mod files: the go
+// command reads them even for a module that go.work builds from the working tree. A user's
+// machine and CI's get them from the module mirror once the commits are on main; where the
+// module's upstream cannot be reached, check puts them in the module cache, after which
+// every go command of the workspace works offline.
 //
 // check fails when a go.mod has a replace or the placeholder version
 // v0.0.0-00010101000000-000000000000, or pins a version that is not the go command's name of a
 // commit in HEAD's history. Then it serves the repository's modules from a module proxy in a
 // temporary directory (GOPROXY=file://...: the module zips made with golang.org/x/mod/zip from
 // `git archive` of each pinned commit, as the go command makes them, and from the work tree
-// for the current version), builds and vets each module of go.work on its own (GOWORK=off, its
-// go.mod and go.sum as they are), and builds and vets a user's module outside the repository
+// for the current version), vets each module of go.work that requires another on its own
+// (GOWORK=off: its go.mod and go.sum as they are, which type-checks every package and test
+// against the pinned versions), and builds and vets a user's module outside the repository
 // that imports the core, contrib/otel and claudetest, with GOFLAGS=-mod=mod and no replace:
-// first with the core at the version contrib/otel requires, then at the latest. The versions it
-// fetched stay in the module cache, so `go mod tidy` in a nested module works offline after it.
+// first with the core at the version contrib/otel requires, then at the latest. The pinned
+// versions it fetched stay in the module cache (the consumer's versions do not: it has a module
+// cache of its own).
 //
 // pin sets every requirement of a nested module's go.mod on a module of the repository to that
 // module's pseudo-version at REV (default HEAD: commit the core's change first, then pin it),
@@ -43,6 +51,9 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
+
+// invocation is how a developer runs modpin, as its messages say.
+const invocation = "GOWORK=off go run -C internal/tools ./modpin"
 
 func main() {
 	if len(os.Args) < 2 {
@@ -70,7 +81,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: go run ./internal/tools/modpin check\n       go run ./internal/tools/modpin pin [-module DIR] [REV]")
+	fmt.Fprintf(os.Stderr, "usage: %s check\n       %s pin [-module DIR] [REV]\n", invocation, invocation)
 	os.Exit(2)
 }
 
@@ -107,25 +118,30 @@ func check() error {
 		fmt.Println("  ", mv)
 	}
 
-	work, err := r.workModules()
-	if err != nil {
-		return err
-	}
 	env, err := goEnv(p, r.core().path, nil)
 	if err != nil {
 		return err
 	}
+	if err := seedModuleCache(p, env); err != nil {
+		return err
+	}
+
+	work, err := r.workModules()
+	if err != nil {
+		return err
+	}
 	for _, m := range r.modules {
+		if !r.requiresRepo(m) {
+			continue
+		}
 		if !work[m.dir] {
 			fmt.Printf("-- module %s: not in go.work, so not built here (its go.mod rules are checked above)\n", m.dir)
 			continue
 		}
-		fmt.Printf("-- module %s on its own (GOWORK=off): go build ./..., go vet ./...\n", m.dir)
-		dir := filepath.Join(r.root, filepath.FromSlash(m.dir))
-		for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
-			if _, err := runGo(dir, env, args...); err != nil {
-				return fmt.Errorf("modpin: %s does not build with the versions its go.mod requires: %w", m.dir, err)
-			}
+		// vet type-checks every package and test; go build would write a command's binary here.
+		fmt.Printf("-- module %s on its own (GOWORK=off, the versions its go.mod requires): go vet ./...\n", m.dir)
+		if _, err := runGo(filepath.Join(r.root, filepath.FromSlash(m.dir)), env, "vet", "./..."); err != nil {
+			return fmt.Errorf("modpin: %s does not build with the versions its go.mod requires (if it needs a newer core, commit the core's change and run `"+invocation+" pin`): %w", m.dir, err)
 		}
 	}
 	if err := r.checkConsumer(p); err != nil {
@@ -133,6 +149,33 @@ func check() error {
 	}
 	fmt.Println("-- modpin check passed")
 	return nil
+}
+
+// seedModuleCache downloads every pinned version the proxy serves into the module cache, where
+// the workspace's go commands find their go.mod files (see the package doc).
+func seedModuleCache(p *localProxy, env []string) error {
+	args := []string{"mod", "download"}
+	for _, mv := range p.served {
+		if p.current[mv.Path] != mv.Version {
+			args = append(args, mv.String())
+		}
+	}
+	fmt.Println("-- module cache:", strings.Join(args[2:], " "))
+	if len(args) == 2 {
+		return nil
+	}
+	_, err := runGo(os.TempDir(), env, args...)
+	return err
+}
+
+// requiresRepo reports whether m requires a module of the repository.
+func (r *repo) requiresRepo(m *gomod) bool {
+	for _, req := range m.file.Require {
+		if r.inRepo(req.Mod.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 // workModules is the set of module directories that go.work uses.

@@ -19,8 +19,8 @@ import (
 
 // repo is the git repository and the Go modules in it.
 type repo struct {
-	root    string    // absolute path of the work tree
-	modules []*gomod  // every module, the root module first
+	root    string   // absolute path of the work tree
+	modules []*gomod // every module, the root module first
 	byPath  map[string]*gomod
 }
 
