@@ -212,6 +212,9 @@ func pin(rev, only string) error {
 	if !r.isAncestor(c.hash) {
 		return fmt.Errorf("modpin: %s (%.12s) is not in HEAD's history", rev, c.hash)
 	}
+	if dirty, err := r.dirty(r.core()); err == nil && dirty && rev == "HEAD" {
+		fmt.Fprintln(os.Stderr, "modpin: warning: the core has uncommitted changes; the pins name HEAD, without them")
+	}
 	var changed []*gomod
 	for _, m := range r.modules[1:] {
 		if only != "" && m.dir != filepath.ToSlash(filepath.Clean(only)) {
