@@ -24,7 +24,7 @@
 //		v2.WithCwd(project),
 //		v2.WithHooks(shared.Hooks{
 //			shared.HookEventPreToolUse: {{
-//				Matcher: shared.FileWriteToolsMatcher, // Write, Edit, MultiEdit, NotebookEdit
+//				Matcher: shared.FileWriteToolsMatcher, // Write, Edit, NotebookEdit (CLI 2.1.330 has no MultiEdit)
 //				Handler: shared.OnPreToolUse(func(ctx context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
 //					paths, err := shared.WrittenPaths(in.ToolName, in.ToolInput)
 //					if err != nil {

@@ -2,15 +2,10 @@ module github.com/hookwire/agent-sdk-go/examples
 
 go 1.26.0
 
-replace (
-	github.com/hookwire/agent-sdk-go => ../
-	github.com/hookwire/agent-sdk-go/contrib/otel => ../contrib/otel
-)
-
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-00010101000000-000000000000
-	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-00010101000000-000000000000
+	github.com/hookwire/agent-sdk-go v0.0.0-20261126204551-4dcfa3c6a4e1
+	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261126204551-4dcfa3c6a4e1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3

@@ -1,0 +1,305 @@
+// Command modpin keeps the repository's modules fetchable by a user, and proves it.
+//
+// The modules nested in the repository (contrib/otel, examples, ...) require the core, and each
+// other, at pseudo-versions of commits in the repository's history: the version a user's go
+// command fetches. Development builds use the working tree through go.work, which a user's build
+// never sees, and no go.mod has a replace.
+//
+// Usage, from anywhere in the repository:
+//
+//	GOWORK=off go run -C internal/tools ./modpin check
+//	GOWORK=off go run -C internal/tools ./modpin pin [-module DIR] [REV]
+//
+// GOWORK=off because the workspace itself needs the pinned versions' go.mod files: the go
+// command reads them even for a module that go.work builds from the working tree. A user's
+// machine and CI's get them from the module mirror once the commits are on main; where the
+// module's upstream cannot be reached, check puts them in the module cache, after which
+// every go command of the workspace works offline.
+//
+// check fails when a go.mod has a replace or the placeholder version
+// v0.0.0-00010101000000-000000000000, or pins a version that is not the go command's name of a
+// commit in HEAD's history. Then it serves the repository's modules from a module proxy in a
+// temporary directory (GOPROXY=file://...: the module zips made with golang.org/x/mod/zip from
+// `git archive` of each pinned commit, as the go command makes them, and from the work tree
+// for the current version), vets each module of go.work that requires another on its own
+// (GOWORK=off: its go.mod and go.sum as they are, which type-checks every package and test
+// against the pinned versions), and builds and vets a user's module outside the repository
+// that imports the core, contrib/otel and claudetest, with GOFLAGS=-mod=mod and no replace:
+// first with the core at the version contrib/otel requires, then at the latest. The pinned
+// versions it fetched stay in the module cache (the consumer's versions do not: it has a module
+// cache of its own).
+//
+// pin sets every requirement of a nested module's go.mod on a module of the repository to that
+// module's pseudo-version at REV (default HEAD: commit the core's change first, then pin it),
+// drops replaces of them, and runs `go mod tidy` there against the local proxy to update go.sum.
+// With -module DIR it rewrites only DIR/go.mod.
+//
+// A requirement names an earlier commit than the one that writes it, so a nested module may use
+// a new core API only once the commit that adds it is in the history; until then go.work builds
+// it from the working tree and check reports the pin that is too old.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
+)
+
+// invocation is how a developer runs modpin, as its messages say.
+const invocation = "GOWORK=off go run -C internal/tools ./modpin"
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	var err error
+	switch os.Args[1] {
+	case "check":
+		err = check()
+	case "pin":
+		fs := flag.NewFlagSet("pin", flag.ExitOnError)
+		only := fs.String("module", "", "rewrite only this module's go.mod (its directory from the repository root)")
+		fs.Parse(os.Args[2:])
+		if fs.NArg() > 1 {
+			usage()
+		}
+		err = pin(fs.Arg(0), *only)
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintf(os.Stderr, "usage: %s check\n       %s pin [-module DIR] [REV]\n", invocation, invocation)
+	os.Exit(2)
+}
+
+// check runs every check in the package doc, in order, and stops at the first that fails.
+func check() error {
+	r, err := openRepo()
+	if err != nil {
+		return err
+	}
+	fmt.Println("-- go.mod files: no replace, no placeholder, pins of commits in HEAD's history")
+	var errs []error
+	for _, m := range r.modules {
+		errs = append(errs, lintGoMod(m.goModPath(), m.file, r.inRepo)...)
+	}
+	log, pinErrs := r.checkPins()
+	if err := errors.Join(append(errs, pinErrs...)...); err != nil {
+		return err
+	}
+	for _, l := range log {
+		fmt.Println(l)
+	}
+
+	tmp, err := os.MkdirTemp("", "modpin-proxy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	p, err := r.buildProxy(tmp)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("-- local proxy %s serves:\n", fileURL(tmp))
+	for _, mv := range p.served {
+		fmt.Println("  ", mv)
+	}
+
+	env, err := goEnv(p, r.core().path, nil)
+	if err != nil {
+		return err
+	}
+	if err := seedModuleCache(p, env); err != nil {
+		return err
+	}
+
+	work, err := r.workModules()
+	if err != nil {
+		return err
+	}
+	for _, m := range r.modules {
+		if !r.requiresRepo(m) {
+			continue
+		}
+		if !work[m.dir] {
+			fmt.Printf("-- module %s: not in go.work, so not built here (its go.mod rules are checked above)\n", m.dir)
+			continue
+		}
+		// vet type-checks every package and test; go build would write a command's binary here.
+		fmt.Printf("-- module %s on its own (GOWORK=off, the versions its go.mod requires): go vet ./...\n", m.dir)
+		if _, err := runGo(filepath.Join(r.root, filepath.FromSlash(m.dir)), env, "vet", "./..."); err != nil {
+			return fmt.Errorf("modpin: %s does not build with the versions its go.mod requires (if it needs a newer core, commit the core's change and run `"+invocation+" pin`): %w", m.dir, err)
+		}
+	}
+	if err := r.checkConsumer(p); err != nil {
+		return err
+	}
+	fmt.Println("-- modpin check passed")
+	return nil
+}
+
+// seedModuleCache downloads every pinned version the proxy serves into the module cache, where
+// the workspace's go commands find their go.mod files (see the package doc).
+func seedModuleCache(p *localProxy, env []string) error {
+	args := []string{"mod", "download"}
+	for _, mv := range p.served {
+		if p.current[mv.Path] != mv.Version {
+			args = append(args, mv.String())
+		}
+	}
+	fmt.Println("-- module cache:", strings.Join(args[2:], " "))
+	if len(args) == 2 {
+		return nil
+	}
+	_, err := runGo(os.TempDir(), env, args...)
+	return err
+}
+
+// requiresRepo reports whether m requires a module of the repository.
+func (r *repo) requiresRepo(m *gomod) bool {
+	for _, req := range m.file.Require {
+		if r.inRepo(req.Mod.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// workModules is the set of module directories that go.work uses.
+func (r *repo) workModules() (map[string]bool, error) {
+	name := filepath.Join(r.root, "go.work")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("modpin: the repository needs a go.work for development: %w", err)
+	}
+	wf, err := modfile.ParseWork(name, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	dirs := map[string]bool{}
+	for _, u := range wf.Use {
+		dirs[filepath.ToSlash(filepath.Clean(u.Path))] = true
+	}
+	return dirs, nil
+}
+
+// pin rewrites the nested modules' requirements on the repository's modules to rev.
+func pin(rev, only string) error {
+	r, err := openRepo()
+	if err != nil {
+		return err
+	}
+	if rev == "" {
+		rev = "HEAD"
+	}
+	c, err := r.resolveCommit(rev)
+	if err != nil {
+		return err
+	}
+	if !r.isAncestor(c.hash) {
+		return fmt.Errorf("modpin: %s (%.12s) is not in HEAD's history", rev, c.hash)
+	}
+	if dirty, err := r.dirty(r.core()); err == nil && dirty && rev == "HEAD" {
+		fmt.Fprintln(os.Stderr, "modpin: warning: the core has uncommitted changes; the pins name HEAD, without them")
+	}
+	var changed []*gomod
+	for _, m := range r.modules[1:] {
+		if only != "" && m.dir != filepath.ToSlash(filepath.Clean(only)) {
+			continue
+		}
+		before, err := m.file.Format()
+		if err != nil {
+			return err
+		}
+		for _, rep := range slices.Clone(m.file.Replace) {
+			if r.inRepo(rep.Old.Path) {
+				if err := m.file.DropReplace(rep.Old.Path, rep.Old.Version); err != nil {
+					return err
+				}
+			}
+		}
+		for _, req := range m.file.Require {
+			dep, ok := r.byPath[req.Mod.Path]
+			if !ok {
+				continue
+			}
+			goMod, err := r.fileAt(c, dep.goModPath())
+			if err != nil {
+				return fmt.Errorf("modpin: %s requires %s, which has no go.mod at %.12s", m.goModPath(), dep.path, c.hash)
+			}
+			f, err := modfile.Parse(dep.goModPath(), goMod, nil)
+			if err != nil {
+				return err
+			}
+			if errs := lintGoMod(dep.goModPath(), f, r.inRepo); len(errs) > 0 {
+				return fmt.Errorf("modpin: %s at %.12s cannot be fetched, pin a later commit: %w", dep.path, c.hash, errors.Join(errs...))
+			}
+			v, err := r.pseudoVersion(dep, c)
+			if err != nil {
+				return err
+			}
+			if err := m.file.AddRequire(dep.path, v); err != nil {
+				return err
+			}
+		}
+		m.file.Cleanup()
+		after, err := m.file.Format()
+		if err != nil {
+			return err
+		}
+		if string(after) != string(before) {
+			if err := os.WriteFile(filepath.Join(r.root, filepath.FromSlash(m.goModPath())), after, 0o644); err != nil {
+				return err
+			}
+			changed = append(changed, m)
+		}
+	}
+	if len(changed) == 0 {
+		fmt.Printf("modpin: every pin already names %.12s\n", c.hash)
+		return nil
+	}
+
+	// Reread the go.mod files, then let go mod tidy update go.sum from the local proxy.
+	if r, err = openRepo(); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "modpin-proxy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	p, err := r.buildProxy(tmp)
+	if err != nil {
+		return err
+	}
+	env, err := goEnv(p, r.core().path, nil)
+	if err != nil {
+		return err
+	}
+	for _, m := range changed {
+		if _, err := runGo(filepath.Join(r.root, filepath.FromSlash(m.dir)), env, "mod", "tidy"); err != nil {
+			return err
+		}
+		var pins []string
+		for _, req := range r.byPath[m.path].file.Require {
+			if r.inRepo(req.Mod.Path) {
+				pins = append(pins, module.Version{Path: req.Mod.Path, Version: req.Mod.Version}.String())
+			}
+		}
+		fmt.Printf("%s: %s\n", m.goModPath(), strings.Join(pins, ", "))
+	}
+	return nil
+}
