@@ -224,4 +224,3 @@ func describe(k sessions.Key) string {
 	}
 	return b.String()
 }
-
