@@ -3,6 +3,8 @@ package sessions_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -59,4 +61,43 @@ func ExampleProjectKey() {
 	// Output:
 	// -home-me-my-app
 	// C--Users-me-app
+}
+
+// A session copied into a store (here a FileStore in another directory) lists and reads back from
+// it, and copies out of it into a config directory that lacks it, as v2.WithResume does before
+// the CLI resumes it on another machine.
+func ExampleDir_CopyToStore() {
+	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "example")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(tmp)
+	local := sessions.Dir(filepath.Join(tmp, "local"))
+	const cwd = "/work/app"
+	id := "0a4ad2a5-98a6-4c7b-9a1c-9f2c1e0b5a01"
+	path, _ := local.TranscriptPath(cwd, id)
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.WriteFile(path, []byte(`{"type":"user","message":{"role":"user","content":"hello"},"uuid":"u1"}`+"\n"), 0o600)
+
+	store := sessions.FileStore{Dir: sessions.Dir(filepath.Join(tmp, "store"))}
+	if err := local.CopyToStore(ctx, store, cwd, id); err != nil {
+		fmt.Println(err)
+		return
+	}
+	infos, _ := sessions.ListStore(ctx, store, sessions.ProjectKey(cwd))
+	fmt.Println(len(infos), infos[0].FirstPrompt)
+
+	elsewhere := sessions.Dir(filepath.Join(tmp, "elsewhere"))
+	if err := elsewhere.CopyFromStore(ctx, store, cwd, id); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for m := range elsewhere.Messages(cwd, id) {
+		fmt.Printf("%T\n", m)
+	}
+	// Output:
+	// 1 hello
+	// *shared.UserMessage
 }
