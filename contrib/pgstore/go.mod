@@ -2,12 +2,10 @@ module github.com/hookwire/agent-sdk-go/contrib/pgstore
 
 go 1.26.0
 
-replace github.com/hookwire/agent-sdk-go => ../..
-
 require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-00010101000000-000000000000
+	github.com/hookwire/agent-sdk-go v0.0.0-20261126213708-5d04c54eec96
 	github.com/jackc/pgx/v5 v5.13.0
 )
 
