@@ -254,7 +254,10 @@ func (a *analyzer) writePath(x arg, cwd, what string) {
 		a.deny(deny(RuleUnresolvable, "%s writes the relative path %s after a change of directory the policy cannot follow; use an absolute path or cd to a literal directory", what, x.val))
 		return
 	}
-	real, err := a.p.resolve(cwd, x.val)
+	real, err := x.val, error(nil)
+	if !x.resolved {
+		real, err = a.p.resolve(cwd, x.val)
+	}
 	if err != nil {
 		a.deny(deny(RuleUnresolvable, "%s writes %s: %v", what, x.val, err))
 		return

@@ -145,7 +145,11 @@ func (a *analyzer) run(args []arg, cwd string, st state, piped bool, s *syntax.S
 		p := parseFlags(rest, map[string]string{"touch": "drt", "mkdir": "m", "truncate": "sr", "shred": "nsu"}[base],
 			[]string{"--date", "--reference", "--mode", "--size", "--iterations", "--random-source"}, false)
 		recursive := base == "rm" && p.has("-r", "-R", "--recursive")
+		entry := base == "rm" || base == "rmdir" || base == "unlink"
 		for _, x := range p.ops {
+			if entry {
+				x = a.entry(x, cwd)
+			}
 			a.writePath(x, cwd, what)
 			if recursive {
 				a.recursive(x, cwd, what)
@@ -226,13 +230,15 @@ func (a *analyzer) run(args []arg, cwd string, st state, piped bool, s *syntax.S
 		case isInterpreter(base):
 			a.interpreter(base, rest, cwd, s)
 		case slices.Contains(readOnly, base):
-			p := parseFlags(rest, "", writeFlags[base], false)
-			for _, x := range p.values(writeFlags[base]...) {
-				a.writePath(x, cwd, what+" "+"(output flag)")
+			for _, x := range flagValues(rest, writeFlags[base]) {
+				a.writePath(x, cwd, what+" (an output flag)")
 			}
-			if !slices.Contains(buildTools, base) {
-				for _, x := range p.ops {
+			p := parseFlags(rest, "", nil, false)
+			for _, x := range p.ops {
+				if !slices.Contains(buildTools, base) {
 					a.readPath(x, cwd, what)
+				} else if _, v, ok := strings.Cut(x.val, "="); ok && x.known && looksLikePath(v) {
+					a.writePath(arg{val: v, known: true}, cwd, what+" (a variable of the build)")
 				}
 			}
 		default:
@@ -339,6 +345,7 @@ func (a *analyzer) copyLike(base string, rest []arg, cwd string) {
 	for _, src := range ops {
 		switch {
 		case base == "mv":
+			src = a.entry(src, cwd)
 			a.writePath(src, cwd, "mv (the source is removed)")
 			if src.known {
 				a.recursive(src, cwd, "mv")
@@ -434,11 +441,13 @@ func (a *analyzer) sed(rest []arg, cwd string) {
 	}
 }
 
+var interpreterName = regexp.MustCompile(`^(python|pypy|ruby|perl|node|php|lua)[0-9.]*$`)
+
 func isInterpreter(base string) bool {
 	if _, ok := inline[base]; ok {
 		return true
 	}
-	return regexp.MustCompile(`^(python|pypy|ruby|perl|node|php|lua)[0-9.]*$`).MatchString(base)
+	return interpreterName.MatchString(base)
 }
 
 // interpreter denies code given inline (python -c, node -e, a here-document): it is another
@@ -591,4 +600,45 @@ func (a *analyzer) literalDoc(w *syntax.Word, cwd string) (string, bool) {
 		b.WriteString(l.Value)
 	}
 	return b.String(), true
+}
+
+// flagValues returns the values of the flags names in args: "-o v", "-o=v", "--output v",
+// "--output=v", and "-ov" for a one-letter flag.
+func flagValues(args []arg, names []string) []arg {
+	var out []arg
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		if !x.known {
+			continue
+		}
+		for _, n := range names {
+			switch {
+			case x.val == n && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(x.val, n+"="):
+				out = append(out, arg{val: x.val[len(n)+1:], known: true})
+			case len(n) == 2 && strings.HasPrefix(x.val, n) && len(x.val) > 2 && !strings.HasPrefix(x.val, "--"):
+				out = append(out, arg{val: x.val[2:], known: true})
+			}
+		}
+	}
+	return out
+}
+
+// entry returns x such that resolving it reaches the directory entry x names, not what a final
+// symbolic link points to: rm, rmdir, unlink and mv act on the link itself (unless the name ends
+// with a slash).
+func (a *analyzer) entry(x arg, cwd string) arg {
+	if !x.known || x.val == "" || strings.HasSuffix(x.val, "/") || (cwd == "" && !isAbsLike(x.val)) {
+		return x
+	}
+	base := filepath.Base(x.val)
+	if base == "." || base == ".." || base == "/" {
+		return x
+	}
+	dir, err := a.p.resolve(cwd, filepath.Dir(x.val))
+	if err != nil {
+		return x
+	}
+	return arg{val: filepath.Join(dir, base), known: true, resolved: true}
 }

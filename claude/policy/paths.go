@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -27,16 +28,16 @@ func (p *Policy) expandHome(s string) string {
 func (p *Policy) resolve(cwd, name string) (string, error) {
 	switch {
 	case name == "":
-		return "", errorf("empty path")
+		return "", fmt.Errorf("empty path")
 	case strings.ContainsRune(name, 0):
-		return "", errorf("%q holds a NUL byte", name)
+		return "", fmt.Errorf("%q holds a NUL byte", name)
 	case strings.HasPrefix(name, "~") && name != "~" && !strings.HasPrefix(name, "~/"):
-		return "", errorf("%q names another user's home", name)
+		return "", fmt.Errorf("%q names another user's home", name)
 	}
 	name = p.expandHome(name)
 	if !filepath.IsAbs(name) {
 		if !filepath.IsAbs(cwd) {
-			return "", errorf("relative path %q with a working directory that is not absolute (%q)", name, cwd)
+			return "", fmt.Errorf("relative path %q with a working directory that is not absolute (%q)", name, cwd)
 		}
 		name = cwd + string(filepath.Separator) + name // not Join: it would apply ".." before links
 	}
@@ -52,10 +53,10 @@ func (p *Policy) resolve(cwd, name string) (string, error) {
 			return filepath.Clean(real + string(filepath.Separator) + filepath.FromSlash(strings.Join(parts[n:], "/"))), nil
 		}
 		if _, lerr := os.Lstat(filepath.FromSlash(prefix)); lerr == nil {
-			return "", errorf("cannot resolve %q: %v", prefix, err)
+			return "", fmt.Errorf("cannot resolve %q: %v", prefix, err)
 		}
 	}
-	return "", errorf("cannot resolve %q", name)
+	return "", fmt.Errorf("cannot resolve %q", name)
 }
 
 // under reports whether the resolved path p is dir or below it, by whole components, ignoring case
@@ -82,9 +83,9 @@ func (p *Policy) underAny(name string, dirs []string) bool {
 // ~ pattern by prefix; any other by a run of components, each matched as a glob.
 func (p *Policy) matchPattern(name, pattern string) bool {
 	if strings.HasPrefix(pattern, "~") || filepath.IsAbs(pattern) {
-		abs := filepath.Clean(p.expandHome(pattern))
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
+		abs, ok := p.absPatterns[pattern]
+		if !ok {
+			abs = p.absPattern(pattern)
 		}
 		return p.under(name, abs)
 	}
@@ -170,4 +171,13 @@ func describe(shown, real string) string {
 		return shown
 	}
 	return shown + " (" + real + ")"
+}
+
+// absPattern returns an absolute or ~ pattern as a resolved path.
+func (p *Policy) absPattern(pattern string) string {
+	abs := filepath.Clean(p.expandHome(pattern))
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 )
 
 // Mode says what a Policy does with Bash commands and with its denials.
@@ -52,6 +53,7 @@ type Policy struct {
 
 	// Resolved forms, computed once.
 	realWrite, realRead []string
+	absPatterns         map[string]string
 }
 
 // Option configures a Policy.
@@ -152,6 +154,12 @@ func newPolicy(mode Mode, root string, commands []string, opts []Option) *Policy
 	}
 	if p.home == "" {
 		p.home, _ = os.UserHomeDir()
+	}
+	p.absPatterns = map[string]string{}
+	for _, pat := range append(slices.Clone(p.protected), p.denyRead...) {
+		if strings.HasPrefix(pat, "~") || filepath.IsAbs(pat) {
+			p.absPatterns[pat] = p.absPattern(pat)
+		}
 	}
 	p.realWrite, p.err = p.resolveRoots(p.writeRoots)
 	if p.err == nil && p.readRoots != nil {

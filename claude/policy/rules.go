@@ -53,7 +53,7 @@ func (r *Rule) match(prog string, args []string, piped bool) bool {
 	}
 	has := func(pat string) bool {
 		return slices.ContainsFunc(args, func(a string) bool {
-			m, _ := path.Match(pat, a)
+			m, _ := path.Match(strings.ReplaceAll(pat, "/", "\x00"), strings.ReplaceAll(a, "/", "\x00"))
 			return m || pat == a || (strings.HasPrefix(pat, "-") && len(pat) == 2 && isShortCluster(a, pat[1]))
 		})
 	}

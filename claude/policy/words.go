@@ -15,6 +15,9 @@ import (
 type arg struct {
 	val   string
 	known bool
+	// resolved says val is absolute with the links of its directory resolved, and names the
+	// entry itself (a final link is not followed: rm removes the link).
+	resolved bool
 }
 
 // env gives the expander HOME and PWD only; every other variable is unset, which NoUnset makes an
