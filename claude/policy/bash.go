@@ -144,7 +144,9 @@ func (a *analyzer) prescan(f *syntax.File) {
 				mark(v.Name.Value)
 			}
 		case *syntax.WordIter:
-			mark(v.Name.Value)
+			if v.Name != nil {
+				mark(v.Name.Value)
+			}
 		case *syntax.CallExpr:
 			if len(v.Args) > 1 {
 				switch shellparse.Flat(v.Args[0]) {
@@ -155,6 +157,10 @@ func (a *analyzer) prescan(f *syntax.File) {
 				}
 			}
 		case *syntax.FuncDecl:
+			if v.Name == nil || v.Body == nil {
+				a.deny(deny(RuleTooComplex, "a function without a name; define functions with a name, or run commands directly"))
+				return false
+			}
 			a.funcs[v.Name.Value] = v.Body
 		}
 		return true
@@ -414,7 +420,9 @@ func (a *analyzer) command(s *syntax.Stmt, st state) state {
 		}
 		return st
 	case *syntax.CoprocClause:
-		a.stmt(c.Stmt, st.clone())
+		if c.Stmt != nil {
+			a.stmt(c.Stmt, st.clone())
+		}
 		return st
 	}
 	a.deny(deny(RuleTooComplex, "the policy does not analyse this construct (%T); use plain commands", s.Cmd))
