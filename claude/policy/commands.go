@@ -396,7 +396,11 @@ func (a *analyzer) linkTarget(target arg, dest []arg, cwd, base string) {
 		}
 	}
 	real, err := a.p.resolve(dir, target.val)
-	if err != nil || !a.p.underAny(real, a.p.realWrite) {
+	if err != nil {
+		a.deny(deny(RuleSymlinkOutside, "%s -s %s: the link's target cannot be resolved (%v); link to an existing path inside the write roots", base, target.val, err))
+		return
+	}
+	if !a.p.underAny(real, a.p.realWrite) {
 		a.deny(deny(RuleSymlinkOutside, "%s -s %s makes a link to %s, outside the write roots; a later write through it would leave them. Link to a path inside them", base, target.val, real))
 		return
 	}

@@ -29,7 +29,7 @@ var benign = []string{
 	"find . -name '*.o' -delete", "find build -type f -exec rm {} +", "find . -name '*.go' | xargs grep -l foo", "diff main.go src/a.txt",
 	"sed -i 's/foo/bar/' main.go", "sed -i.bak -e 's/a/b/g' src/a.txt", "sed -n '1,10p' main.go", "sed 's/x/y/' main.go > out.txt",
 	"awk '{print $1}' main.go", "sort main.go | uniq -c", "cut -d: -f1 /etc/passwd", "jq .name package.json",
-	"rm -rf build", "rm -rf build/ node_modules", "rm build/out.o", "rm -f *.o", "rm -rf build/*", "mkdir -p build/out", "mkdir -p src/new/pkg",
+	"rm -rf build", "rm -rf build/ node_modules", "rm build/out.o", "mkdir -p new/dir && cd new/dir && touch x", "echo x > build/../notes.txt", "rm -f *.o", "rm -rf build/*", "mkdir -p build/out", "mkdir -p src/new/pkg",
 	"touch src/new.txt", "cp main.go main.go.bak", "cp -r src build/src", "mv build/out.o build/out2.o", "ln -s src/a.txt b.txt",
 	"ln -s ../a.txt src/pkg/l", "chmod +x script.sh", "chmod -R u+w build", "tee build/log.txt", "echo hello", "echo hi > notes.txt",
 	"echo hi >> notes.txt", "printf '%s\\n' a b > list.txt", "cat > new.go <<'EOF'\npackage main\nEOF", "cat <<EOF > config.yaml\nkey: value\nEOF",
@@ -126,7 +126,7 @@ var escapes = []bashCase{
 	{"docker run -v /:/host img", RuleOutsideRoots}, {"./script.sh /etc/passwd", RuleOutsideRoots}, {"./script.sh $X", RuleUnresolvable},
 	{"make DESTDIR=/ install", RuleOutsideRoots}, {"cp x ~/.bashrc", RuleOutsideRoots},
 	{"echo x > /proc/sys/kernel/x", RuleOutsideRoots}, {"rm -rf src/../../", RuleOutsideRoots}, {"rm -rf src/pkg/../../..", RuleOutsideRoots},
-	{"rm -rf ./../proj2", RuleOutsideRoots}, {"touch ../proj/../proj2/x", RuleOutsideRoots}, {"echo x > /" + strings.Repeat("a/", 40) + "x", RuleOutsideRoots},
+	{"rm -rf ./../proj2", RuleOutsideRoots}, {"ln -s . x && echo y > x/../z", RuleUnresolvable}, {"mkdir -p d && ln -s .. d/up && rm -rf d/up/../../x", RuleSymlinkOutside}, {"touch ../proj/../proj2/x", RuleOutsideRoots}, {"echo x > /" + strings.Repeat("a/", 40) + "x", RuleOutsideRoots},
 }
 
 func TestCorpus(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -49,6 +50,11 @@ func (p *Policy) resolve(cwd, name string) (string, error) {
 			prefix += "/"
 		}
 		real, err := filepath.EvalSymlinks(filepath.FromSlash(prefix))
+		if err == nil && slices.Contains(parts[n:], "..") {
+			// ".." after a name that does not exist yet: the kernel would fail, unless the name
+			// is created first, e.g. as a symbolic link by the same command (ln -s . x; x/../).
+			return "", fmt.Errorf("%q uses .. after %q, which does not exist yet", name, strings.Join(parts[n:], "/"))
+		}
 		if err == nil {
 			return filepath.Clean(real + string(filepath.Separator) + filepath.FromSlash(strings.Join(parts[n:], "/"))), nil
 		}
