@@ -59,9 +59,7 @@ func (a *analyzer) run(args []arg, cwd string, st state, piped bool, s *syntax.S
 	}
 	name := args[0].val
 	base := path.Base(filepath.ToSlash(name))
-	if strings.HasSuffix(base, ".exe") {
-		base = strings.TrimSuffix(base, ".exe")
-	}
+	base = strings.TrimSuffix(base, ".exe")
 	rest := args[1:]
 	if a.p.mode == ModeStrict && !slices.Contains(strictFree, base) && !slices.Contains(a.p.commands, base) {
 		a.deny(deny(RuleNotListed, "%s is not one of the commands this policy runs (%s)", base, strings.Join(a.p.commands, ", ")))

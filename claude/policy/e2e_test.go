@@ -1,17 +1,20 @@
 package policy_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/policy"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -84,9 +87,24 @@ func TestRealCLI_PolicyStopsEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := listing(t, filepath.Dir(env.Project))
-	if _, err := env.Run("try to escape", v2.WithPolicy(policy.Confined(env.Project))); err != nil {
+	// The program's own hook, registered before the policy, runs after it: it sees only the
+	// calls the policy let through.
+	var mu sync.Mutex
+	var seen []string
+	own := v2.WithHook(shared.HookEventPreToolUse, "*", shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, in.ToolName)
+		return nil, nil
+	}))
+	if _, err := env.Run("try to escape", own, v2.WithPolicy(policy.Confined(env.Project))); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
+	mu.Lock()
+	if diff := cmp.Diff([]string{"Bash", "Write"}, seen); diff != "" {
+		t.Errorf("the program's hook saw (-want +got):\n%s", diff)
+	}
+	mu.Unlock()
 	if diff := cmp.Diff([]string{".", "keep.txt"}, listing(t, out)); diff != "" {
 		t.Errorf("outside directory changed (-want +got):\n%s", diff)
 	}
