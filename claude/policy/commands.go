@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookwire/agent-sdk-go/internal/shellparse"
 )
 
 // strictFree are the shell builtins Strict lets run without listing: they change nothing
@@ -503,7 +505,28 @@ func (a *analyzer) program(base string, rest []arg, cwd string) {
 		if looksLikePath(v) {
 			a.writePath(arg{val: v, known: true}, cwd, base+" (a program may write the paths it is given)")
 		}
+		if strings.ContainsAny(v, " \t\n;&|") {
+			a.operandScript(v, cwd)
+		}
 	}
+}
+
+// operandScript analyses an operand that reads as shell code: programs such as watch, flock,
+// parallel or script run their argument with sh -c. An operand Bash cannot parse is not code sh
+// could run either, and is left alone.
+func (a *analyzer) operandScript(v, cwd string) {
+	f, err := shellparse.Parse(v)
+	if err != nil {
+		return
+	}
+	st := state{cwds: []string{cwd}}
+	if cwd == "" {
+		st = state{unknown: "a change of directory the policy cannot follow"}
+	}
+	a.nested(func() state {
+		a.prescan(f)
+		return a.stmts(f.Stmts, st)
+	}, st)
 }
 
 // looksLikePath reports whether an operand of an unknown program could name a file outside the
