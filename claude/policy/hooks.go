@@ -9,8 +9,8 @@ import (
 // Hooks returns the policy as hooks: one PreToolUse handler, for every tool (MCP tools included),
 // that denies a call the policy refuses with a reason naming the rule (Decision.Message), allows a
 // call of a tool it guards (file tools, Bash, mapped MCP tools) that it accepts, so that the CLI
-// does not prompt for it, and has no opinion on the other tools (the CLI's permission rules
-// apply). In ModeAudit it has no opinion on any call and only reports (WithDecisionLog).
+// does not prompt for it, and has no opinion on the other tools and on reads outside its roots
+// (the CLI's permission rules apply). In ModeAudit it has no opinion on any call and only reports (WithDecisionLog).
 //
 // Register them before the program's own PreToolUse hooks (v2.WithPolicy does): a deny ends the
 // chain, and a later handler's deny still wins over the policy's allow.

@@ -65,7 +65,7 @@ func (p *Policy) Decide(toolName string, input shared.ToolInput, cwd string) (d 
 	if spec.write {
 		check = p.WritePath
 	}
-	named := false
+	named, inRoots := false, true
 	for _, f := range spec.fields {
 		raw, present := input[f]
 		if !present {
@@ -82,6 +82,7 @@ func (p *Policy) Decide(toolName string, input shared.ToolInput, cwd string) (d 
 		if d := check(cwd, v); !d.Allow {
 			return d, true
 		}
+		inRoots = inRoots && p.inRoots(cwd, v)
 	}
 	if !named && !spec.optional {
 		return deny(RuleMissingPath, "%s input has no %s string", toolName, spec.fields[0]), true
@@ -90,6 +91,7 @@ func (p *Policy) Decide(toolName string, input shared.ToolInput, cwd string) (d 
 		if d := check(cwd, "."); !d.Allow {
 			return d, true
 		}
+		inRoots = p.inRoots(cwd, ".")
 	}
 	if toolName == "Glob" {
 		if pat, _ := input["pattern"].(string); pat != "" && (filepath.IsAbs(pat) || strings.HasPrefix(pat, "~") || strings.Contains(pat, "..")) {
@@ -102,7 +104,13 @@ func (p *Policy) Decide(toolName string, input shared.ToolInput, cwd string) (d 
 			if d := p.ReadPath(base, globPrefix(pat)); !d.Allow {
 				return d, true
 			}
+			inRoots = inRoots && p.inRoots(base, globPrefix(pat))
 		}
+	}
+	if !spec.write && !inRoots {
+		// A read outside the roots that nothing forbids: the policy grants nothing beyond its
+		// roots, so the CLI's own permission rules decide.
+		return allow, false
 	}
 	return allow, true
 }
@@ -118,4 +126,10 @@ func globPrefix(pattern string) string {
 		return "/" // a .. after a glob can reach anything
 	}
 	return dir
+}
+
+// inRoots reports whether path, from cwd, resolves inside the write or read roots.
+func (p *Policy) inRoots(cwd, path string) bool {
+	real, err := p.resolve(cwd, path)
+	return err == nil && (p.underAny(real, p.realWrite) || p.underAny(real, p.realRead))
 }

@@ -61,7 +61,7 @@ func TestFileTools(t *testing.T) {
 		{"NotebookEdit", shared.ToolInput{"notebook_path": "/tmp/nb.ipynb"}, f.root, RuleOutsideRoots},
 		{"NotebookEdit", shared.ToolInput{"file_path": j("nb.ipynb")}, f.root, RuleMissingPath},
 		{"Read", shared.ToolInput{"file_path": j("main.go")}, f.root, "allow"},
-		{"Read", shared.ToolInput{"file_path": "/etc/hosts"}, f.root, "allow"},
+		{"Read", shared.ToolInput{"file_path": "/etc/hosts"}, f.root, "unguarded"}, // allowed, but not granted: outside the roots
 		{"Read", shared.ToolInput{"file_path": f.home + "/.ssh/id_rsa"}, f.root, RuleDenyRead},
 		{"Read", shared.ToolInput{"file_path": "~/.ssh/id_rsa"}, f.root, RuleDenyRead},
 		{"Read", shared.ToolInput{}, f.root, RuleMissingPath},
@@ -71,6 +71,8 @@ func TestFileTools(t *testing.T) {
 		{"Glob", shared.ToolInput{"pattern": "*", "path": f.home + "/.ssh"}, f.root, RuleDenyRead},
 		{"Grep", shared.ToolInput{"pattern": "x", "path": "~/.ssh"}, f.root, RuleDenyRead},
 		{"Grep", shared.ToolInput{"pattern": "x"}, f.root, "allow"},
+		{"Grep", shared.ToolInput{"pattern": "x", "path": "/usr"}, f.root, "unguarded"},
+		{"Glob", shared.ToolInput{"pattern": "../*"}, f.root, "unguarded"},
 		{"mcp__fs__write_file", shared.ToolInput{"path": j("x")}, f.root, "allow"},
 		{"mcp__fs__write_file", shared.ToolInput{"path": "/etc/x"}, f.root, RuleOutsideRoots},
 		{"mcp__fs__write_file", shared.ToolInput{}, f.root, RuleMissingPath},
