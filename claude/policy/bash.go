@@ -18,6 +18,7 @@ const (
 	maxGlobDirs     = 512      // directories read to expand globs
 	maxArgs         = 4096     // arguments of one command after expansion
 	maxSteps        = 20000    // simple commands analysed (functions called many times)
+	maxWords        = 20000    // words after expansion, over the whole command
 )
 
 // state is the shell's working directory as far as the analysis knows it: one of cwds, or, when
@@ -54,6 +55,7 @@ type analyzer struct {
 	shells    int
 	dirs      int
 	steps     int
+	words     int
 	redefined map[string]bool
 	funcs     map[string]*syntax.Stmt
 	piped     map[*syntax.Stmt]bool

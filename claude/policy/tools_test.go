@@ -189,6 +189,7 @@ func TestBounds(t *testing.T) {
 		{"huge brace", "touch {1..100000}", RuleTooComplex},
 		{"globs", "ls /*/*/*/*/*", RuleTooComplex},
 		{"many args", "echo " + strings.Repeat("a ", 5000), RuleTooComplex},
+		{"many expansions", strings.Repeat("echo {1..4000}; ", 4000), RuleTooComplex},
 		{"long escape at the end", strings.Repeat("echo a; ", 5000) + "rm -rf /", RuleOutsideRoots},
 	} {
 		d := p.Bash(f.root, tc.cmd)

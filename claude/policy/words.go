@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -83,6 +85,10 @@ func (a *analyzer) fields(words []*syntax.Word, cwd string) ([]arg, *Decision) {
 			out = append(out, arg{val: flat(w)})
 			continue
 		}
+		if n := braceEstimate(w); n > maxArgs {
+			d := deny(RuleTooComplex, "a brace expansion of about %d words; name the files", n)
+			return nil, &d
+		}
 		cfg := &expand.Config{Env: env{a.p.home, cwd}, NoUnset: true, ReadDir2: a.readDir}
 		if cwd == "" {
 			cfg.ReadDir2 = nil
@@ -102,6 +108,11 @@ func (a *analyzer) fields(words []*syntax.Word, cwd string) ([]arg, *Decision) {
 		}
 		for _, f := range fs {
 			out = append(out, arg{val: f, known: true})
+		}
+		a.words += len(fs)
+		if a.words > maxWords {
+			d := deny(RuleTooComplex, "the command expands to more than %d words in all; split it", maxWords)
+			return nil, &d
 		}
 		if len(out) > maxArgs {
 			d := deny(RuleTooComplex, "more than %d arguments after expansion; split the command", maxArgs)
@@ -135,4 +146,37 @@ func (a *analyzer) literal(w *syntax.Word, cwd string) (string, bool) {
 	}
 	s, err := expand.Literal(&expand.Config{Env: env{a.p.home, cwd}, NoUnset: true}, w)
 	return s, err == nil
+}
+
+var (
+	braceSeq  = regexp.MustCompile(`\{(-?\d+)\.\.(-?\d+)(?:\.\.-?\d+)?\}`)
+	braceList = regexp.MustCompile(`\{[^{}]*,[^{}]*\}`)
+)
+
+// braceEstimate returns about how many words the brace expansions of w's literal parts make, so
+// that a huge one ({1..100000}) is denied before it is expanded.
+func braceEstimate(w *syntax.Word) int {
+	n := 1
+	for _, part := range w.Parts {
+		l, ok := part.(*syntax.Lit)
+		if !ok || !strings.Contains(l.Value, "{") {
+			continue
+		}
+		for _, m := range braceSeq.FindAllStringSubmatch(l.Value, -1) {
+			x, _ := strconv.Atoi(m[1])
+			y, _ := strconv.Atoi(m[2])
+			span := x - y
+			if span < 0 {
+				span = -span
+			}
+			n *= min(span+1, 1<<20)
+		}
+		for _, m := range braceList.FindAllString(l.Value, -1) {
+			n *= strings.Count(m, ",") + 1
+		}
+		if n > 1<<20 {
+			return n
+		}
+	}
+	return n
 }
