@@ -158,6 +158,11 @@ func (a *analyzer) prescan(f *syntax.File) {
 					}
 				}
 			}
+		case *syntax.ExtGlob:
+			// Bash's extended globs read in zsh (the CLI's shell when it is the user's) as glob
+			// qualifiers, which can run code: *(e:'rm -rf /':).
+			a.deny(deny(RuleTooComplex, "extended glob patterns such as %s( ) (zsh glob qualifiers in zsh, which can run code) are not analysed; name the files", v.Op))
+			return false
 		case *syntax.FuncDecl:
 			if v.Name == nil || v.Body == nil {
 				a.deny(deny(RuleTooComplex, "a function without a name; define functions with a name, or run commands directly"))
