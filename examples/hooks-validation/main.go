@@ -1,8 +1,7 @@
-// Command hooks-validation shows a PreToolUse hook that keeps an agent's writes inside its project
-// directory (user story US-1). The file-writing tools (shared.FileWriteToolsMatcher: Write, Edit,
-// NotebookEdit, and MultiEdit of older CLIs) are checked by the path they write
-// (shared.WrittenPaths), Bash calls by their output redirections (> and >>); the check itself is
-// package pathguard.
+// Command hooks-validation keeps an agent's writes inside its project directory (user story
+// US-1) with one line: v2.WithPolicy(policy.Confined(dir)). The policy's PreToolUse hook checks
+// every file tool by the path it names and every Bash command by what it writes (redirections,
+// cp, sed -i, ...), resolved as the tool resolves them; see package claude/policy.
 //
 //	go run -C examples ./hooks-validation            # offline: the real CLI, a scripted fake model
 //	go run -C examples ./hooks-validation -real-api  # the real model (needs ANTHROPIC_API_KEY)
@@ -17,9 +16,8 @@ import (
 	"path/filepath"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
-	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/policy"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/examples/hooks-validation/pathguard"
 	"github.com/hookwire/agent-sdk-go/internal/demo"
 )
 
@@ -33,22 +31,22 @@ func run() int {
 		return []claudetest.Reply{
 			claudetest.ToolReply("toolu_01", "Write", map[string]any{"file_path": *outside, "content": "owned = true\n"}),
 			claudetest.ToolReply("toolu_02", "Bash", map[string]any{"command": "echo escaped > ../escape.txt", "description": "write next to the project"}),
-			claudetest.ToolReply("toolu_03", "Write", map[string]any{"file_path": filepath.Join(dir, "notes.txt"), "content": "hooks work\n"}),
+			claudetest.ToolReply("toolu_03", "Bash", map[string]any{"command": "sed -i 's/owned/pwned/' " + *outside, "description": "edit outside"}),
+			claudetest.ToolReply("toolu_04", "Bash", map[string]any{"command": "cd .. && touch escape.txt", "description": "write next to the project"}),
+			claudetest.ToolReply("toolu_05", "Write", map[string]any{"file_path": filepath.Join(dir, "notes.txt"), "content": "hooks work\n"}),
 			claudetest.TextReply("I could not touch files outside the project; notes.txt is written."),
 		}
 	}
 	return demo.Main(fs, os.Args[1:], f, script, func(ctx context.Context, env *demo.Env) error {
 		_, statErr := os.Stat(*outside)
 		existed := statErr == nil
-		s, err := v2.CreateSession(ctx, env.Options(
-			// Permission rules let edits through without a prompt; the hook runs before them and
-			// is what keeps them in the project.
-			v2.WithAllowedTools("Write", "Edit", "NotebookEdit"),
-			v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{
-				Matcher: shared.FileWriteToolsMatcher + "|Bash",
-				Handler: shared.OnPreToolUse(guard(env.Dir)),
-			}}}),
-		)...)
+		// The policy: writes only inside env.Dir, never .git, .env*, .claude/settings*.json. Its
+		// decision log prints each decision; the hook denies with a reason naming the rule, and
+		// allows what it accepts, so the CLI needs no permission rule for those writes.
+		p := policy.Confined(env.Dir, policy.WithDecisionLog(func(_ context.Context, e policy.Event) {
+			fmt.Printf("hook: PreToolUse %s %s -> %s\n", e.ToolName, demo.Abbrev(e.Subject, 100), e.Decision)
+		}))
+		s, err := v2.CreateSession(ctx, env.Options(v2.WithPolicy(p))...)
 		if err != nil {
 			return err
 		}
@@ -67,36 +65,4 @@ func run() int {
 		fmt.Printf("check: ../escape.txt not created: %v\n", errors.Is(escErr, os.ErrNotExist))
 		return nil
 	})
-}
-
-// guard returns the PreToolUse handler: it denies a call that would write outside root, and has
-// no opinion on the others, so the normal permission rules still apply to them.
-func guard(root string) func(context.Context, *shared.PreToolUseHookInput) (shared.HookOutput, error) {
-	return func(ctx context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
-		var paths []string
-		var err error
-		if in.ToolName == "Bash" {
-			paths, err = pathguard.BashWriteTargets(in.ToolInput.String("command"))
-		} else {
-			// Write, Edit, MultiEdit: file_path; NotebookEdit: notebook_path. An input that names
-			// no file is an error: denied.
-			paths, err = shared.WrittenPaths(in.ToolName, in.ToolInput)
-		}
-		for _, p := range paths {
-			if err != nil {
-				break
-			}
-			var ok bool
-			if ok, err = pathguard.Inside(root, in.Cwd, p); err == nil && !ok {
-				err = fmt.Errorf("%s is outside the project directory %s", p, root)
-			}
-		}
-		what := in.ToolName + " " + demo.Summary(in.ToolName, in.ToolInput)
-		if err != nil {
-			fmt.Printf("hook: PreToolUse %s -> deny: %v\n", what, err)
-			return shared.Deny("blocked by the project guard: " + err.Error() + ". Write inside the project."), nil
-		}
-		fmt.Printf("hook: PreToolUse %s -> no objection (stays in the project)\n", what)
-		return nil, nil
-	}
 }

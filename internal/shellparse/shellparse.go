@@ -1,6 +1,6 @@
-// Package shellparse is the examples' thin layer over mvdan.cc/sh/v3/syntax, a real shell parser:
+// Package shellparse is a thin layer over mvdan.cc/sh/v3/syntax, a real shell parser:
 // it parses a Bash command line and reads its words and redirections the way the checks in
-// hooks-permission (bashpolicy) and hooks-validation (pathguard) need them.
+// claude/policy and the examples (hooks-permission's bashpolicy) need them.
 package shellparse
 
 import (

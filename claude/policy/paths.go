@@ -1,0 +1,189 @@
+package policy
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// expandHome replaces a leading "~" or "~/" with the home directory.
+func (p *Policy) expandHome(s string) string {
+	if s == "~" {
+		return p.home
+	}
+	if strings.HasPrefix(s, "~/") {
+		return p.home + s[1:]
+	}
+	return s
+}
+
+// resolve returns the absolute path the operating system reaches for name, the way a tool
+// resolves it: ~ and ~/ expanded to the home directory (~user is an error), joined to cwd when
+// relative, the symbolic links of its longest existing prefix resolved (".." after a link goes up
+// from the link's target, as in the kernel), the rest cleaned. A prefix that exists but cannot be
+// resolved (a dangling or looping link) is an error: writing through a dangling link creates its
+// target, wherever that is.
+func (p *Policy) resolve(cwd, name string) (string, error) {
+	switch {
+	case name == "":
+		return "", fmt.Errorf("empty path")
+	case strings.ContainsRune(name, 0):
+		return "", fmt.Errorf("%q holds a NUL byte", name)
+	case strings.HasPrefix(name, "~") && name != "~" && !strings.HasPrefix(name, "~/"):
+		return "", fmt.Errorf("%q names another user's home", name)
+	}
+	name = p.expandHome(name)
+	if !filepath.IsAbs(name) {
+		if !filepath.IsAbs(cwd) {
+			return "", fmt.Errorf("relative path %q with a working directory that is not absolute (%q)", name, cwd)
+		}
+		name = cwd + string(filepath.Separator) + name // not Join: it would apply ".." before links
+	}
+	name = filepath.ToSlash(name)
+	parts := strings.Split(name, "/")
+	for n := len(parts); n >= 1; n-- {
+		prefix := strings.Join(parts[:n], "/")
+		if prefix == "" || (n == 1 && filepath.VolumeName(prefix) != "") {
+			prefix += "/"
+		}
+		real, err := filepath.EvalSymlinks(filepath.FromSlash(prefix))
+		if err == nil && slices.Contains(parts[n:], "..") {
+			// ".." after a name that does not exist yet: the kernel would fail, unless the name
+			// is created first, e.g. as a symbolic link by the same command (ln -s . x; x/../).
+			return "", fmt.Errorf("%q uses .. after %q, which does not exist yet", name, strings.Join(parts[n:], "/"))
+		}
+		if err == nil {
+			return filepath.Clean(real + string(filepath.Separator) + filepath.FromSlash(strings.Join(parts[n:], "/"))), nil
+		}
+		if _, lerr := os.Lstat(filepath.FromSlash(prefix)); lerr == nil {
+			return "", fmt.Errorf("cannot resolve %q: %v", prefix, err)
+		}
+	}
+	return "", fmt.Errorf("cannot resolve %q", name)
+}
+
+// under reports whether the resolved path p is dir or below it, by whole components, ignoring case
+// where the file system does (macOS, Windows).
+func (p *Policy) under(name, dir string) bool {
+	if p.fold {
+		name, dir = strings.ToLower(name), strings.ToLower(dir)
+	}
+	sep := string(filepath.Separator)
+	return name == dir || strings.HasSuffix(dir, sep) && strings.HasPrefix(name, dir) || strings.HasPrefix(name, dir+sep)
+}
+
+// underAny reports whether name is under one of dirs.
+func (p *Policy) underAny(name string, dirs []string) bool {
+	for _, d := range dirs {
+		if p.under(name, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPattern reports whether the resolved path name matches a protection pattern: an absolute or
+// ~ pattern by prefix; any other by a run of components, each matched as a glob.
+func (p *Policy) matchPattern(name, pattern string) bool {
+	if strings.HasPrefix(pattern, "~") || filepath.IsAbs(pattern) {
+		abs, ok := p.absPatterns[pattern]
+		if !ok {
+			abs = p.absPattern(pattern)
+		}
+		return p.under(name, abs)
+	}
+	if p.fold {
+		name, pattern = strings.ToLower(name), strings.ToLower(pattern)
+	}
+	comps := strings.Split(filepath.ToSlash(name), "/")
+	pat := strings.Split(strings.Trim(filepath.ToSlash(pattern), "/"), "/")
+	for i := 0; i+len(pat) <= len(comps); i++ {
+		ok := true
+		for j, pc := range pat {
+			if m, err := path.Match(pc, comps[i+j]); err != nil || !m {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAny returns the first of patterns that name matches, or "".
+func (p *Policy) matchAny(name string, patterns []string) string {
+	for _, pat := range patterns {
+		if p.matchPattern(name, pat) {
+			return pat
+		}
+	}
+	return ""
+}
+
+// checkWrite judges a write of the resolved path name.
+func (p *Policy) checkWrite(name, shown string) Decision {
+	if !p.underAny(name, p.realWrite) {
+		return deny(RuleOutsideRoots, "%s is outside the write roots (%s); write inside them", describe(shown, name), strings.Join(p.realWrite, ", "))
+	}
+	if pat := p.matchAny(name, p.protected); pat != "" {
+		return deny(RuleProtected, "%s is protected (pattern %q): it is never written, even inside the write roots; leave it alone", shown, pat)
+	}
+	return allow
+}
+
+// checkRead judges a read of the resolved path name.
+func (p *Policy) checkRead(name, shown string) Decision {
+	if pat := p.matchAny(name, p.denyRead); pat != "" {
+		return deny(RuleDenyRead, "%s holds credentials (pattern %q): it is never read", shown, pat)
+	}
+	if p.realRead != nil && !p.underAny(name, p.realRead) {
+		return deny(RuleReadOutside, "%s is outside the read roots (%s)", describe(shown, name), strings.Join(p.realRead, ", "))
+	}
+	return allow
+}
+
+// WritePath decides whether a tool may write path, named relative to cwd (or absolute).
+func (p *Policy) WritePath(cwd, path string) Decision {
+	if p.err != nil {
+		return deny(RuleInvalidPolicy, "%v", p.err)
+	}
+	real, err := p.resolve(cwd, path)
+	if err != nil {
+		return deny(RuleUnresolvable, "%s: %v; name a plain path inside the write roots", path, err)
+	}
+	return p.checkWrite(real, path)
+}
+
+// ReadPath decides whether a tool may read path, named relative to cwd (or absolute).
+func (p *Policy) ReadPath(cwd, path string) Decision {
+	if p.err != nil {
+		return deny(RuleInvalidPolicy, "%v", p.err)
+	}
+	real, err := p.resolve(cwd, path)
+	if err != nil {
+		return deny(RuleUnresolvable, "%s: %v", path, err)
+	}
+	return p.checkRead(real, path)
+}
+
+// describe names a path as given and, when different, as resolved.
+func describe(shown, real string) string {
+	if shown == real {
+		return shown
+	}
+	return shown + " (" + real + ")"
+}
+
+// absPattern returns an absolute or ~ pattern as a resolved path.
+func (p *Policy) absPattern(pattern string) string {
+	abs := filepath.Clean(p.expandHome(pattern))
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs
+}

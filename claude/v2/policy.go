@@ -1,0 +1,36 @@
+package v2
+
+import (
+	"slices"
+
+	"github.com/hookwire/agent-sdk-go/claude/policy"
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// WithPolicy guards the session with p (see package policy): its PreToolUse hook runs first in
+// the chain, before the hooks of WithHooks whatever the order of the options, so a later handler
+// sees only calls the policy let through and can still deny them. Pair it with
+// WithSandbox(PolicySandbox(p)) so the OS enforces the write roots on what the hook cannot see
+// (programs and scripts run by Bash). Default: no policy.
+func WithPolicy(p *policy.Policy) Option {
+	return optionFunc(func(o *options) {
+		if o.hooks == nil {
+			o.hooks = shared.Hooks{}
+		}
+		for e, cfgs := range p.Hooks() {
+			o.hooks[e] = append(slices.Clone(cfgs), o.hooks[e]...)
+		}
+	})
+}
+
+// PolicySandbox returns p as the CLI's OS sandbox settings for WithSandbox: Bash commands write
+// only in p's write roots, never in its protected paths, read no credentials path, and reach
+// only p's allowed domains (none by default: no network). Its other fields are Sandbox's
+// fail-closed zero values; change them on the result.
+func PolicySandbox(p *policy.Policy) Sandbox {
+	spec := p.Sandbox()
+	return Sandbox{
+		Network:    SandboxNetwork{AllowedDomains: spec.AllowedDomains, StrictAllowlist: true},
+		Filesystem: SandboxFilesystem{AllowWrite: spec.AllowWrite, DenyWrite: spec.DenyWrite, DenyRead: spec.DenyRead},
+	}
+}
