@@ -259,12 +259,13 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 			o.appendSystemPrompt += "SessionStart hook additional context: " + ctxText
 		}
 	}
+	var settingsHooks map[string]int
 	if o.hasSettingsHooks() {
-		path, err := o.writeSettingsFile()
+		path, counts, err := o.writeSettingsFile()
 		if err != nil {
 			return nil, err
 		}
-		s.settingsFile, o.settings = path, path
+		s.settingsFile, o.settings, settingsHooks = path, path, counts
 	}
 	s.o = o
 
@@ -318,6 +319,10 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		}
 	}
 	if err := s.initialize(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
+	if err := s.checkSettingsHooks(ctx, settingsHooks); err != nil {
 		t.Close()
 		return nil, err
 	}
