@@ -500,6 +500,12 @@ func (s *Session) initialize(ctx context.Context) error {
 		}
 		return fmt.Errorf("v2: initialize: %w", err)
 	}
+	return s.applyInitAnswer(raw, reg)
+}
+
+// applyInitAnswer reads the CLI's initialize answer into Info and decides on the hook
+// registration reg. Whatever the answer holds, it does not panic (FuzzInitAnswer).
+func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) error {
 	var a initAnswer
 	_ = json.Unmarshal(raw, &a)
 	s.info.Raw = raw
@@ -994,9 +1000,14 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// versionLess compares dotted versions numerically ("2.1.330" < "2.2.0").
+// versionLess compares dotted versions numerically ("2.1.330" < "2.2.0"); text after the first
+// blank ("2.1.330 (Claude Code)") is ignored, and a blank or non-numeric part counts as 0, so
+// that whatever the CLI reports, nothing panics.
 func versionLess(a, b string) bool {
-	pa, pb := strings.Split(strings.Fields(a)[0], "."), strings.Split(b, ".")
+	if f := strings.Fields(a); len(f) > 0 {
+		a = f[0]
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(pa) || i < len(pb); i++ {
 		var x, y int
 		if i < len(pa) {
