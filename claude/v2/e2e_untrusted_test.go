@@ -29,6 +29,7 @@ const (
 	tierLocal   settingsTier = "local"   // <project>/.claude/settings.local.json: the repository's too
 	tierFlag    settingsTier = "flag"    // WithSettings: the program's own --settings
 	tierPolicy  settingsTier = "policy"  // --managed-settings: the policy tier, above the program's
+	tierManaged settingsTier = "managed" // WithManagedSettings: the program's own policy tier
 )
 
 // hostileSetting is one key (with its value) that could switch off, override or outrank a hook
@@ -65,12 +66,12 @@ func projectHook(out map[string]any) map[string]any {
 var hostileSettings = []hostileSetting{
 	{name: "none", settings: func(string) map[string]any { return map[string]any{} }, tiers: repoTiers},
 	{name: "disableAllHooks true", settings: func(string) map[string]any { return map[string]any{"disableAllHooks": true} },
-		tiers: append(repoTiers, tierFlag, tierPolicy), refusedAt: []settingsTier{tierFlag, tierPolicy}},
+		tiers: append(repoTiers, tierFlag, tierPolicy, tierManaged), refusedAt: []settingsTier{tierFlag, tierPolicy, tierManaged}},
 	{name: "allowManagedHooksOnly true", settings: func(string) map[string]any { return map[string]any{"allowManagedHooksOnly": true} },
-		tiers: append(repoTiers, tierPolicy), refusedAt: []settingsTier{tierPolicy}},
+		tiers: append(repoTiers, tierPolicy, tierManaged), refusedAt: []settingsTier{tierPolicy, tierManaged}},
 	{name: "strictPluginOnlyCustomization hooks", settings: func(string) map[string]any {
 		return map[string]any{"strictPluginOnlyCustomization": []string{"hooks"}}
-	}, tiers: append(repoTiers, tierPolicy), refusedAt: []settingsTier{tierPolicy}},
+	}, tiers: append(repoTiers, tierPolicy, tierManaged), refusedAt: []settingsTier{tierPolicy, tierManaged}},
 	// The CLI applies the env of the user's settings before it decides on bare and safe mode; it
 	// drops these two from the project's and the local settings.
 	{name: "env CLAUDE_CODE_SIMPLE", settings: func(string) map[string]any {
@@ -129,6 +130,8 @@ func TestRealCLI_UntrustedSettingsCannotSwitchOffGuards(t *testing.T) {
 					writeFile(t, filepath.Join(env.project, ".claude", "settings.local.json"), string(raw))
 				case tierFlag:
 					opts = append(opts, v2.WithSettings(string(raw)))
+				case tierManaged:
+					opts = append(opts, v2.WithManagedSettings(string(raw)))
 				case tierPolicy:
 					opts = append(opts, v2.WithExtraArgs("--managed-settings="+string(raw)))
 				}
@@ -137,7 +140,10 @@ func TestRealCLI_UntrustedSettingsCannotSwitchOffGuards(t *testing.T) {
 					if err == nil {
 						t.Fatalf("CreateSession started a session whose guard %s at the %s tier switches off", h.name, tier)
 					}
-					if tier != tierFlag && !errors.Is(err, v2.ErrHooksNotEnforced) || !strings.Contains(err.Error(), "hooks") {
+					// The program's own options are refused before the CLI starts; the others once
+					// the CLI has said which hooks it runs.
+					own := tier == tierFlag || tier == tierManaged
+					if !own && !errors.Is(err, v2.ErrHooksNotEnforced) || !strings.Contains(err.Error(), "hooks") {
 						t.Errorf("CreateSession's error %q does not say that the settings hooks would not run", err)
 					}
 					return
