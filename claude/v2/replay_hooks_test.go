@@ -639,3 +639,51 @@ func TestReplay_SettingsHooksNotInForceRefused(t *testing.T) {
 		})
 	}
 }
+
+// WithSettings never puts its JSON on the command line (/proc/PID/cmdline is readable by every
+// user): inline JSON, a file and a file relative to WithCwd's directory all reach the CLI as the
+// path of the SDK's 0600 temporary file, which holds the settings.
+func TestReplay_SettingsNeverOnTheCommandLine(t *testing.T) {
+	t.Parallel()
+	const secret = "s3cret-token-value"
+	user := `{"env":{"API_TOKEN":"` + secret + `"}}`
+	for _, tc := range []struct {
+		name     string
+		settings func(cwd string) string
+	}{
+		{"inline JSON", func(string) string { return user }},
+		{"inline JSON with blanks", func(string) string { return "\n  " + user + " " }},
+		{"absolute file", func(cwd string) string { return filepath.Join(cwd, "user-settings.json") }},
+		{"file relative to the working directory", func(string) string { return "user-settings.json" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newReplay(t, replayInit+"eof\n")
+			if err := os.WriteFile(filepath.Join(r.dir, "user-settings.json"), []byte(user), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r.session(t, v2.WithSettings(tc.settings(r.dir)))
+			args := r.args(t)
+			for _, a := range args {
+				if strings.Contains(a, secret) || strings.Contains(a, "{") {
+					t.Errorf("argument %q carries the settings' JSON", a)
+				}
+			}
+			i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "--settings=") })
+			if i < 0 {
+				t.Fatalf("no --settings in %q", args)
+			}
+			path := strings.TrimPrefix(args[i], "--settings=")
+			st, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mode().Perm() != 0o600 || strings.HasPrefix(path, r.dir) {
+				t.Errorf("--settings %s (mode %v), want the SDK's own 0600 file", path, st.Mode().Perm())
+			}
+			if b, _ := os.ReadFile(path); !strings.Contains(string(b), secret) {
+				t.Errorf("the settings file does not hold the settings: %s", b)
+			}
+		})
+	}
+}

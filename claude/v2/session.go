@@ -260,7 +260,8 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		}
 	}
 	var settingsHooks map[string]int
-	if o.hasSettingsHooks() {
+	// Always a file, never inline JSON on the command line (WithSettings).
+	if o.hasSettingsHooks() || strings.TrimSpace(o.settings) != "" {
 		path, counts, err := o.writeSettingsFile()
 		if err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -135,8 +136,12 @@ func (o *options) mergedSettings() ([]byte, error) {
 	if user := strings.TrimSpace(o.settings); user != "" {
 		data := []byte(user)
 		if !strings.HasPrefix(user, "{") {
+			path := o.settings
+			if !filepath.IsAbs(path) && o.cwd != "" {
+				path = filepath.Join(o.cwd, path) // where the CLI, run in o.cwd, would read it
+			}
 			var err error
-			if data, err = os.ReadFile(o.settings); err != nil {
+			if data, err = os.ReadFile(path); err != nil {
 				return nil, fmt.Errorf("v2: reading the settings to merge hooks into: %w", err)
 			}
 		}
