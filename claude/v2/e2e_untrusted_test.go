@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -160,5 +161,59 @@ func TestRealCLI_UntrustedSettingsCannotSwitchOffGuards(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A project PreToolUse hook that answers allow with updatedInput outruns Go hooks too (CLI
+// 2.1.330 runs the hooks in parallel and applies the rewrite after the Go hook approved the
+// original). With settings hooks in the session, CreateSession sees the project's hook in the
+// CLI's listing and refuses; without them the SDK does not ask the CLI (a known limit,
+// docs/RELIABILITY.md), and leaving the project's settings out (WithSettingSources) is what keeps
+// the guard whole.
+func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
+	t.Parallel()
+	rewrite := hostileSettings[slices.IndexFunc(hostileSettings, func(h hostileSetting) bool { return h.name == "hook rewrites the input" })]
+	stopHook := v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventStop: {{Command: "true"}}})
+	for _, tc := range []struct {
+		name        string
+		opts        []v2.Option
+		refused     bool
+		wantGuarded bool // guarded.txt written: the known limit
+	}{
+		{"with a settings hook: refused", []v2.Option{stopHook}, true, false},
+		{"Go hooks only: the rewrite runs (known limit)", nil, false, true},
+		{"Go hooks only, project settings left out", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser)}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash(rewrite.command(p))), claudetest.TextReply("done")}
+			})
+			raw, err := json.Marshal(rewrite.settings(env.project))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(env.project, ".claude", "settings.json"), string(raw))
+			guard := v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+				if strings.Contains(shared.ToolCall(in).ToolInput.String("command"), "guarded") {
+					return shared.Deny("go guard says no"), nil
+				}
+				return nil, nil
+			}}}})
+			s, err := env.create(t, append(tc.opts, v2.WithAllowedTools("Bash"), guard)...)
+			if tc.refused {
+				if !errors.Is(err, v2.ErrHooksNotEnforced) || !strings.Contains(err.Error(), "rewrite") {
+					t.Fatalf("CreateSession = %v, want ErrHooksNotEnforced naming the rewriting hook", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("CreateSession: %v", err)
+			}
+			query(t, s, "touch it")
+			if got := env.exists("guarded.txt"); got != tc.wantGuarded {
+				t.Errorf("guarded.txt written %v, want %v", got, tc.wantGuarded)
+			}
+		})
 	}
 }

@@ -60,11 +60,18 @@ func (s *Session) checkSettingsHooks(ctx context.Context, want map[string]int) e
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return fmt.Errorf("%w: the CLI's hook listing is unreadable (%v), so the settings hooks may not run", ErrHooksNotEnforced, err)
 	}
-	return l.verify(want)
+	goGuards := map[string]bool{}
+	s.regMu.Lock()
+	for e := range s.sent {
+		goGuards[e] = true
+	}
+	s.regMu.Unlock()
+	return l.verify(want, goGuards)
 }
 
-// verify is checkSettingsHooks's decision on a listing.
-func (l *hooksListing) verify(want map[string]int) error {
+// verify is checkSettingsHooks's decision on a listing; goGuards are the events of the session's
+// Go hooks, which a rewriting hook of another source outruns as it does settings hooks.
+func (l *hooksListing) verify(want map[string]int, goGuards map[string]bool) error {
 	fail := func(why, fix string) error {
 		return fmt.Errorf("%w: the CLI will not run the settings hooks (WithCommandHooks, WithPromptHooks, WithSettings's hooks): %s; %s", ErrHooksNotEnforced, why, fix)
 	}
@@ -88,8 +95,8 @@ func (l *hooksListing) verify(want map[string]int) error {
 		switch {
 		case h.Source == "flagSettings" && !h.Disabled:
 			got[h.Event]++
-		case slices.Contains(rewritingEvents, h.Event) && want[h.Event] > 0 && !slices.Contains(trustedHookSources, h.Source):
-			return fail(fmt.Sprintf("a %s hook of %s (%q) runs next to them and may rewrite the tool's input after they approved it", h.Event, firstNonBlank(h.SourceLabel, h.Source), h.CommandText),
+		case slices.Contains(rewritingEvents, h.Event) && (want[h.Event] > 0 || goGuards[h.Event]) && !slices.Contains(trustedHookSources, h.Source):
+			return fail(fmt.Sprintf("a %s hook of %s (%q) runs next to the session's hooks and may rewrite the tool's input after they approved it", h.Event, firstNonBlank(h.SourceLabel, h.Source), h.CommandText),
 				"leave that settings source out (WithSettingSources, or WithProjectConfigRoot for a trusted checkout) or remove the hook")
 		}
 	}
