@@ -200,7 +200,8 @@ func TestTempFiles(t *testing.T) {
 		{"Go hooks only", []string{initExpect, initAnswer, "eof"}, []v2.Option{v2.WithHook(shared.HookEventPreToolUse, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })}, false, false},
 		{"settings command hooks", []string{initExpect, initAnswer, listingExpect, listingAnswer, "eof"}, []v2.Option{cmdHooks}, true, false},
 		{"settings hooks, crash at start", []string{"stderr boom", "exit 1"}, []v2.Option{cmdHooks}, true, true},
-		{"settings hooks, CLI never answers", []string{initExpect, "hang"}, []v2.Option{cmdHooks, v2.WithRequestTimeout(300 * time.Millisecond)}, true, true},
+		// A request timeout generous enough for the fake to start (and write its arguments) on a loaded machine.
+		{"settings hooks, CLI never answers", []string{initExpect, "hang"}, []v2.Option{cmdHooks, v2.WithRequestTimeout(5 * time.Second)}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
