@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/childenv"
 	"github.com/hookwire/agent-sdk-go/internal/procgroup"
 )
 
@@ -52,59 +53,6 @@ func FindCLI(explicit string) (string, error) {
 	}
 	tried = append(tried, "claude on PATH")
 	return "", &shared.CLINotFoundError{Tried: tried}
-}
-
-// parentSessionEnv are the variables a running Claude Code session sets for the processes it
-// starts (CLI 2.1.330: its Bash tool, hooks, MCP servers and plugins). A program that uses the SDK
-// from inside such a session (a script the agent runs) inherits them, and they would tie the new
-// CLI to the parent session: its id, its messaging socket and token, its PID, its project
-// directory. They are removed from the inherited environment; a value set explicitly through
-// Config.Env is kept. (CLAUDECODE makes the CLI refuse to start at all.)
-var parentSessionEnv = map[string]bool{
-	"CLAUDECODE":                                  true,
-	"CLAUDE_CODE_SESSION_ID":                      true,
-	"CLAUDE_CODE_CHILD_SESSION":                   true,
-	"CLAUDE_CODE_SESSION_ATTENDED":                true,
-	"CLAUDE_CODE_CHILD_NOTES_DIR":                 true,
-	"CLAUDE_CODE_ENTRYPOINT":                      true,
-	"CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS":         true,
-	"CLAUDE_CODE_MESSAGING_SOCKET":                true,
-	"CLAUDE_CODE_MESSAGING_TOKEN":                 true,
-	"CLAUDE_CODE_STARTER_MAY_HOLD_CONNECTOR_FILE": true,
-	"CLAUDE_PID":                                  true,
-	"CLAUDE_PROJECT_DIR":                          true,
-	"CLAUDE_ENV_FILE":                             true,
-	"CLAUDE_EFFORT":                               true,
-	"CLAUDE_PLUGIN_ROOT":                          true,
-	"CLAUDE_PLUGIN_DATA":                          true,
-}
-
-// childEnv returns the CLI's environment: base (os.Environ() if nil) without the parent session's
-// variables (parentSessionEnv), then extra, which wins over base. CLAUDECODE is dropped from extra
-// too: the CLI refuses to nest inside a Claude Code session.
-func childEnv(base, extra []string) []string {
-	if base == nil {
-		base = os.Environ()
-	}
-	set := map[string]bool{}
-	for _, kv := range extra {
-		k, _, _ := strings.Cut(kv, "=")
-		set[k] = true
-	}
-	env := make([]string, 0, len(base)+len(extra))
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		if !set[k] && !parentSessionEnv[k] {
-			env = append(env, kv)
-		}
-	}
-	for _, kv := range extra {
-		k, _, _ := strings.Cut(kv, "=")
-		if k != "CLAUDECODE" {
-			env = append(env, kv)
-		}
-	}
-	return env
 }
 
 // newProcessTag returns the name of an environment variable unique to one transport. The CLI gets
@@ -165,7 +113,7 @@ func startProcess(cfg Config) (*process, error) {
 	}
 	cmd.Dir = cfg.Dir
 	tag := newProcessTag()
-	cmd.Env = append(childEnv(cfg.BaseEnv, cfg.Env), tag+"=1")
+	cmd.Env = append(childenv.Build(cfg.BaseEnv, cfg.Env), tag+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	procgroup.Own(cmd) // so that the stop sequence reaches the tools the CLI started
 	if err := cmd.Start(); err != nil {

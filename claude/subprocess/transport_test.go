@@ -748,26 +748,6 @@ func TestChildEnvDropsCLAUDECODE(t *testing.T) {
 	}
 }
 
-func TestChildEnv(t *testing.T) {
-	tests := []struct {
-		name        string
-		base, extra []string
-		want        []string
-	}{
-		{"drops CLAUDECODE", []string{"A=1", "CLAUDECODE=1", "B=2"}, nil, []string{"A=1", "B=2"}},
-		{"extra wins and is appended", []string{"A=1", "B=2"}, []string{"B=3", "C=4"}, []string{"A=1", "B=3", "C=4"}},
-		{"CLAUDECODE in extra is dropped too", []string{"A=1"}, []string{"CLAUDECODE=1"}, []string{"A=1"}},
-		{"empty base", []string{}, []string{"X=1"}, []string{"X=1"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, childEnv(tt.base, tt.extra)); diff != "" {
-				t.Errorf("childEnv (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 // TestFindCLI is not parallel: it sets the environment.
 func TestFindCLI(t *testing.T) {
 	dir := t.TempDir()

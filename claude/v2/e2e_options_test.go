@@ -147,9 +147,22 @@ func TestRealCLI_OptionsReachTools(t *testing.T) {
 	})
 	t.Run("settings", func(t *testing.T) {
 		t.Parallel()
-		out, _ := bashOut(t, "echo var=$FROM_SETTINGS", v2.WithSettings(`{"env":{"FROM_SETTINGS":"settings-json"}}`))
-		if strings.TrimSpace(out) != "var=settings-json" {
+		if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+			t.Skip("no /proc: the command lines cannot be read")
+		}
+		// The tool prints the variable, then the command line of each of its ancestors, the CLI's
+		// among them: the settings' JSON must not be on any (/proc/PID/cmdline is world-readable).
+		const ancestors = `echo var=$FROM_SETTINGS; p=$PPID; while [ "$p" -gt 1 ]; do tr '\0' ' ' </proc/$p/cmdline; echo; p=$(cut -d' ' -f4 </proc/$p/stat); done`
+		out, _ := bashOut(t, ancestors, v2.WithSettings(`{"env":{"FROM_SETTINGS":"settings-json"}}`))
+		first, rest, _ := strings.Cut(strings.TrimSpace(out), "\n")
+		if first != "var=settings-json" {
 			t.Errorf("output %q", out)
+		}
+		if !strings.Contains(rest, "--settings=") {
+			t.Errorf("the CLI's command line is not among the ancestors':\n%s", rest)
+		}
+		if strings.Contains(rest, "settings-json") {
+			t.Errorf("a command line carries the settings' JSON:\n%s", rest)
 		}
 	})
 	t.Run("additional dirs", func(t *testing.T) {

@@ -47,7 +47,10 @@ func WithProjectConfigRoot(dir string) Option {
 // "disableAutoMode"; "allowManaged..." true; "disable..." true or "disable"; "enable..." false.
 // Any other key is an error: CLI 2.1.330 applies what it is given at that tier, an allow rule
 // too (TestRealCLI_ManagedSettings), where the TypeScript SDK drops non-restrictive keys
-// silently. Default: none beyond the machine's managed settings.
+// silently. "disableAllHooks", "allowManagedHooksOnly" and "strictPluginOnlyCustomization" are
+// errors too, whatever their value: at the policy tier they would switch off the session's own
+// settings hooks (WithCommandHooks), which nothing can outrank. Default: none beyond the
+// machine's managed settings.
 func WithManagedSettings(settingsJSON string) Option {
 	return optionFunc(func(o *options) { o.more.extra.managed = settingsJSON })
 }
@@ -284,6 +287,9 @@ func checkManagedSettings(settings string) error {
 		var b any
 		_ = json.Unmarshal(v, &b)
 		switch {
+		case k == "disableAllHooks" || k == "allowManagedHooksOnly" || k == "strictPluginOnlyCustomization":
+			// CLI 2.1.330 reads any value but false of disableAllHooks as true on some paths.
+			return fmt.Errorf("%s: it would switch off the session's own settings hooks (WithCommandHooks, WithPromptHooks, WithSettings's hooks), which the policy tier outranks; to keep a repository's hooks out, use WithSettingSources without SettingSourceProject and SettingSourceLocal, or WithProjectConfigRoot; Go hooks (WithHooks) are never switched off", k)
 		case k == "permissions":
 			var p map[string]jsontext.Value
 			if err := json.Unmarshal(v, &p); err != nil {

@@ -14,13 +14,13 @@ import (
 // The flag options of extras.go: each value inside its flag's argument; the system prompt file
 // replaces the empty --system-prompt= default.
 func TestExtraArgs(t *testing.T) {
-	args, err := v2.ArgsFor(v2.WithNoSessionPersistence(), v2.WithManagedSettings(`{"permissions":{"deny":["Bash"]},"allowManagedHooksOnly":true,"disableAllHooks":"disable"}`), v2.WithDebugFile("--dangerously-skip-permissions"),
+	args, err := v2.ArgsFor(v2.WithNoSessionPersistence(), v2.WithManagedSettings(`{"permissions":{"deny":["Bash"]},"allowManagedMcpServersOnly":true,"disableSkillShellExecution":"disable"}`), v2.WithDebugFile("--dangerously-skip-permissions"),
 		v2.WithSystemPromptFile("/p/prompt.md"), v2.WithThinkingDisplay(v2.ThinkingDisplaySummarized))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"--no-session-persistence", "--debug-file=--dangerously-skip-permissions", "--system-prompt-file=/p/prompt.md", "--thinking-display=summarized",
-		`--managed-settings={"permissions":{"deny":["Bash"]},"allowManagedHooksOnly":true,"disableAllHooks":"disable"}`} {
+		`--managed-settings={"permissions":{"deny":["Bash"]},"allowManagedMcpServersOnly":true,"disableSkillShellExecution":"disable"}`} {
 		if !slices.Contains(args, want) {
 			t.Errorf("args %q lack %q", args, want)
 		}
@@ -51,7 +51,12 @@ func TestExtrasValidation(t *testing.T) {
 		{"managed not an object", []v2.Option{v2.WithManagedSettings(`["x"]`)}, "not a JSON object"},
 		{"managed allow", []v2.Option{v2.WithManagedSettings(`{"permissions":{"allow":["Bash"]}}`)}, "permissions.allow: not a restrictive key"},
 		{"managed model", []v2.Option{v2.WithManagedSettings(`{"model":"x"}`)}, "model: not a restrictive setting"},
-		{"managed disable false", []v2.Option{v2.WithManagedSettings(`{"disableAllHooks":false}`)}, "disableAllHooks: not a restrictive setting"},
+		{"managed disable false", []v2.Option{v2.WithManagedSettings(`{"disableSkillShellExecution":false}`)}, "disableSkillShellExecution: not a restrictive setting"},
+		// The policy tier outranks the session's own settings hooks: these would switch them off.
+		{"managed disableAllHooks", []v2.Option{v2.WithManagedSettings(`{"disableAllHooks":true}`)}, "disableAllHooks: it would switch off the session's own settings hooks"},
+		{"managed disableAllHooks string", []v2.Option{v2.WithManagedSettings(`{"disableAllHooks":"disable"}`)}, "disableAllHooks: it would switch off"},
+		{"managed allowManagedHooksOnly", []v2.Option{v2.WithManagedSettings(`{"allowManagedHooksOnly":true}`)}, "allowManagedHooksOnly: it would switch off"},
+		{"managed strictPluginOnlyCustomization", []v2.Option{v2.WithManagedSettings(`{"strictPluginOnlyCustomization":["hooks"]}`)}, "strictPluginOnlyCustomization: it would switch off"},
 		{"no prompts and can use tool", []v2.Option{v2.WithNoPermissionPrompts(), v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })}, "WithNoPermissionPrompts excludes"},
 		{"dynamic sections without the preset", []v2.Option{v2.WithExcludeDynamicSections()}, "needs the CLI's own system prompt"},
 		{"dynamic sections with a prompt", []v2.Option{v2.WithExcludeDynamicSections(), v2.WithAppendSystemPrompt("a"), v2.WithSystemPrompt("x")}, "needs the CLI's own system prompt"},

@@ -28,7 +28,10 @@ func WithHookEvents() Option {
 // command hooks (the CLI's settings hooks, the Lime and Gemini CLIs):
 //
 //   - stdin: the event's input JSON, as the CLI sent it;
-//   - environment: HOOK_EVENT, CLAUDE_PROJECT_DIR, CLAUDE_SESSION_ID, and for tool events
+//   - environment: the program's, without the variables of a Claude Code session the program
+//     runs in (CLAUDECODE, CLAUDE_CODE_SESSION_ID, CLAUDE_CODE_MESSAGING_TOKEN and _SOCKET,
+//     CLAUDE_PID, ...; the policy the CLI's environment follows too, docs/HOOKS.md), then
+//     opts.Env, HOOK_EVENT, CLAUDE_PROJECT_DIR, CLAUDE_SESSION_ID, and for tool events
 //     HOOK_TOOL_NAME and HOOK_TOOL_INPUT (JSON), plus HOOK_TOOL_OUTPUT and HOOK_TOOL_IS_ERROR (0/1)
 //     for PostToolUse and PostToolUseFailure. HOOK_TOOL_INPUT and HOOK_TOOL_OUTPUT are left out
 //     when larger than 32 KiB, and HOOK_TOOL_INPUT_OMITTED /

@@ -173,7 +173,12 @@ func WithForkSession() Option { return optionFunc(func(o *options) { o.forkSessi
 // from the start.
 func WithSessionID(id string) Option { return optionFunc(func(o *options) { o.sessionID = id }) }
 
-// WithSettings passes a settings file path or a JSON string (--settings). Default: none.
+// WithSettings passes settings to the CLI at the flag tier (--settings): a JSON object, or the
+// path of a file holding one (relative to WithCwd's directory). The SDK always copies them,
+// merged with its own settings hooks (WithCommandHooks, WithPromptHooks, WithSandbox), into a
+// temporary file (mode 0600, removed by Close) and passes its path, so that the JSON, secrets
+// included, never shows on the command line (/proc/PID/cmdline). Settings that are not a JSON
+// object are a CreateSession error. Default: none.
 func WithSettings(fileOrJSON string) Option {
 	return optionFunc(func(o *options) { o.settings = fileOrJSON })
 }

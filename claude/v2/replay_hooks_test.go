@@ -112,6 +112,11 @@ const (
 	replayInit = `expect {"type":"control_request","request_id":"$capture:first","request":{"subtype":"initialize"}}
 send {"type":"control_response","response":{"subtype":"success","request_id":"$first","response":{"claude_code_version":"2.1.330","hooks_applied":true,"hook_on_failure_supported":true}}}
 `
+	// replayListing answers get_hooks_listing with the settings hooks of
+	// TestReplay_SettingsHooksMergedIntoATempFile, all in force.
+	replayListing = `expect {"type":"control_request","request_id":"$capture:listing","request":{"subtype":"get_hooks_listing"}}
+send {"type":"control_response","response":{"subtype":"success","request_id":"$listing","response":{"hooks":[{"event":"PreToolUse","source":"flagSettings"},{"event":"PreToolUse","source":"flagSettings"},{"event":"PreToolUse","source":"flagSettings"},{"event":"Stop","source":"flagSettings"}],"policy":{}}}}
+`
 	replayReinit = `expect {"type":"control_request","request_id":"$capture:again","request":{"subtype":"initialize"}}
 send {"type":"control_response","response":{"subtype":"success","request_id":"$again","response":{"claude_code_version":"2.1.330","hooks_applied":true,"hook_on_failure_supported":true}}}
 `
@@ -169,7 +174,7 @@ func TestReplay_SettingsHooksMergedIntoATempFile(t *testing.T) {
 	for _, tc := range []struct{ name, settings string }{{"inline JSON", user}, {"file", userFile}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := newReplay(t, replayInit+"eof\n")
+			r := newReplay(t, replayInit+replayListing+"eof\n")
 			s := r.session(t, v2.WithSettings(tc.settings),
 				v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{
 					shared.HookEventPreToolUse: {{Matcher: "Bash", Command: "./ours.sh deny", Timeout: 1500 * time.Millisecond}},
@@ -200,8 +205,9 @@ func TestReplay_SettingsHooksMergedIntoATempFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := map[string]any{
-				"env":         map[string]any{"FROM_USER": "1"},
-				"permissions": map[string]any{"allow": []any{"Bash(ls)"}},
+				"disableAllHooks": false,
+				"env":             map[string]any{"FROM_USER": "1"},
+				"permissions":     map[string]any{"allow": []any{"Bash(ls)"}},
 				"hooks": map[string]any{
 					"PreToolUse": []any{
 						map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": "./user-hook.sh"}}},
@@ -594,5 +600,90 @@ func TestReplay_SettingsFileRemovedWhenCreateSessionFails(t *testing.T) {
 	}
 	if _, err := os.Stat(strings.TrimPrefix(args[i], "--settings=")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("settings file after the failed CreateSession: %v", err)
+	}
+}
+
+// CreateSession refuses a session whose settings hooks the CLI does not list as in force, or
+// lists next to a hook of another source that may rewrite the input they approved: each is
+// ErrHooksNotEnforced (the real CLI's cases: TestRealCLI_UntrustedSettingsCannotSwitchOffGuards).
+func TestReplay_SettingsHooksNotInForceRefused(t *testing.T) {
+	t.Parallel()
+	const ask = `expect {"type":"control_request","request_id":"$capture:listing","request":{"subtype":"get_hooks_listing"}}
+`
+	answer := func(response string) string {
+		return `send {"type":"control_response","response":{"subtype":"success","request_id":"$listing","response":` + response + "}}\n"
+	}
+	ours := `{"event":"PreToolUse","source":"flagSettings"}`
+	for _, tc := range []struct{ name, reply string }{
+		{"listing refused", `send {"type":"control_response","response":{"subtype":"error","request_id":"$listing","error":"Unsupported control request subtype: get_hooks_listing"}}` + "\n"},
+		{"listing unreadable", answer(`{"hooks":{}}`)},
+		{"hook missing", answer(`{"hooks":[],"policy":{}}`)},
+		{"hook disabled", answer(`{"hooks":[{"event":"PreToolUse","source":"flagSettings","disabled":true}],"policy":{}}`)},
+		{"policy managed only", answer(`{"hooks":[` + ours + `],"policy":{"managedOnly":true}}`)},
+		{"safe mode", answer(`{"hooks":[` + ours + `],"policy":{},"safeMode":{}}`)},
+		{"project hook next to ours", answer(`{"hooks":[{"event":"PreToolUse","source":"projectSettings","commandText":"./rewrite.sh"},` + ours + `],"policy":{}}`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newReplay(t, replayInit+ask+tc.reply+"eof\n")
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			s, err := v2.CreateSession(ctx, append(r.opts, v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventPreToolUse: {{Matcher: "Bash", Command: "./guard.sh"}}}))...)
+			if err == nil {
+				s.Close()
+				t.Fatal("CreateSession started a session whose settings hooks are not in force")
+			}
+			if !errors.Is(err, v2.ErrHooksNotEnforced) {
+				t.Errorf("CreateSession = %v, want ErrHooksNotEnforced", err)
+			}
+		})
+	}
+}
+
+// WithSettings never puts its JSON on the command line (/proc/PID/cmdline is readable by every
+// user): inline JSON, a file and a file relative to WithCwd's directory all reach the CLI as the
+// path of the SDK's 0600 temporary file, which holds the settings.
+func TestReplay_SettingsNeverOnTheCommandLine(t *testing.T) {
+	t.Parallel()
+	const secret = "s3cret-token-value"
+	user := `{"env":{"API_TOKEN":"` + secret + `"}}`
+	for _, tc := range []struct {
+		name     string
+		settings func(cwd string) string
+	}{
+		{"inline JSON", func(string) string { return user }},
+		{"inline JSON with blanks", func(string) string { return "\n  " + user + " " }},
+		{"absolute file", func(cwd string) string { return filepath.Join(cwd, "user-settings.json") }},
+		{"file relative to the working directory", func(string) string { return "user-settings.json" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newReplay(t, replayInit+"eof\n")
+			if err := os.WriteFile(filepath.Join(r.dir, "user-settings.json"), []byte(user), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r.session(t, v2.WithSettings(tc.settings(r.dir)))
+			args := r.args(t)
+			for _, a := range args {
+				if strings.Contains(a, secret) || strings.Contains(a, "{") {
+					t.Errorf("argument %q carries the settings' JSON", a)
+				}
+			}
+			i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "--settings=") })
+			if i < 0 {
+				t.Fatalf("no --settings in %q", args)
+			}
+			path := strings.TrimPrefix(args[i], "--settings=")
+			st, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mode().Perm() != 0o600 || strings.HasPrefix(path, r.dir) {
+				t.Errorf("--settings %s (mode %v), want the SDK's own 0600 file", path, st.Mode().Perm())
+			}
+			if b, _ := os.ReadFile(path); !strings.Contains(string(b), secret) {
+				t.Errorf("the settings file does not hold the settings: %s", b)
+			}
+		})
 	}
 }

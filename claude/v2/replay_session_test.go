@@ -181,3 +181,17 @@ func TestReplay_InterruptFromAHook(t *testing.T) {
 		})
 	}
 }
+
+// A CLI whose initialize answer reports a blank version (" ") does not crash CreateSession (it
+// used to panic in versionLess): the session starts, with the "older than" warning.
+func TestReplay_BlankCLIVersion(t *testing.T) {
+	t.Parallel()
+	r := newReplay(t, `expect {"type":"control_request","request_id":"$capture:first","request":{"subtype":"initialize"}}
+send {"type":"control_response","response":{"subtype":"success","request_id":"$first","response":{"claude_code_version":" ","hooks_applied":true,"hook_on_failure_supported":true}}}
+eof
+`)
+	s := r.session(t)
+	if w := s.Info().Warnings; len(w) != 1 || !strings.Contains(w[0], "older than") {
+		t.Errorf("warnings %q, want the one that the version is older than the oldest supported", w)
+	}
+}

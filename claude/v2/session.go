@@ -263,12 +263,14 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 			o.appendSystemPrompt += "SessionStart hook additional context: " + ctxText
 		}
 	}
-	if o.hasSettingsHooks() {
-		path, err := o.writeSettingsFile()
+	var settingsHooks map[string]int
+	// Always a file, never inline JSON on the command line (WithSettings).
+	if o.hasSettingsHooks() || strings.TrimSpace(o.settings) != "" {
+		path, counts, err := o.writeSettingsFile()
 		if err != nil {
 			return nil, err
 		}
-		s.settingsFile, o.settings = path, path
+		s.settingsFile, o.settings, settingsHooks = path, path, counts
 	}
 	s.o = o
 
@@ -322,6 +324,10 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		}
 	}
 	if err := s.initialize(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
+	if err := s.checkSettingsHooks(ctx, settingsHooks); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -499,6 +505,12 @@ func (s *Session) initialize(ctx context.Context) error {
 		}
 		return fmt.Errorf("v2: initialize: %w", err)
 	}
+	return s.applyInitAnswer(raw, reg)
+}
+
+// applyInitAnswer reads the CLI's initialize answer into Info and decides on the hook
+// registration reg. Whatever the answer holds, it does not panic (FuzzInitAnswer).
+func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) error {
 	var a initAnswer
 	_ = json.Unmarshal(raw, &a)
 	s.info.Raw = raw
@@ -993,9 +1005,14 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// versionLess compares dotted versions numerically ("2.1.330" < "2.2.0").
+// versionLess compares dotted versions numerically ("2.1.330" < "2.2.0"); text after the first
+// blank ("2.1.330 (Claude Code)") is ignored, and a blank or non-numeric part counts as 0, so
+// that whatever the CLI reports, nothing panics.
 func versionLess(a, b string) bool {
-	pa, pb := strings.Split(strings.Fields(a)[0], "."), strings.Split(b, ".")
+	if f := strings.Fields(a); len(f) > 0 {
+		a = f[0]
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(pa) || i < len(pb); i++ {
 		var x, y int
 		if i < len(pa) {

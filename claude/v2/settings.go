@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -49,6 +50,14 @@ type SettingsPromptHook struct {
 // user's hooks are kept and these appended, the user's other keys untouched. The merged settings go
 // to a temporary file (mode 0600, removed by Close), so that nothing in them shows in the process
 // list. Calling it again adds to the registrations. Default: none.
+//
+// Settings files the program does not own cannot switch these hooks off: the merged settings set
+// "disableAllHooks": false, which outranks the user's, the project's and the local settings, and
+// CreateSession asks the CLI whether it will run every settings hook and fails with
+// ErrHooksNotEnforced when it will not (the machine's managed settings switch hooks off, the CLI
+// runs in safe or bare mode) or when a PreToolUse or PermissionRequest hook of the user's, the
+// project's or the local settings runs next to them, which could rewrite the input they approved.
+// See docs/RELIABILITY.md, "Untrusted repositories".
 func WithCommandHooks(hooks map[shared.HookEvent][]SettingsCommandHook) Option {
 	return optionFunc(func(o *options) {
 		if o.commandHooks == nil {
@@ -127,8 +136,12 @@ func (o *options) mergedSettings() ([]byte, error) {
 	if user := strings.TrimSpace(o.settings); user != "" {
 		data := []byte(user)
 		if !strings.HasPrefix(user, "{") {
+			path := o.settings
+			if !filepath.IsAbs(path) && o.cwd != "" {
+				path = filepath.Join(o.cwd, path) // where the CLI, run in o.cwd, would read it
+			}
 			var err error
-			if data, err = os.ReadFile(o.settings); err != nil {
+			if data, err = os.ReadFile(path); err != nil {
 				return nil, fmt.Errorf("v2: reading the settings to merge hooks into: %w", err)
 			}
 		}
@@ -169,30 +182,64 @@ func (o *options) mergedSettings() ([]byte, error) {
 		return nil, err
 	}
 	top["hooks"] = raw
+	if len(hooks) > 0 {
+		// A settings file the program does not own (the user's, the project's, the local one) may
+		// set "disableAllHooks": true; the flag tier outranks them (docs/HOOKS.md), so the
+		// program's hooks hold. WithSettings's own true contradicts its hooks: refuse it.
+		if v, ok := top["disableAllHooks"]; ok && !bytes.Equal(bytes.TrimSpace(v), []byte("false")) {
+			return nil, fmt.Errorf("v2: WithSettings sets \"disableAllHooks\": %s, which would switch off the settings hooks (WithCommandHooks, WithPromptHooks, its own \"hooks\"): remove the key, or the hooks", v)
+		}
+		top["disableAllHooks"] = jsontext.Value("false")
+	}
 	if err := o.mergeSandbox(top); err != nil {
 		return nil, err
 	}
 	return json.Marshal(top, json.Deterministic(true))
 }
 
+// settingsHookCounts returns the number of hooks per event in merged settings (mergedSettings's
+// output), for checkSettingsHooks.
+func settingsHookCounts(merged []byte) (map[string]int, error) {
+	var top struct {
+		Hooks map[string][]settingsMatcher `json:"hooks"`
+	}
+	if err := json.Unmarshal(merged, &top); err != nil {
+		return nil, fmt.Errorf("v2: the settings' \"hooks\" cannot be read: %w", err)
+	}
+	n := map[string]int{}
+	for e, ms := range top.Hooks {
+		for _, m := range ms {
+			n[e] += len(m.Hooks)
+		}
+		if n[e] == 0 {
+			delete(n, e)
+		}
+	}
+	return n, nil
+}
+
 // writeSettingsFile writes the merged settings to a new temporary file, mode 0600, and returns
-// its path.
-func (o *options) writeSettingsFile() (string, error) {
+// its path and the number of hooks per event in it.
+func (o *options) writeSettingsFile() (string, map[string]int, error) {
 	data, err := o.mergedSettings()
 	if err != nil {
-		return "", err
+		return "", nil, err
+	}
+	counts, err := settingsHookCounts(data)
+	if err != nil {
+		return "", nil, err
 	}
 	f, err := os.CreateTemp("", "agent-sdk-settings-*.json") // mode 0600
 	if err != nil {
-		return "", fmt.Errorf("v2: settings file: %w", err)
+		return "", nil, fmt.Errorf("v2: settings file: %w", err)
 	}
 	_, werr := f.Write(data)
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(f.Name())
-		return "", fmt.Errorf("v2: settings file: %w", err)
+		return "", nil, fmt.Errorf("v2: settings file: %w", err)
 	}
-	return f.Name(), nil
+	return f.Name(), counts, nil
 }
 
 func seconds(d time.Duration) int {

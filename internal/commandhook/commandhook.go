@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/internal/childenv"
 	"github.com/hookwire/agent-sdk-go/internal/procgroup"
 )
 
@@ -75,7 +76,7 @@ func runCommandHook(ctx context.Context, command string, opts shared.CommandHook
 			cmd.Dir = b.Cwd
 		}
 	}
-	cmd.Env = append(append(append(os.Environ(), commandEnv(in)...), opts.Env...), env...)
+	cmd.Env = childenv.Build(nil, commandEnv(in), opts.Env, env)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var progress func(stream, line string)
 	if report := shared.HookProgressFrom(ctx); report != nil || opts.Progress != nil {

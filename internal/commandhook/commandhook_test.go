@@ -234,3 +234,47 @@ func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
 		t.Errorf("answer %s, want a deny with the reason", b)
 	}
 }
+
+// A command hook does not inherit the variables of a Claude Code session the program runs in
+// (its messaging token and socket, session id, PID, CLAUDECODE): the SDK's one environment
+// policy (internal/childenv) applies to it as to the CLI. Other variables, the hook's own and
+// CommandHookOptions.Env are kept.
+func TestCommandHookDropsParentSessionEnv(t *testing.T) {
+	parent := map[string]string{
+		"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": "parent-session", "CLAUDE_CODE_MESSAGING_TOKEN": "parent-token",
+		"CLAUDE_CODE_MESSAGING_SOCKET": "/tmp/parent.sock", "CLAUDE_PID": "4242", "CLAUDE_CODE_CHILD_SESSION": "1",
+	}
+	for k, v := range parent {
+		t.Setenv(k, v) // not parallel: the process environment is the parent's
+	}
+	t.Setenv("COMMANDHOOK_KEEP", "inherited")
+	dir := t.TempDir()
+	names := []string{"COMMANDHOOK_KEEP", "FROM_OPTIONS", "HOOK_EVENT"}
+	for k := range parent {
+		names = append(names, k)
+	}
+	var script strings.Builder
+	for _, n := range names {
+		script.WriteString("echo " + n + "=${" + n + "-unset} >> " + filepath.Join(dir, "env.txt") + "\n")
+	}
+	h := New(script.String(), shared.CommandHookOptions{Env: []string{"FROM_OPTIONS=kept"}})
+	if _, err := h(context.Background(), preToolUse("ls")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "env.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		got[k] = v
+	}
+	want := map[string]string{"COMMANDHOOK_KEEP": "inherited", "FROM_OPTIONS": "kept", "HOOK_EVENT": "PreToolUse"}
+	for k := range parent {
+		want[k] = "unset"
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the command hook's environment (-want +got):\n%s", diff)
+	}
+}

@@ -182,6 +182,11 @@ func TestNoSecretsInLogs(t *testing.T) {
 // mode 0600 while the session runs, removed by Close, and removed when the session fails to start
 // (the CLI crashes, or ctx ends during initialize). A session without settings hooks makes none.
 func TestTempFiles(t *testing.T) {
+	// The SDK asks the CLI whether it runs the settings hooks (get_hooks_listing): in force.
+	const (
+		listingExpect = `expect {"type":"control_request","request_id":"$capture:hl","request":{"subtype":"get_hooks_listing"}}`
+		listingAnswer = `send {"type":"control_response","response":{"subtype":"success","request_id":"$hl","response":{"hooks":[{"event":"PreToolUse","source":"flagSettings"}],"policy":{}}}}`
+	)
 	cmdHooks := v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{
 		shared.HookEventPreToolUse: {{Matcher: "Bash", Command: "./check-command.sh --token-file /run/secret"}},
 	})
@@ -193,9 +198,10 @@ func TestTempFiles(t *testing.T) {
 		startFails bool
 	}{
 		{"Go hooks only", []string{initExpect, initAnswer, "eof"}, []v2.Option{v2.WithHook(shared.HookEventPreToolUse, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })}, false, false},
-		{"settings command hooks", []string{initExpect, initAnswer, "eof"}, []v2.Option{cmdHooks}, true, false},
+		{"settings command hooks", []string{initExpect, initAnswer, listingExpect, listingAnswer, "eof"}, []v2.Option{cmdHooks}, true, false},
 		{"settings hooks, crash at start", []string{"stderr boom", "exit 1"}, []v2.Option{cmdHooks}, true, true},
-		{"settings hooks, CLI never answers", []string{initExpect, "hang"}, []v2.Option{cmdHooks, v2.WithRequestTimeout(300 * time.Millisecond)}, true, true},
+		// A request timeout generous enough for the fake to start (and write its arguments) on a loaded machine.
+		{"settings hooks, CLI never answers", []string{initExpect, "hang"}, []v2.Option{cmdHooks, v2.WithRequestTimeout(5 * time.Second)}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
