@@ -77,12 +77,12 @@ func (s *Session) ReadMCPResource(ctx context.Context, server, uri string) ([]MC
 	return a.Contents, err
 }
 
-// guardSettings are the settings keys ApplyFlagSettings and UpdateSettings refuse: each can switch
+// guardSettings are the settings keys ApplyFlagSettings refuses: each can switch
 // off the session's hooks (its guards) or its sandbox. Set them, if at all, when the session
 // starts (WithSettings, WithSandbox), where their effect is checked.
 var guardSettings = []string{"allowManagedHooksOnly", "disableAllHooks", "sandbox"}
 
-// ErrGuardSetting is the error of ApplyFlagSettings and UpdateSettings for a setting that could
+// ErrGuardSetting is the error of ApplyFlagSettings for a setting that could
 // switch off the session's hooks or sandbox (disableAllHooks, allowManagedHooksOnly, sandbox).
 var ErrGuardSetting = errors.New("v2: setting refused: it can switch off the session's hooks or sandbox")
 
@@ -101,7 +101,8 @@ func checkSettings(call string, settings map[string]any) error {
 }
 
 // ApplyFlagSettings merges settings into the running session's flag settings (apply_flag_settings,
-// the layer --settings sets): e.g. {"permissions": {"deny": ["WebFetch"]}} or {"model": "..."}.
+// the layer --settings sets): e.g. {"permissions": {"deny": ["Bash"]}} makes the CLI refuse the
+// model's next Bash calls.
 // They last for the session and are not written anywhere. A key that can switch off the session's
 // hooks or sandbox is refused with ErrGuardSetting before anything is sent.
 func (s *Session) ApplyFlagSettings(ctx context.Context, settings map[string]any) error {
@@ -125,20 +126,18 @@ const (
 	SettingsUser SettingsSource = "userSettings"
 )
 
-// UpdateSettings merges settings into a settings file on disk (update_settings): unlike
-// ApplyFlagSettings the change outlives the session and applies to every later session that reads
-// the file. A key that can switch off hooks or a sandbox is refused with ErrGuardSetting.
-func (s *Session) UpdateSettings(ctx context.Context, source SettingsSource, settings map[string]any) error {
+// UpdateSettings sets keys of a settings file on disk (update_settings): unlike ApplyFlagSettings
+// the change outlives the session and applies to every later session that reads the file. CLI
+// 2.1.330 takes string values only, and only the keys outputStyle (SettingsLocal) and effortLevel
+// (SettingsUser); it refuses any other key with a *shared.ControlError.
+func (s *Session) UpdateSettings(ctx context.Context, source SettingsSource, settings map[string]string) error {
 	if source != SettingsLocal && source != SettingsUser {
 		return fmt.Errorf("v2: UpdateSettings: source %q (want SettingsLocal or SettingsUser)", source)
 	}
-	if err := checkSettings("UpdateSettings", settings); err != nil {
-		return err
-	}
 	return s.request(ctx, "update_settings", struct {
-		Subtype  string         `json:"subtype"`
-		Source   SettingsSource `json:"source"`
-		Settings map[string]any `json:"settings"`
+		Subtype  string            `json:"subtype"`
+		Source   SettingsSource    `json:"source"`
+		Settings map[string]string `json:"settings"`
 	}{"update_settings", source, settings}, nil)
 }
 
