@@ -203,15 +203,6 @@ func checkSystem(subtype, level, tag string) func(*testing.T, shared.Message) {
 	}
 }
 
-func checkRaw(typ, subtype string) func(*testing.T, shared.Message) {
-	return func(t *testing.T, m shared.Message) {
-		r := m.(*shared.RawMessage)
-		if r.MessageType != typ || r.Subtype != subtype {
-			t.Errorf("RawMessage{MessageType: %q, Subtype: %q}, want {%q, %q}", r.MessageType, r.Subtype, typ, subtype)
-		}
-	}
-}
-
 // rawOf returns the Raw field of a decoded message.
 func rawOf(m shared.Message) jsontext.Value {
 	switch v := m.(type) {
