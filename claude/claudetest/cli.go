@@ -19,7 +19,7 @@ import (
 
 // CLIVersion is the Claude Code CLI version (npm package @anthropic-ai/claude-code) that this
 // SDK is tested against, and that InstallCLI installs.
-const CLIVersion = "2.1.330"
+const CLIVersion = "2.1.332"
 
 const (
 	cliPackage = "@anthropic-ai/claude-code"
@@ -133,14 +133,24 @@ func RequireCLI(t testing.TB) string {
 // and installs into the per-user cache FindCLI looks at otherwise. It needs npm on PATH and the
 // npm registry; ctx bounds the whole install.
 func InstallCLI(ctx context.Context, dir string) (string, error) {
+	return InstallCLIVersion(ctx, dir, CLIVersion)
+}
+
+// InstallCLIVersion is InstallCLI for another version, e.g. v2.MinCLIVersion for a run of the
+// real-CLI tests against the oldest supported CLI (point $CLAUDE_CLI_PATH at the path it returns).
+// With dir "" it installs into the per-user cache directory of that version
+// (DIR/agent-sdk-go/claude-cli-VERSION), which FindCLI looks at only for CLIVersion.
+func InstallCLIVersion(ctx context.Context, dir, version string) (string, error) {
 	if dir == "" {
-		if p, err := FindCLI(); err == nil {
-			if v, err := cliVersion(ctx, p); err == nil && v == CLIVersion {
-				return p, nil
+		if version == CLIVersion {
+			if p, err := FindCLI(); err == nil {
+				if v, err := cliVersion(ctx, p); err == nil && v == version {
+					return p, nil
+				}
 			}
 		}
 		var err error
-		if dir, err = userCacheDir(); err != nil {
+		if dir, err = userCacheDirFor(version); err != nil {
 			return "", fmt.Errorf("claudetest: no per-user cache directory: %w", err)
 		}
 	}
@@ -149,24 +159,24 @@ func InstallCLI(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("claudetest: %w", err)
 	}
 	p := binPath(abs)
-	if v, err := cliVersion(ctx, p); err == nil && v == CLIVersion {
+	if v, err := cliVersion(ctx, p); err == nil && v == version {
 		return p, nil
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return "", fmt.Errorf("claudetest: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--prefix", abs, cliPackage+"@"+CLIVersion)
+	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--prefix", abs, cliPackage+"@"+version)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("claudetest: npm install %s@%s: %w\n%s", cliPackage, CLIVersion, err, tail(out.String(), 2000))
+		return "", fmt.Errorf("claudetest: npm install %s@%s: %w\n%s", cliPackage, version, err, tail(out.String(), 2000))
 	}
 	v, err := cliVersion(ctx, p)
 	if err != nil {
 		return "", err
 	}
-	if v != CLIVersion {
-		return "", fmt.Errorf("claudetest: %s is version %s after npm install, want %s", p, v, CLIVersion)
+	if v != version {
+		return "", fmt.Errorf("claudetest: %s is version %s after npm install, want %s", p, v, version)
 	}
 	return p, nil
 }
@@ -186,12 +196,15 @@ func cliVersion(ctx context.Context, path string) (string, error) {
 }
 
 // userCacheDir is the per-user install directory of CLIVersion.
-func userCacheDir() (string, error) {
+func userCacheDir() (string, error) { return userCacheDirFor(CLIVersion) }
+
+// userCacheDirFor is the per-user install directory of a version.
+func userCacheDirFor(version string) (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "agent-sdk-go", "claude-cli-"+CLIVersion), nil
+	return filepath.Join(dir, "agent-sdk-go", "claude-cli-"+version), nil
 }
 
 // binPath is the CLI inside an npm --prefix directory.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -84,7 +85,11 @@ var streamGolden = map[string]struct {
 	}},
 	"hook_callback_failed notice": {"*shared.SystemMessage", "system", checkSystem("informational", "warning", "hook_callback_failed")},
 	"command hook timeout notice": {"*shared.SystemMessage", "system", checkSystem("informational", "warning", "hook_no_verdict")},
-	"hook heartbeat":              {"*shared.RawMessage", "tool_progress", checkRaw("tool_progress", "")},
+	"hook heartbeat": {"*shared.ToolProgressMessage", "tool_progress", func(t *testing.T, m shared.Message) {
+		if p := m.(*shared.ToolProgressMessage); !p.Heartbeat || p.ToolName != "PreToolUse" || p.ElapsedTimeSeconds != 30 || p.ParentToolUseID == nil || *p.ParentToolUseID != "toolu_01" {
+			t.Errorf("ToolProgressMessage = %+v", p)
+		}
+	}},
 	"hook_started": {"*shared.SystemMessage", "system", func(t *testing.T, m shared.Message) {
 		s := m.(*shared.SystemMessage)
 		if s.Subtype != "hook_started" || s.HookEvent != "SessionStart" || s.HookName != "SessionStart:startup" || s.HookID == "" {
@@ -109,7 +114,11 @@ var streamGolden = map[string]struct {
 			t.Errorf("StreamEvent = %+v", e)
 		}
 	}},
-	"system/status":          {"*shared.SystemMessage", "system", checkSystem("status", "", "")},
+	"system/status": {"*shared.StatusMessage", "system", func(t *testing.T, m shared.Message) {
+		if s := m.(*shared.StatusMessage); s.Status != "requesting" || s.Subtype != "status" {
+			t.Errorf("StatusMessage = %+v", s)
+		}
+	}},
 	"UPS block notice":       {"*shared.SystemMessage", "system", checkSystem("informational", "warning", "")},
 	"result after UPS block": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", Result: "UserPromptSubmit operation blocked by hook:\nprompt blocked\n\nOriginal prompt: go"})},
 	"Stop-hook feedback user message": {"*shared.UserMessage", "user", func(t *testing.T, m shared.Message) {
@@ -118,7 +127,11 @@ var streamGolden = map[string]struct {
 			t.Errorf("Content = %s, Blocks = %v", u.Message.Content, u.Blocks)
 		}
 	}},
-	"permission_denied":           {"*shared.SystemMessage", "system", checkSystem("permission_denied", "", "")},
+	"permission_denied": {"*shared.PermissionDeniedMessage", "system", func(t *testing.T, m shared.Message) {
+		if p := m.(*shared.PermissionDeniedMessage); p.ToolName != "Bash" || p.ToolUseID != "toolu_01" || p.DecisionReasonType != "hook" || p.Message != "please ask" {
+			t.Errorf("PermissionDeniedMessage = %+v", p)
+		}
+	}},
 	"systemMessage notice":        {"*shared.SystemMessage", "system", checkSystem("informational", "notice", "")},
 	"result after continue:false": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", StopReason: "tool_use", TerminalReason: "hook_stopped", NumTurns: 2})},
 	"result after defer":          {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", StopReason: "tool_deferred", TerminalReason: "tool_deferred", NumTurns: 1, HasDeferred: true})},
@@ -129,9 +142,21 @@ var streamGolden = map[string]struct {
 		Errors: []string{"[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"}})},
 	"result when PostToolBatch callback times out (crash)": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "error_during_execution", IsError: true,
 		Errors: []string{"", "[session_crash] error_name=AbortError api_error_status=none cause_name=none"}})},
-	"conversation_reset": {"*shared.RawMessage", "conversation_reset", checkRaw("conversation_reset", "")},
-	"compact_boundary":   {"*shared.SystemMessage", "system", checkSystem("compact_boundary", "", "")},
-	"task_notification":  {"*shared.SystemMessage", "system", checkSystem("task_notification", "", "")},
+	"conversation_reset": {"*shared.ConversationResetMessage", "conversation_reset", func(t *testing.T, m shared.Message) {
+		if c := m.(*shared.ConversationResetMessage); c.Trigger != "clear" || c.NewConversationID != "6a321792-a231-4296-9092-6feab101854f" {
+			t.Errorf("ConversationResetMessage = %+v", c)
+		}
+	}},
+	"compact_boundary": {"*shared.CompactBoundaryMessage", "system", func(t *testing.T, m shared.Message) {
+		if c := m.(*shared.CompactBoundaryMessage); c.CompactMetadata.Trigger != "manual" || c.CompactMetadata.PreTokens != 10 || c.CompactMetadata.PostTokens != 2534 {
+			t.Errorf("CompactBoundaryMessage = %+v", c)
+		}
+	}},
+	"task_notification": {"*shared.TaskNotificationMessage", "system", func(t *testing.T, m shared.Message) {
+		if n := m.(*shared.TaskNotificationMessage); n.TaskID != "a3c50f50f409065bc" || n.Status != "completed" || n.Summary != "subagent result 2" || n.Usage == nil || n.Usage.ToolUses != 1 {
+			t.Errorf("TaskNotificationMessage = %+v", n)
+		}
+	}},
 	"replayed user message": {"*shared.UserMessage", "user", func(t *testing.T, m shared.Message) {
 		if u := m.(*shared.UserMessage); !u.IsReplay || string(u.Message.Content) != `"go"` {
 			t.Errorf("IsReplay = %v, Content = %s", u.IsReplay, u.Message.Content)
@@ -178,15 +203,6 @@ func checkSystem(subtype, level, tag string) func(*testing.T, shared.Message) {
 	}
 }
 
-func checkRaw(typ, subtype string) func(*testing.T, shared.Message) {
-	return func(t *testing.T, m shared.Message) {
-		r := m.(*shared.RawMessage)
-		if r.MessageType != typ || r.Subtype != subtype {
-			t.Errorf("RawMessage{MessageType: %q, Subtype: %q}, want {%q, %q}", r.MessageType, r.Subtype, typ, subtype)
-		}
-	}
-}
-
 // rawOf returns the Raw field of a decoded message.
 func rawOf(m shared.Message) jsontext.Value {
 	switch v := m.(type) {
@@ -212,6 +228,9 @@ func rawOf(m shared.Message) jsontext.Value {
 		return v.Raw
 	case *shared.RawMessage:
 		return v.Raw
+	}
+	if f := reflect.ValueOf(m).Elem().FieldByName("Raw"); f.IsValid() { // the typed kinds
+		return f.Bytes()
 	}
 	return nil
 }

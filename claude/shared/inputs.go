@@ -432,6 +432,8 @@ func NewHookInput(e HookEvent) HookInput {
 		return new(PostModelSwitchHookInput)
 	case HookEventMessageDisplay:
 		return new(MessageDisplayHookInput)
+	case HookEventPreSkillShellCommand:
+		return new(PreSkillShellCommandHookInput)
 	case HookEventInstructionsLoaded:
 		return new(InstructionsLoadedHookInput)
 	case HookEventConfigChange:

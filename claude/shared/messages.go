@@ -13,8 +13,10 @@ type Message interface {
 	Type() string
 }
 
-// SystemMessage is a "system" message: init at the start of each turn, informational notices,
-// permission_denied, hook_started / hook_response of command hooks, status, and more (Subtype).
+// SystemMessage is a "system" message of subtype init (at the start of each turn), informational
+// (a notice), hook_started / hook_progress / hook_response (the CLI's command hooks), or of a
+// subtype this SDK does not know (a newer CLI's: its fields are in Raw). The other system subtypes
+// have their own types (messages_system.go: *APIRetryMessage, *TaskStartedMessage, ...).
 type SystemMessage struct {
 	Subtype   string `json:"subtype"`
 	SessionID string `json:"session_id,omitempty"`
@@ -24,10 +26,31 @@ type SystemMessage struct {
 	Model          string   `json:"model,omitempty"`
 	PermissionMode string   `json:"permissionMode,omitempty"`
 	Tools          []string `json:"tools,omitempty"`
-	// Informational fields.
-	Content string `json:"content,omitempty"`
-	Level   string `json:"level,omitempty"`
-	Tag     string `json:"tag,omitempty"`
+	// MCPServers are the session's MCP servers and whether each connected (init).
+	MCPServers []InitMCPServer `json:"mcp_servers,omitempty"`
+	// Agents are the subagent names, SlashCommands the slash commands (TerminalSlashCommands those
+	// that only a terminal runs), Skills the skills, Plugins the plugins loaded (init).
+	Agents                []string     `json:"agents,omitempty"`
+	SlashCommands         []string     `json:"slash_commands,omitempty"`
+	TerminalSlashCommands []string     `json:"terminal_slash_commands,omitempty"`
+	Skills                []string     `json:"skills,omitempty"`
+	Plugins               []InitPlugin `json:"plugins,omitempty"`
+	// APIKeySource says where the API key came from ("ANTHROPIC_API_KEY", "apiKeyHelper", "none",
+	// ...); ClaudeCodeVersion is the CLI's version; OutputStyle the output style in use (init).
+	APIKeySource      string   `json:"apiKeySource,omitempty"`
+	ClaudeCodeVersion string   `json:"claude_code_version,omitempty"`
+	OutputStyle       string   `json:"output_style,omitempty"`
+	Betas             []string `json:"betas,omitempty"`
+	// Capabilities are the protocol capabilities the CLI announces (init).
+	Capabilities  []string `json:"capabilities,omitempty"`
+	FastModeState string   `json:"fast_mode_state,omitempty"`
+	// Informational fields (subtype "informational": Level "info", "notice", "suggestion" or
+	// "warning").
+	Content             string `json:"content,omitempty"`
+	Level               string `json:"level,omitempty"`
+	Tag                 string `json:"tag,omitempty"`
+	ToolUseID           string `json:"tool_use_id,omitempty"`
+	PreventContinuation bool   `json:"prevent_continuation,omitempty"`
 	// Command-hook progress fields (hook_started, hook_response).
 	HookID    string `json:"hook_id,omitempty"`
 	HookName  string `json:"hook_name,omitempty"`
@@ -43,18 +66,38 @@ type SystemMessage struct {
 // Type returns "system".
 func (*SystemMessage) Type() string { return "system" }
 
-// ContentBlock is one block of a model message: text, thinking, tool_use or tool_result.
+// InitMCPServer is an MCP server as system/init lists it: Status is "connected", "failed",
+// "needs-auth", "pending" or "disabled".
+type InitMCPServer struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Source string `json:"source,omitempty"`
+}
+
+// InitPlugin is a plugin as system/init lists it.
+type InitPlugin struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Version string `json:"version,omitempty"`
+	Source  string `json:"source,omitempty"`
+}
+
+// ContentBlock is one block of a model message: text, thinking, tool_use, tool_result,
+// server_tool_use or web_search_tool_result (the Block* constants); fields of other blocks are not
+// decoded (the message's Raw has them).
 type ContentBlock struct {
 	Type string `json:"type"`
-	// Text of a text block.
-	Text string `json:"text,omitempty"`
+	// Text of a text block, and its Citations (web search hits it cites) when it has any.
+	Text      string         `json:"text,omitempty"`
+	Citations jsontext.Value `json:"citations,omitempty"`
 	// Thinking of a thinking block.
 	Thinking string `json:"thinking,omitempty"`
-	// ID, Name and Input of a tool_use block.
+	// ID, Name and Input of a tool_use or server_tool_use block.
 	ID    string         `json:"id,omitempty"`
 	Name  string         `json:"name,omitempty"`
 	Input jsontext.Value `json:"input,omitempty"`
-	// ToolUseID, Content and IsError of a tool_result block. Content is a string or an array.
+	// ToolUseID, Content and IsError of a tool_result block. Content is a string or an array. A
+	// web_search_tool_result block has ToolUseID and Content (WebSearchResults).
 	ToolUseID string         `json:"tool_use_id,omitempty"`
 	Content   jsontext.Value `json:"content,omitempty"`
 	IsError   bool           `json:"is_error,omitempty"`

@@ -105,11 +105,22 @@ func (s *Session) StopTask(ctx context.Context, taskID string) error {
 }
 
 // SetMaxThinkingTokens changes the thinking budget of the running session's next requests
-// (set_max_thinking_tokens); 0 turns thinking off.
-func (s *Session) SetMaxThinkingTokens(ctx context.Context, n int) error {
+// (set_max_thinking_tokens); 0 turns thinking off. display, unless "", also changes how thinking
+// shows in the model's messages: ThinkingDisplaySummarized, ThinkingDisplayOmitted or
+// ThinkingDisplayHighlights (the TypeScript SDK's thinkingDisplay argument).
+func (s *Session) SetMaxThinkingTokens(ctx context.Context, n int, display string) error {
 	if n < 0 {
 		return fmt.Errorf("v2: SetMaxThinkingTokens(%d): negative", n)
 	}
-	_, err := s.t.Request(ctx, "set_max_thinking_tokens", map[string]any{"subtype": "set_max_thinking_tokens", "max_thinking_tokens": n})
+	switch display {
+	case "", ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights:
+	default:
+		return fmt.Errorf("v2: SetMaxThinkingTokens: unknown display %q (want summarized, omitted or highlights)", display)
+	}
+	_, err := s.t.Request(ctx, "set_max_thinking_tokens", struct {
+		Subtype   string `json:"subtype"`
+		MaxTokens int    `json:"max_thinking_tokens"`
+		Display   string `json:"thinking_display,omitempty"`
+	}{"set_max_thinking_tokens", n, display})
 	return err
 }

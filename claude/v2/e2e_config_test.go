@@ -470,7 +470,7 @@ func TestRealCLI_ControlCalls(t *testing.T) {
 	if err := s.StopTask(ctx, "no-such-task"); err != nil { // CLI 2.1.330 accepts any id
 		t.Errorf("StopTask(unknown) = %v", err)
 	}
-	if err := s.SetMaxThinkingTokens(ctx, 4096); err != nil {
+	if err := s.SetMaxThinkingTokens(ctx, 4096, ""); err != nil {
 		t.Fatalf("SetMaxThinkingTokens: %v", err)
 	}
 	run(t, s, "again")
@@ -478,7 +478,7 @@ func TestRealCLI_ControlCalls(t *testing.T) {
 	if th, _ := bodyField(t, last, "thinking").(map[string]any); th["budget_tokens"] != float64(4096) {
 		t.Errorf("thinking after SetMaxThinkingTokens(4096) = %v", th)
 	}
-	if err := s.SetMaxThinkingTokens(ctx, 0); err != nil {
+	if err := s.SetMaxThinkingTokens(ctx, 0, ""); err != nil {
 		t.Fatalf("SetMaxThinkingTokens(0): %v", err)
 	}
 	run(t, s, "once more")

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
@@ -44,13 +42,8 @@ func TestRealCLI_StopTask(t *testing.T) {
 	msgs, _ := query(t, s, "sleep in the background")
 	var taskID string
 	for _, m := range msgs {
-		if sm, ok := m.(*shared.SystemMessage); ok && sm.Subtype == "task_started" {
-			var f struct {
-				TaskID string `json:"task_id"`
-			}
-			if json.Unmarshal(sm.Raw, &f) == nil {
-				taskID = f.TaskID
-			}
+		if ts, ok := m.(*shared.TaskStartedMessage); ok {
+			taskID = ts.TaskID
 		}
 	}
 	if taskID == "" {

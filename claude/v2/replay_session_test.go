@@ -195,3 +195,28 @@ eof
 		t.Errorf("warnings %q, want the one that the version is older than the oldest supported", w)
 	}
 }
+
+// The supported CLI range (issue 26): a CLI older than MinCLIVersion, or one that does not say its
+// version, starts with a warning that names the range and the upgrade; a supported one without.
+func TestReplay_CLIVersionRange(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		version string
+		warns   bool
+	}{{"2.1.200", true}, {"", true}, {v2.MinCLIVersion, false}, {v2.MaxTestedCLIVersion, false}, {"2.2.0", false}} {
+		t.Run(tc.version, func(t *testing.T) {
+			t.Parallel()
+			answer := `send {"type":"control_response","response":{"subtype":"success","request_id":"$first","response":{"claude_code_version":"` + tc.version + `"}}}` + "\n"
+			r := newReplay(t, `expect {"type":"control_request","request_id":"$capture:first","request":{"subtype":"initialize"}}`+"\n"+answer+"eof\n")
+			s, err := v2.CreateSession(testCtx(t), r.opts...)
+			if err != nil {
+				t.Fatalf("CreateSession: %v", err)
+			}
+			defer s.Close()
+			warned := strings.Contains(strings.Join(s.Info().Warnings, "\n"), "older than "+v2.MinCLIVersion)
+			if warned != tc.warns {
+				t.Errorf("CLI %q: warned %v, want %v (warnings %q)", tc.version, warned, tc.warns, s.Info().Warnings)
+			}
+		})
+	}
+}

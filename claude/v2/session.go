@@ -38,9 +38,18 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
-// MinCLIVersion is the oldest CLI version this SDK is tested with. Older CLIs get a warning (and
-// ErrHooksNotEnforced when they cannot take the hook registration, see WithAllowUnenforcedHooks).
-const MinCLIVersion = "2.1.0"
+// The CLI versions this SDK supports: its real-CLI tests run against MinCLIVersion and
+// MaxTestedCLIVersion (claudetest.CLIVersion). A CLI older than MinCLIVersion, or one that does not
+// report its version, runs in a degraded mode: the session starts with a warning (Info().Warnings
+// and the log), and CreateSession fails with ErrHooksNotEnforced when it cannot take the hook
+// registration (see WithAllowUnenforcedHooks); message kinds and control calls it lacks are never
+// sent, and calls it does not know are answered with a *shared.ControlError. A CLI newer than
+// MaxTestedCLIVersion is used as it is; message kinds it adds arrive as *shared.SystemMessage or
+// *shared.RawMessage.
+const (
+	MinCLIVersion       = "2.1.330"
+	MaxTestedCLIVersion = "2.1.332"
+)
 
 // HooksEnabledEnv is the rollback switch of the design spec: AGENT_SDK_HOOKS_ENABLED=false turns
 // Go hooks off. It never does so silently: the session logs an error, reports it in
@@ -518,8 +527,8 @@ func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) 
 	s.info.PID = a.PID
 	s.info.HooksApplied = a.HooksApplied
 	s.info.HookOnFailureSupported = a.HookOnFailureSupported
-	if a.ClaudeCodeVersion != "" && versionLess(a.ClaudeCodeVersion, MinCLIVersion) {
-		s.warn(fmt.Sprintf("CLI %s is older than %s, the oldest this SDK supports", a.ClaudeCodeVersion, MinCLIVersion))
+	if a.ClaudeCodeVersion == "" || versionLess(a.ClaudeCodeVersion, MinCLIVersion) {
+		s.warn(fmt.Sprintf("CLI %q is older than %s, the oldest this SDK supports (or did not report its version): it runs degraded; upgrade it (npm install -g @anthropic-ai/claude-code@%s)", a.ClaudeCodeVersion, MinCLIVersion, MaxTestedCLIVersion))
 	}
 	if len(reg) > 0 && !a.HooksApplied {
 		if err := s.hooksNotApplied(reg, "the CLI did not report the hook registration applied (hooks_applied)"); err != nil {

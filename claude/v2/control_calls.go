@@ -1,0 +1,321 @@
+package v2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// The typed control calls of the TypeScript SDK's Query that change or inspect a running session
+// (its reconnectMcpServer, toggleMcpServer, readMcpResource, applyFlagSettings, updateSettings,
+// reinitialize, reloadPlugins, reloadSkills, reloadOutputStyles, readFile, seedReadState,
+// backgroundTasks, usage). Each sends one control request and decodes the answer; ctx bounds the
+// wait for it; a refusal by the CLI is a *shared.ControlError. Every call is safe to make from
+// any goroutine while a turn runs.
+
+// request sends a control request and decodes its answer into out (when out is not nil).
+func (s *Session) request(ctx context.Context, subtype string, req any, out any) error {
+	raw, err := s.t.Request(ctx, subtype, req)
+	if err != nil {
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("v2: %s answer: %w", subtype, err)
+	}
+	return nil
+}
+
+// ReconnectMCPServer makes the CLI reconnect the MCP server of that name (mcp_reconnect): it
+// drops the connection and connects again, as /mcp does.
+func (s *Session) ReconnectMCPServer(ctx context.Context, name string) error {
+	return s.request(ctx, "mcp_reconnect", struct {
+		Subtype    string `json:"subtype"`
+		ServerName string `json:"serverName"`
+	}{"mcp_reconnect", name}, nil)
+}
+
+// ToggleMCPServer disables (enabled false) or enables again the MCP server of that name
+// (mcp_toggle). A disabled server's tools leave the model's tool list from the next request.
+func (s *Session) ToggleMCPServer(ctx context.Context, name string, enabled bool) error {
+	return s.request(ctx, "mcp_toggle", struct {
+		Subtype    string `json:"subtype"`
+		ServerName string `json:"serverName"`
+		Enabled    bool   `json:"enabled"`
+	}{"mcp_toggle", name, enabled}, nil)
+}
+
+// MCPResourceContent is one content of an MCP resource: Text, or Blob (base64).
+type MCPResourceContent struct {
+	URI      string         `json:"uri"`
+	MimeType string         `json:"mimeType,omitempty"`
+	Text     string         `json:"text,omitempty"`
+	Blob     string         `json:"blob,omitempty"`
+	Meta     jsontext.Value `json:"_meta,omitempty"`
+}
+
+// ReadMCPResource reads the resource uri of the MCP server of that name through the CLI's
+// connection to it (mcp_read_resource).
+func (s *Session) ReadMCPResource(ctx context.Context, server, uri string) ([]MCPResourceContent, error) {
+	var a struct {
+		Contents []MCPResourceContent `json:"contents"`
+	}
+	err := s.request(ctx, "mcp_read_resource", struct {
+		Subtype    string `json:"subtype"`
+		ServerName string `json:"serverName"`
+		URI        string `json:"uri"`
+	}{"mcp_read_resource", server, uri}, &a)
+	return a.Contents, err
+}
+
+// guardSettings are the settings keys ApplyFlagSettings refuses: each can switch
+// off the session's hooks (its guards) or its sandbox. Set them, if at all, when the session
+// starts (WithSettings, WithSandbox), where their effect is checked.
+var guardSettings = []string{"allowManagedHooksOnly", "disableAllHooks", "sandbox"}
+
+// ErrGuardSetting is the error of ApplyFlagSettings for a setting that could
+// switch off the session's hooks or sandbox (disableAllHooks, allowManagedHooksOnly, sandbox).
+var ErrGuardSetting = errors.New("v2: setting refused: it can switch off the session's hooks or sandbox")
+
+func checkSettings(call string, settings map[string]any) error {
+	var bad []string
+	for _, k := range guardSettings {
+		if _, ok := settings[k]; ok {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return fmt.Errorf("%w: %s(%v); set it at start (WithSettings, WithSandbox) instead", ErrGuardSetting, call, bad)
+	}
+	return nil
+}
+
+// ApplyFlagSettings merges settings into the running session's flag settings (apply_flag_settings,
+// the layer --settings sets): e.g. {"permissions": {"deny": ["Bash"]}} makes the CLI refuse the
+// model's next Bash calls.
+// They last for the session and are not written anywhere. A key that can switch off the session's
+// hooks or sandbox is refused with ErrGuardSetting before anything is sent.
+func (s *Session) ApplyFlagSettings(ctx context.Context, settings map[string]any) error {
+	if err := checkSettings("ApplyFlagSettings", settings); err != nil {
+		return err
+	}
+	return s.request(ctx, "apply_flag_settings", struct {
+		Subtype  string         `json:"subtype"`
+		Settings map[string]any `json:"settings"`
+	}{"apply_flag_settings", settings}, nil)
+}
+
+// SettingsSource names a settings file UpdateSettings writes.
+type SettingsSource string
+
+// The settings files UpdateSettings can write.
+const (
+	// SettingsLocal is the project's .claude/settings.local.json.
+	SettingsLocal SettingsSource = "localSettings"
+	// SettingsUser is the user's ~/.claude/settings.json (under the session's CLAUDE_CONFIG_DIR).
+	SettingsUser SettingsSource = "userSettings"
+)
+
+// UpdateSettings sets keys of a settings file on disk (update_settings): unlike ApplyFlagSettings
+// the change outlives the session and applies to every later session that reads the file. CLI
+// 2.1.330 takes string values only, and only the keys outputStyle (SettingsLocal) and effortLevel
+// (SettingsUser); it refuses any other key with a *shared.ControlError.
+func (s *Session) UpdateSettings(ctx context.Context, source SettingsSource, settings map[string]string) error {
+	if source != SettingsLocal && source != SettingsUser {
+		return fmt.Errorf("v2: UpdateSettings: source %q (want SettingsLocal or SettingsUser)", source)
+	}
+	return s.request(ctx, "update_settings", struct {
+		Subtype  string            `json:"subtype"`
+		Source   SettingsSource    `json:"source"`
+		Settings map[string]string `json:"settings"`
+	}{"update_settings", source, settings}, nil)
+}
+
+// Reinitialize sends the CLI the session's initialize request again (the same hooks, agents and
+// MCP servers) and returns its fresh answer: the commands, agents and models as they are now.
+// CLI 2.1.330 cancels every hook request it is waiting for when it reads a second initialize
+// (docs/HOOKS.md): a tool call whose PreToolUse hook is pending is denied and retried. If the CLI
+// does not apply the hooks again, the error wraps ErrHooksNotEnforced.
+func (s *Session) Reinitialize(ctx context.Context) (ServerInfo, error) {
+	s.regMu.Lock()
+	defer s.regMu.Unlock()
+	reg := s.registration()
+	raw, err := s.t.Request(ctx, "initialize", s.initRequest(reg))
+	if err != nil {
+		return ServerInfo{}, err
+	}
+	si := ServerInfo{Raw: raw}
+	if err := json.Unmarshal(raw, &si); err != nil {
+		return si, fmt.Errorf("v2: initialize answer: %w", err)
+	}
+	var a initAnswer
+	_ = json.Unmarshal(raw, &a)
+	if len(reg) > 0 && !a.HooksApplied {
+		return si, fmt.Errorf("%w: the CLI did not apply the hooks of the new initialize", ErrHooksNotEnforced)
+	}
+	s.sent = reg
+	return si, nil
+}
+
+// ReloadPluginsResult is what the CLI has after ReloadPlugins.
+type ReloadPluginsResult struct {
+	Commands []shared.Command `json:"commands"`
+	Agents   []AgentInfo      `json:"agents"`
+	Plugins  []struct {
+		Name    string `json:"name"`
+		Path    string `json:"path"`
+		Source  string `json:"source,omitempty"`
+		Version string `json:"version,omitempty"`
+	} `json:"plugins"`
+	MCPServers []MCPServerStatus `json:"mcpServers"`
+	// ErrorCount is how many plugins failed to load.
+	ErrorCount int `json:"error_count"`
+}
+
+// ReloadPlugins makes the CLI load its plugins again (reload_plugins), as /reload-plugins does.
+func (s *Session) ReloadPlugins(ctx context.Context) (*ReloadPluginsResult, error) {
+	r := &ReloadPluginsResult{}
+	err := s.request(ctx, "reload_plugins", map[string]string{"subtype": "reload_plugins"}, r)
+	return r, err
+}
+
+// ReloadSkills makes the CLI read its skills again (reload_skills) and returns them.
+func (s *Session) ReloadSkills(ctx context.Context) ([]shared.Command, error) {
+	var a struct {
+		Skills []shared.Command `json:"skills"`
+	}
+	err := s.request(ctx, "reload_skills", map[string]string{"subtype": "reload_skills"}, &a)
+	return a.Skills, err
+}
+
+// ReloadOutputStyles makes the CLI read its output styles again (reload_output_styles) and
+// returns their names.
+func (s *Session) ReloadOutputStyles(ctx context.Context) ([]string, error) {
+	var a struct {
+		Styles []string `json:"available_output_styles"`
+	}
+	err := s.request(ctx, "reload_output_styles", map[string]string{"subtype": "reload_output_styles"}, &a)
+	return a.Styles, err
+}
+
+// FileContents is a file as ReadFile read it.
+type FileContents struct {
+	// Contents is the text (UTF-8), or base64 when Encoding is "base64".
+	Contents string `json:"contents"`
+	// AbsPath is the file's absolute path as the CLI resolved it.
+	AbsPath   string `json:"absPath"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Encoding  string `json:"encoding,omitempty"`
+	// Lossy says invalid UTF-8 was replaced.
+	Lossy bool `json:"lossy,omitempty"`
+}
+
+// ReadFile reads a file through the CLI (read_file), relative to the session's directory, at most
+// maxBytes of it (0: the CLI's limit). The CLI reads it as its own process, outside the tool
+// permissions and hooks: nothing the model sees changes.
+func (s *Session) ReadFile(ctx context.Context, path string, maxBytes int) (*FileContents, error) {
+	if maxBytes < 0 {
+		return nil, fmt.Errorf("v2: ReadFile(%q): negative maxBytes", path)
+	}
+	f := &FileContents{}
+	err := s.request(ctx, "read_file", struct {
+		Subtype  string `json:"subtype"`
+		Path     string `json:"path"`
+		MaxBytes int    `json:"max_bytes,omitempty"`
+	}{"read_file", path, maxBytes}, f)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// SeedReadState tells the CLI that the model has seen path as it was at mtime (seed_read_state),
+// so that an Edit of it is not refused with "file not read yet": for a session that resumes work
+// on files read in another process.
+func (s *Session) SeedReadState(ctx context.Context, path string, mtime time.Time) error {
+	return s.request(ctx, "seed_read_state", struct {
+		Subtype string `json:"subtype"`
+		Path    string `json:"path"`
+		MTime   int64  `json:"mtime"`
+	}{"seed_read_state", path, mtime.UnixMilli()}, nil)
+}
+
+// BackgroundTasks moves running foreground tasks (Bash commands, subagents) to the background
+// (background_tasks), as Ctrl+B does: their tool calls return at once and the turn goes on; each
+// task reports a *shared.TaskNotificationMessage when it ends. toolUseID "" moves every one;
+// otherwise only the task of that tool_use. It reports whether a task was moved.
+func (s *Session) BackgroundTasks(ctx context.Context, toolUseID string) (bool, error) {
+	var a struct {
+		Backgrounded *bool `json:"backgrounded"`
+	}
+	err := s.request(ctx, "background_tasks", struct {
+		Subtype   string `json:"subtype"`
+		ToolUseID string `json:"tool_use_id,omitempty"`
+	}{"background_tasks", toolUseID}, &a)
+	if err != nil {
+		return false, err
+	}
+	return a.Backgrounded == nil || *a.Backgrounded, nil // the TypeScript SDK reads a missing field as true
+}
+
+// Usage is the session's cost and the account's rate limits (get_usage, the CLI's /usage).
+type Usage struct {
+	Session struct {
+		TotalCostUSD       float64 `json:"total_cost_usd"`
+		TotalAPIDurationMS int64   `json:"total_api_duration_ms"`
+		TotalDurationMS    int64   `json:"total_duration_ms"`
+		TotalLinesAdded    int     `json:"total_lines_added"`
+		TotalLinesRemoved  int     `json:"total_lines_removed"`
+		// ModelUsage is per model: tokens in and out, cache, cost.
+		ModelUsage map[string]jsontext.Value `json:"model_usage"`
+	} `json:"session"`
+	SubscriptionType    string `json:"subscription_type"`
+	RateLimitsAvailable bool   `json:"rate_limits_available"`
+	// RateLimits and Behaviors are as the CLI sends them (null without a subscription).
+	RateLimits jsontext.Value `json:"rate_limits"`
+	Behaviors  jsontext.Value `json:"behaviors"`
+	Raw        jsontext.Value `json:"-"`
+}
+
+// Usage asks the CLI for the session's cost and the account's limits (get_usage; the TypeScript
+// SDK marks it experimental).
+func (s *Session) Usage(ctx context.Context) (*Usage, error) {
+	raw, err := s.t.Request(ctx, "get_usage", map[string]any{"subtype": "get_usage", "skip_behaviors": true})
+	if err != nil {
+		return nil, err
+	}
+	u := &Usage{Raw: raw}
+	if err := json.Unmarshal(raw, u); err != nil {
+		return u, fmt.Errorf("v2: get_usage answer: %w", err)
+	}
+	return u, nil
+}
+
+// TaskOutput is a background task's output so far (TaskOutput).
+type TaskOutput struct {
+	Output     string `json:"output"`
+	TotalBytes int64  `json:"total_bytes"`
+	Truncated  bool   `json:"truncated"`
+}
+
+// TaskOutput returns the output of the background task taskID so far (get_task_output).
+func (s *Session) TaskOutput(ctx context.Context, taskID string) (*TaskOutput, error) {
+	o := &TaskOutput{}
+	err := s.request(ctx, "get_task_output", map[string]string{"subtype": "get_task_output", "task_id": taskID}, o)
+	return o, err
+}
+
+// RenameSession sets the session's title (rename_session), as /rename does.
+func (s *Session) RenameSession(ctx context.Context, title string) error {
+	return s.request(ctx, "rename_session", map[string]string{"subtype": "rename_session", "title": title}, nil)
+}
