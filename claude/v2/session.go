@@ -97,15 +97,25 @@ func isUUID(s string) bool {
 	return true
 }
 
-// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt)
-// or a subtype other than "success"; errors.Is matches it with the subtype's error (results.go).
+// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt),
+// a subtype other than "success", or a refusal (Result.Refusals: a blocked prompt, every tool call
+// denied, a guard that failed closed); errors.Is matches it with the subtype's and the refusals'
+// errors (results.go, refusals.go).
 type ResultError struct {
 	Result *shared.ResultMessage
 }
 
 // Error describes the failure.
 func (e *ResultError) Error() string {
-	return fmt.Sprintf("v2: turn failed (%s, %s): %s", e.Result.Subtype, e.Result.TerminalReason, e.Result.Result)
+	r := e.Result
+	if !r.IsError && r.Subtype == ResultSuccess && len(r.Refusals) > 0 {
+		msg := "v2: turn refused: " + r.Refusals[0].String()
+		if n := len(r.Refusals) - 1; n > 0 {
+			msg += fmt.Sprintf(" (and %d more refusal(s), see Result.Refusals)", n)
+		}
+		return msg
+	}
+	return fmt.Sprintf("v2: turn failed (%s, %s): %s", r.Subtype, r.TerminalReason, r.Result)
 }
 
 // Info describes the CLI a session runs, from its initialize answer.
@@ -157,6 +167,8 @@ type Session struct {
 	mirror *mirror
 	// mcp serves the in-process MCP servers (mcp.go), also those added at run time.
 	mcp *mcpHost
+	// turn gathers the current turn's refusals (refusals.go).
+	turn turnWatch
 
 	closeOnce sync.Once
 	closeErr  error
@@ -199,11 +211,10 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		s.info.HooksDisabledByEnv = true
 		hooks = nil
 	}
-	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger, StrictToolNames: o.strictHooks}
+	// Observe also feeds the turn's refusals (refusals.go): a guard that failed closed.
+	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger, StrictToolNames: o.strictHooks, Observe: s.onHookRun}
 	if o.hookEvents {
-		xo.Observe, xo.Progress = s.onHookRun, s.onHookProgress
-	} else if s.obs != nil {
-		xo.Observe = s.onHookRun // for the observers' HookFinished
+		xo.Progress = s.onHookProgress
 	}
 	x, err := subprocess.NewHookExecutor(hooks, xo)
 	if err != nil {
@@ -549,6 +560,7 @@ func (s *Session) warn(msg string) {
 // observe runs on the transport's reader goroutine for every message: it feeds the observers and
 // keeps the session id and what the CLI's system/init says.
 func (s *Session) observe(m shared.Message) {
+	s.turn.see(m) // first: a result takes its refusals before anyone sees it
 	s.obs.feed(m)
 	s.mirror.feed(m)
 	var id string
@@ -755,8 +767,9 @@ func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Mes
 
 // Run sends prompt and waits for the result of its turn. Non-fatal protocol errors are logged, and
 // so are the results of turns the CLI started by itself (StartedByCLI), which Run skips: use Query
-// or Receive to see them. A result with is_error or a subtype other than "success" comes back with
-// a *ResultError (errors.Is: ErrMaxTurns, ErrMaxBudget, ...).
+// or Receive to see them. A result with is_error, a subtype other than "success", or refusals
+// (shared.ResultMessage.Refusals) comes back with a *ResultError (errors.Is: ErrMaxTurns,
+// ErrMaxBudget, ..., ErrPromptBlocked, ErrPermissionDenied, ErrGuardFailed).
 func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage, error) {
 	var last error
 	for m, err := range s.Query(ctx, prompt) {
