@@ -70,7 +70,9 @@ func TestRealCLI_RefusedTurnsAreErrors(t *testing.T) {
 				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/denied.txt")), claudetest.TextReply("could not")}
 			},
 			opts: []v2.Option{v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: shared.OnPreToolUse(
-				func(context.Context, *shared.PreToolUseHookInput) (shared.HookOutput, error) { return shared.Deny("not here"), nil })}}})},
+				func(context.Context, *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+					return shared.Deny("not here"), nil
+				})}}})},
 			wantIs:    []error{v2.ErrPermissionDenied},
 			wantKinds: []shared.RefusalKind{shared.RefusalPermissionDenied},
 			wantText:  "Bash (toolu_01)",
@@ -124,7 +126,9 @@ func TestRealCLI_GuardFailedClosedIsAnError(t *testing.T) {
 		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/guarded.txt")), claudetest.TextReply("done")}
 	})
 	s := env.session(t, v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Name: "guard", Matcher: "Bash",
-		Handler: shared.OnPreToolUse(func(context.Context, *shared.PreToolUseHookInput) (shared.HookOutput, error) { panic("bug in the guard") })}}}))
+		Handler: shared.OnPreToolUse(func(context.Context, *shared.PreToolUseHookInput) (shared.HookOutput, error) {
+			panic("bug in the guard")
+		})}}}))
 	res, err := s.Run(testCtx(t), "touch it")
 	var he *shared.HookError
 	if !errors.Is(err, v2.ErrGuardFailed) || !errors.As(err, &he) || !errors.Is(err, shared.ErrHookPanic) {
