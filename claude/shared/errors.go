@@ -27,12 +27,19 @@ var (
 
 // CLINotFoundError lists where the SDK looked for the CLI. errors.Is(err, ErrCLINotFound) holds.
 type CLINotFoundError struct {
+	// Tried lists each place looked at, with why a path given was not usable.
 	Tried []string
+	// Unusable is true when a path was given (the CLI path option, CLAUDE_CLI_PATH) but names no
+	// executable file: the path is what to fix, not the installation.
+	Unusable bool
 }
 
 // Error describes the failure.
 func (e *CLINotFoundError) Error() string {
-	return "subprocess: claude CLI not found; tried " + strings.Join(e.Tried, ", ") +
+	if e.Unusable {
+		return "shared: claude CLI not usable: " + strings.Join(e.Tried, ", ") + " (give the path of the claude executable)"
+	}
+	return "shared: claude CLI not found; tried " + strings.Join(e.Tried, ", ") +
 		" (install it with `npm install -g @anthropic-ai/claude-code`, or set CLAUDE_CLI_PATH or the CLI path option)"
 }
 

@@ -37,6 +37,7 @@ type options struct {
 	forkSession         bool
 	resumeAt            string         // resume.go
 	store               sessions.Store // store.go
+	storeGiven          bool           // WithSessionStore was given, nil or not (validate_misuse.go)
 	sessionID           string
 	settings            string
 	includePartial      bool

@@ -329,6 +329,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		}
 	}
 	if err := s.initialize(ctx); err != nil {
+		err = s.startFailed(ctx, cliPath, err) // starterror.go: before Close, which ends the CLI
 		t.Close()
 		return nil, err
 	}
@@ -873,6 +874,9 @@ func (s *Session) Close() error {
 
 func (o *options) validate() error {
 	if err := o.hooks.Validate(); err != nil {
+		return hooksErr(err)
+	}
+	if err := o.validateMisuse(); err != nil {
 		return err
 	}
 	if err := o.validateSettingsHooks(); err != nil {
@@ -882,7 +886,7 @@ func (o *options) validate() error {
 	case "", PermissionModeDefault, PermissionModeAcceptEdits, PermissionModeBypassPermissions,
 		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto:
 	default:
-		return fmt.Errorf("v2: unknown permission mode %q", o.permissionMode)
+		return optionErr("WithPermissionMode", "unknown permission mode %q", o.permissionMode)
 	}
 	if err := o.mcp.validate(o.continueSession); err != nil {
 		return err
@@ -907,15 +911,6 @@ func (o *options) validate() error {
 	}
 	if o.sessionID != "" && !isUUID(o.sessionID) {
 		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
-	}
-	if o.maxTurns < 0 {
-		return errors.New("v2: negative max turns")
-	}
-	if o.hookTimeout <= 0 {
-		return errors.New("v2: hook timeout must be positive")
-	}
-	if o.permissionTimeout < 0 {
-		return errors.New("v2: negative permission timeout")
 	}
 	return o.validateMore()
 }

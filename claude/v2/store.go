@@ -24,7 +24,7 @@ import (
 // and left out, and the later ones are still delivered. Close returns once every batch is delivered or left out. The CLI keeps writing its
 // own transcript too. Default: none.
 func WithSessionStore(store sessions.Store) Option {
-	return optionFunc(func(o *options) { o.store = store })
+	return optionFunc(func(o *options) { o.store, o.storeGiven = store, true })
 }
 
 // mirrorAttempts is how many times a batch is given to Append.
