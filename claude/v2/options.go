@@ -75,6 +75,19 @@ func defaultOptions() options {
 	}
 }
 
+// WithOptions groups opts into one Option, applied in order: for a package that configures a
+// session in several ways and hands the user one value (e.g. contrib/otel's
+// otelagent.Instrument). Nil options are skipped.
+func WithOptions(opts ...Option) Option {
+	return optionFunc(func(o *options) {
+		for _, opt := range opts {
+			if opt != nil {
+				opt.apply(o)
+			}
+		}
+	})
+}
+
 // WithCLIPath sets the CLI binary. Default: $CLAUDE_CLI_PATH, else "claude" on PATH.
 func WithCLIPath(path string) Option { return optionFunc(func(o *options) { o.cliPath = path }) }
 

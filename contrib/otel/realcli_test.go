@@ -92,9 +92,9 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := env.Options(append([]v2.Option{v2.WithAllowedTools("Bash"),
+	opts := env.Options(v2.WithAllowedTools("Bash"),
 		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: policy}}}),
-	}, otelagent.Options(tp, mp)...)...)
+		otelagent.Instrument(tp, mp))
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)

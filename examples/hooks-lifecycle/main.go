@@ -68,7 +68,7 @@ func run() int {
 			return err
 		}
 		defer stopTrace(context.Background())                                                                                       // after Close: prints the trace tree
-		s, err := v2.CreateSession(ctx, env.Options(append([]v2.Option{v2.WithHooks(hooks)}, otelagent.Options(tp, nil)...)...)...) // runs SessionStart
+		s, err := v2.CreateSession(ctx, env.Options(v2.WithHooks(hooks), otelagent.Instrument(tp, nil))...) // runs SessionStart
 		if err != nil {
 			return err
 		}
