@@ -38,6 +38,7 @@ type options struct {
 	resumeAt            string         // resume.go
 	store               sessions.Store // store.go
 	storeGiven          bool           // WithSessionStore was given, nil or not (validate_misuse.go)
+	storeTimeout        time.Duration  // bounds one Append (store.go); tests only, else requestTimeout
 	sessionID           string
 	settings            string
 	includePartial      bool

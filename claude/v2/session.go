@@ -193,7 +193,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.requestTimeout)}
+	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.mirrorTimeout())}
 
 	hooks := o.hooks
 	if o.subagentHooks != nil {

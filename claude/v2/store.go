@@ -27,6 +27,15 @@ func WithSessionStore(store sessions.Store) Option {
 	return optionFunc(func(o *options) { o.store, o.storeGiven = store, true })
 }
 
+// mirrorTimeout bounds one Append: the request timeout, unless a test set its own (storeTimeout,
+// export_test.go), so that a short store bound does not also bound initialize.
+func (o *options) mirrorTimeout() time.Duration {
+	if o.storeTimeout > 0 {
+		return o.storeTimeout
+	}
+	return o.requestTimeout
+}
+
 // mirrorAttempts is how many times a batch is given to Append.
 const mirrorAttempts = 3
 
