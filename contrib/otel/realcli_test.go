@@ -34,6 +34,7 @@ const subagentMarker = "SUBAGENT-TASK"
 // other round trip than the PreToolUse hook's, and a scrape of /metrics after the session (the
 // OpenTelemetry Prometheus exporter, a second reader) parses and has the same counts.
 func TestRealCLI_SessionTrace(t *testing.T) {
+	t.Parallel()
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "test"} }
 	script := func(r claudetest.Request) claudetest.Reply {
 		answered := map[string]bool{}
