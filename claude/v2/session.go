@@ -193,6 +193,9 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
+	if err := o.checkPaths(); err != nil { // validate_misuse.go
+		return nil, err
+	}
 	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.mirrorTimeout())}
 
 	hooks := o.hooks

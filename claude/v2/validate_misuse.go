@@ -53,20 +53,10 @@ var sdkFlags = map[string]string{
 	"--dangerously-skip-permissions": "WithPermissionMode(PermissionModeBypassPermissions) with WithAllowBypassPermissions",
 }
 
-// validateMisuse catches options that are each valid but do not work as given: a path that is not
-// there, values the CLI would ignore or misread, settings that contradict each other. It runs in
+// validateMisuse catches options that are each valid but do not work as given: values the CLI
+// would ignore or misread, settings that contradict each other. It runs in
 // validate, before anything starts; each error is an *OptionError naming the option.
 func (o *options) validateMisuse() error {
-	if o.cwd != "" {
-		if err := checkDir("WithCwd", o.cwd); err != nil {
-			return err
-		}
-	}
-	for _, d := range o.additionalDirs {
-		if err := checkDir("WithAdditionalDirs", d); err != nil {
-			return err
-		}
-	}
 	if o.cliPath != "" && strings.TrimSpace(o.cliPath) == "" {
 		return optionErr("WithCLIPath", "a blank path")
 	}
@@ -134,6 +124,23 @@ func (o *options) validateMisuse() error {
 					return optionErr("WithHooks/WithHook", "hook %s[%d] has the matcher %q, but %s has nothing to match: the CLI fires it for every call (drop the matcher)", e, i, c.Matcher, e)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// checkPaths checks that the directories the options name are there: WithCwd (the CLI would
+// fail to start with "fork/exec <cli>: no such file or directory", naming the CLI instead) and
+// WithAdditionalDirs. CreateSession runs it after validate, which looks at no file.
+func (o *options) checkPaths() error {
+	if o.cwd != "" {
+		if err := checkDir("WithCwd", o.cwd); err != nil {
+			return err
+		}
+	}
+	for _, d := range o.additionalDirs {
+		if err := checkDir("WithAdditionalDirs", d); err != nil {
+			return err
 		}
 	}
 	return nil
