@@ -46,7 +46,7 @@ func (e *StartError) Error() string {
 		fmt.Fprintf(&b, " did not answer initialize: %v", e.Err)
 	}
 	if s := strings.TrimSpace(e.Stderr); s != "" {
-		fmt.Fprintf(&b, "; stderr: %q", s)
+		b.WriteString("; stderr: " + s)
 	} else {
 		b.WriteString("; no stderr")
 	}
