@@ -74,6 +74,7 @@ func tidy(t *testing.T, env *claudetest.Env, more ...v2.Option) ([]claudetest.To
 // the project's files are the same. The upstream is the live Env's Model standing in for the real
 // API (no API key here).
 func TestRecordAndReplay(t *testing.T) {
+	t.Parallel()
 	live := claudetest.NewEnv(t, func(project string) *claudetest.Model {
 		return claudetest.NewModel(
 			claudetest.ToolReply("toolu_01", "Bash", map[string]any{"command": "echo hello > hello.txt", "description": "greet"}),

@@ -12,6 +12,7 @@ import (
 // The real CLI reports a reply's usage figures in its result, and counts the cache figures in its
 // cost: the same answer costs more with them.
 func TestUsageReachesResult(t *testing.T) {
+	t.Parallel()
 	run := func(r claudetest.Reply) (wireUsage, float64) {
 		t.Helper()
 		env := claudetest.NewEnv(t, func(string) *claudetest.Model { return claudetest.NewModel(r) })

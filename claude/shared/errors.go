@@ -13,26 +13,33 @@ var ErrAsyncNotAllowed = errors.New("async answer refused: the event guards an a
 // Sentinel errors of the transport.
 var (
 	// ErrClosed: the transport was closed by Close (or its context).
-	ErrClosed = errors.New("subprocess: transport closed")
+	ErrClosed = errors.New("shared: session closed")
 	// ErrCLINotFound: no CLI binary was found; the *CLINotFoundError says where the SDK looked.
-	ErrCLINotFound = errors.New("subprocess: claude CLI not found")
+	ErrCLINotFound = errors.New("shared: claude CLI not found")
 	// ErrRequestTimeout: a control request to the CLI got no answer in time.
-	ErrRequestTimeout = errors.New("subprocess: control request timed out")
+	ErrRequestTimeout = errors.New("shared: control request timed out")
 	// ErrStalled: the CLI stopped reading its stdin; a write did not finish in time.
-	ErrStalled = errors.New("subprocess: CLI stopped reading stdin")
+	ErrStalled = errors.New("shared: CLI stopped reading stdin")
 	// ErrPermissionTimeout: the permission callback did not answer within
 	// Config.PermissionTimeout; the prompt was denied. It is the cause of the callback's ctx.
-	ErrPermissionTimeout = errors.New("subprocess: permission callback timed out")
+	ErrPermissionTimeout = errors.New("shared: permission callback timed out")
 )
 
 // CLINotFoundError lists where the SDK looked for the CLI. errors.Is(err, ErrCLINotFound) holds.
 type CLINotFoundError struct {
+	// Tried lists each place looked at, with why a path given was not usable.
 	Tried []string
+	// Unusable is true when a path was given (the CLI path option, CLAUDE_CLI_PATH) but names no
+	// executable file: the path is what to fix, not the installation.
+	Unusable bool
 }
 
 // Error describes the failure.
 func (e *CLINotFoundError) Error() string {
-	return "subprocess: claude CLI not found; tried " + strings.Join(e.Tried, ", ") +
+	if e.Unusable {
+		return "shared: claude CLI not usable: " + strings.Join(e.Tried, ", ") + " (give the path of the claude executable)"
+	}
+	return "shared: claude CLI not found; tried " + strings.Join(e.Tried, ", ") +
 		" (install it with `npm install -g @anthropic-ai/claude-code`, or set CLAUDE_CLI_PATH or the CLI path option)"
 }
 
@@ -57,9 +64,9 @@ func (e *ProcessError) Error() string {
 		how = "was killed by signal " + e.Signal
 	}
 	if e.Stderr == "" {
-		return "subprocess: CLI " + how
+		return "shared: CLI " + how
 	}
-	return "subprocess: CLI " + how + "; stderr: " + strings.TrimSpace(e.Stderr)
+	return "shared: CLI " + how + "; stderr: " + strings.TrimSpace(e.Stderr)
 }
 
 // Unwrap returns Err (an *exec.ExitError), so that errors.As finds it.
@@ -74,7 +81,7 @@ type ProtocolError struct {
 
 // Error describes the failure.
 func (e *ProtocolError) Error() string {
-	return fmt.Sprintf("subprocess: protocol error at line %d: %v", e.Line, e.Err)
+	return fmt.Sprintf("shared: protocol error at line %d: %v", e.Line, e.Err)
 }
 
 // Unwrap returns the cause, e.g. a *LineTooLongError or a *parser.DecodeError.
@@ -101,9 +108,9 @@ type ControlError struct {
 // Error describes the failure.
 func (e *ControlError) Error() string {
 	if e.Code != "" {
-		return fmt.Sprintf("subprocess: CLI refused %s (%s): %s", e.Subtype, e.Code, e.Message)
+		return fmt.Sprintf("shared: CLI refused %s (%s): %s", e.Subtype, e.Code, e.Message)
 	}
-	return fmt.Sprintf("subprocess: CLI refused %s: %s", e.Subtype, e.Message)
+	return fmt.Sprintf("shared: CLI refused %s: %s", e.Subtype, e.Message)
 }
 
 // Errors a hook run can end with; a *HookError wraps one of them or the handler's own error.
@@ -135,7 +142,7 @@ func (e *HookError) Error() string {
 	if n == "" {
 		n = fmt.Sprintf("#%d", e.Index)
 	}
-	return fmt.Sprintf("subprocess: %s hook %s: %v", e.Event, n, e.Err)
+	return fmt.Sprintf("shared: %s hook %s: %v", e.Event, n, e.Err)
 }
 
 // Unwrap returns the cause.
@@ -144,7 +151,7 @@ func (e *HookError) Unwrap() error { return e.Err }
 // Errors of scoped-hook registration.
 var (
 	// ErrScopeExists: a scope with this id is registered already.
-	ErrScopeExists = errors.New("subprocess: a scope with this id is registered already")
+	ErrScopeExists = errors.New("shared: a scope with this id is registered already")
 	// ErrEmptyScopeID: a scope needs an id.
-	ErrEmptyScopeID = errors.New("subprocess: empty scope id")
+	ErrEmptyScopeID = errors.New("shared: empty scope id")
 )

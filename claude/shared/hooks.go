@@ -47,8 +47,9 @@ func (c HookConfig) MatchesToolName(name string) bool {
 // Hooks maps each event to its handlers, run in this order.
 type Hooks map[HookEvent][]HookConfig
 
-// Validate checks every registration: a known event, a non-nil handler, a valid matcher and a
-// non-negative timeout. The error names the event and the index of the bad config. With several
+// Validate checks every registration: a known event, a non-nil handler, a valid matcher, a
+// non-negative timeout, and a typed handler (OnPreToolUse, ...) made for the event's input
+// (CheckHandlerEvent). The error names the event and the index of the bad config. With several
 // bad registrations it reports the same one every time: unknown events first (by name), then the
 // known events in AllHookEvents order.
 func (h Hooks) Validate() error {
@@ -72,6 +73,11 @@ func (h Hooks) Validate() error {
 			}
 			if _, err := CompileMatcher(c.Matcher); err != nil {
 				return &RegistrationError{Event: e, Index: i, Reason: err.Error(), Err: err}
+			}
+			if err := CheckHandlerEvent(e, c.Handler); err != nil {
+				ite := err.(*InputTypeError)
+				return &RegistrationError{Event: e, Index: i, Err: err,
+					Reason: fmt.Sprintf("the typed handler takes %s, but %s hooks get %T: register it under its own event", ite.Want, e, ite.Got)}
 			}
 		}
 	}
@@ -114,8 +120,17 @@ func (e *InputTypeError) Error() string {
 // HandlerFor adapts a handler of one concrete input type to a HookHandler. If the input has another
 // type, the handler is not called and the result is an *InputTypeError (a deny, for events that
 // guard an action).
+//
+// HandlerFor is never inlined, so that the handlers it returns are known as its own
+// (CheckHandlerEvent tells them by their function's name).
+//
+//go:noinline
 func HandlerFor[T HookInput](fn func(context.Context, T) (HookOutput, error)) HookHandler {
 	return func(ctx context.Context, in HookInput) (HookOutput, error) {
+		if p, ok := in.(*adapterProbe); ok { // CheckHandlerEvent: fn is not called
+			answerProbe[T](p)
+			return nil, nil
+		}
 		t, ok := in.(T)
 		if !ok {
 			var zero T

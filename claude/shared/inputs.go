@@ -83,10 +83,12 @@ type ToolCallFields struct {
 	MCPServer *MCPServer `json:"mcp_server,omitempty"`
 }
 
-// PreToolUseHookInput is sent before a tool runs, and before the permission check.
+// PreToolUseHookInput is sent before a tool runs, and before the permission check. The call is in
+// the embedded ToolCallFields: in.ToolName ("Bash"), in.ToolInput (in.ToolInput.String("command")),
+// in.ToolUseID and in.MCPServer; the session's fields (in.Cwd, in.SessionID, ...) in BaseHookInput.
 type PreToolUseHookInput struct {
-	BaseHookInput
-	ToolCallFields
+	BaseHookInput  // SessionID, Cwd, PermissionMode, HookEventName, AgentID, ... (every event's fields)
+	ToolCallFields // ToolName, ToolInput, ToolUseID, MCPServer: the tool call
 }
 
 // MatchValue returns the tool name.
@@ -94,8 +96,8 @@ func (in *PreToolUseHookInput) MatchValue() string { return in.ToolName }
 
 // PostToolUseHookInput is sent after a tool ran successfully, before its result reaches the model.
 type PostToolUseHookInput struct {
-	BaseHookInput
-	ToolCallFields
+	BaseHookInput  // SessionID, Cwd, PermissionMode, HookEventName, AgentID, ... (every event's fields)
+	ToolCallFields // ToolName, ToolInput, ToolUseID, MCPServer: the tool call
 	// ToolResponse is the tool's structured output (for Bash: stdout, stderr, interrupted, ...).
 	ToolResponse jsontext.Value `json:"tool_response,omitempty"`
 	DurationMS   int64          `json:"duration_ms,omitempty"`
@@ -106,11 +108,11 @@ func (in *PostToolUseHookInput) MatchValue() string { return in.ToolName }
 
 // PostToolUseFailureHookInput is sent after a tool failed.
 type PostToolUseFailureHookInput struct {
-	BaseHookInput
-	ToolCallFields
-	Error       string `json:"error"`
-	IsInterrupt bool   `json:"is_interrupt,omitempty"`
-	DurationMS  int64  `json:"duration_ms,omitempty"`
+	BaseHookInput         // SessionID, Cwd, PermissionMode, HookEventName, AgentID, ... (every event's fields)
+	ToolCallFields        // ToolName, ToolInput, ToolUseID, MCPServer: the tool call
+	Error          string `json:"error"`
+	IsInterrupt    bool   `json:"is_interrupt,omitempty"`
+	DurationMS     int64  `json:"duration_ms,omitempty"`
 }
 
 // MatchValue returns the tool name.
@@ -134,8 +136,8 @@ type PostToolBatchHookInput struct {
 // PermissionRequestHookInput is sent when a permission prompt is about to be shown. ToolUseID is not
 // in the CLI's input; the SDK fills it from the request.
 type PermissionRequestHookInput struct {
-	BaseHookInput
-	ToolCallFields
+	BaseHookInput                        // SessionID, Cwd, PermissionMode, HookEventName, AgentID, ... (every event's fields)
+	ToolCallFields                       // ToolName, ToolInput, ToolUseID, MCPServer: the tool call
 	PermissionSuggestions jsontext.Value `json:"permission_suggestions,omitempty"`
 }
 
@@ -144,9 +146,9 @@ func (in *PermissionRequestHookInput) MatchValue() string { return in.ToolName }
 
 // PermissionDeniedHookInput is sent when the auto-mode classifier denied a tool call.
 type PermissionDeniedHookInput struct {
-	BaseHookInput
-	ToolCallFields
-	Reason string `json:"reason,omitempty"`
+	BaseHookInput         // SessionID, Cwd, PermissionMode, HookEventName, AgentID, ... (every event's fields)
+	ToolCallFields        // ToolName, ToolInput, ToolUseID, MCPServer: the tool call
+	Reason         string `json:"reason,omitempty"`
 }
 
 // MatchValue returns the tool name.

@@ -176,6 +176,24 @@ type UserMessage struct {
 // Type returns "user".
 func (*UserMessage) Type() string { return "user" }
 
+// Text returns the message's text: its content when that is a string (a prompt), else the text of
+// its text blocks, joined. Tool results are not text blocks: see Blocks.
+func (m *UserMessage) Text() string {
+	if c := m.Message.Content; c.Kind() == '"' {
+		var s string
+		if jsonv2.Unmarshal(c, &s) == nil {
+			return s
+		}
+	}
+	s := ""
+	for _, b := range m.Blocks {
+		if b.Type == "text" {
+			s += b.Text
+		}
+	}
+	return s
+}
+
 // ResultMessage ends a turn. A prompt can produce more than one (a background subagent finishing
 // starts a turn by itself). An API error is Subtype "success" with IsError true.
 type ResultMessage struct {
@@ -197,7 +215,12 @@ type ResultMessage struct {
 	// StructuredOutput is the value the model gave for the session's JSON schema (v2
 	// WithJSONSchema), already checked against it by the CLI; absent without a schema.
 	StructuredOutput jsontext.Value `json:"structured_output,omitempty"`
-	Raw              jsontext.Value `json:"-"`
+	// Refusals is what stopped the turn from doing what its prompt asked: a prompt a hook
+	// blocked, every requested tool call refused, a guard that failed closed. The SDK (v2) fills it
+	// from the turn's messages and hook runs; it is not on the wire. Empty when nothing was refused.
+	// Session.Run returns an error for a result with refusals (v2.ErrPromptBlocked, ...).
+	Refusals []Refusal      `json:"-"`
+	Raw      jsontext.Value `json:"-"`
 }
 
 // Type returns "result".

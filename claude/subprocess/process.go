@@ -20,31 +20,23 @@ import (
 )
 
 // FindCLI returns the CLI to run: explicit if not "", else $CLAUDE_CLI_PATH, else "claude" on PATH.
-// The error is a *CLINotFoundError naming every place tried.
+// The error is a *CLINotFoundError naming every place tried, and why a path given was not usable.
 func FindCLI(explicit string) (string, error) {
 	var tried []string
-	check := func(p string) (string, bool) {
-		fi, err := os.Stat(p)
-		if err == nil && !fi.IsDir() && executable(fi) {
-			return p, true
-		}
-		return "", false
-	}
 	if explicit != "" {
-		if p, ok := check(explicit); ok {
-			return p, nil
+		if err := CheckCLIPath(explicit); err != nil {
+			return "", &shared.CLINotFoundError{Tried: []string{fmt.Sprintf("the CLI path option %q (%v)", explicit, err)}, Unusable: true}
 		}
-		tried = append(tried, "option "+explicit)
-		return "", &shared.CLINotFoundError{Tried: tried}
+		return explicit, nil
 	}
 	if env := os.Getenv("CLAUDE_CLI_PATH"); env != "" {
-		if p, ok := check(env); ok {
-			return p, nil
+		err := CheckCLIPath(env)
+		if err == nil {
+			return env, nil
 		}
-		tried = append(tried, "CLAUDE_CLI_PATH="+env)
-	} else {
-		tried = append(tried, "CLAUDE_CLI_PATH (unset)")
+		return "", &shared.CLINotFoundError{Tried: []string{fmt.Sprintf("CLAUDE_CLI_PATH=%s (%v)", env, err)}, Unusable: true}
 	}
+	tried = append(tried, "CLAUDE_CLI_PATH (unset)")
 	if p, err := exec.LookPath("claude"); err == nil {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
@@ -53,6 +45,24 @@ func FindCLI(explicit string) (string, error) {
 	}
 	tried = append(tried, "claude on PATH")
 	return "", &shared.CLINotFoundError{Tried: tried}
+}
+
+// CheckCLIPath says why p cannot be run as the CLI: it does not exist, is a directory, or is not
+// executable. It returns nil for a file that may be run (whether it is the Claude Code CLI shows
+// when it starts).
+func CheckCLIPath(p string) error {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return errors.New("no such file")
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return errors.New("a directory, not the CLI executable")
+	case !executable(fi):
+		return fmt.Errorf("not executable (mode %v)", fi.Mode().Perm())
+	}
+	return nil
 }
 
 // newProcessTag returns the name of an environment variable unique to one transport. The CLI gets

@@ -765,15 +765,17 @@ func TestFindCLI(t *testing.T) {
 		env, path string
 		want      string
 		wantTried []string
+		unusable  bool
 	}{
 		{name: "explicit", explicit: exe, want: exe},
-		{name: "explicit missing", explicit: "/nope/claude", wantTried: []string{"option /nope/claude"}},
-		{name: "explicit is a directory", explicit: dir, wantTried: []string{"option " + dir}},
-		{name: "explicit is not executable", explicit: notExe, wantTried: []string{"option " + notExe}},
+		{name: "explicit missing", explicit: "/nope/claude", wantTried: []string{`the CLI path option "/nope/claude" (no such file)`}, unusable: true},
+		{name: "explicit is a directory", explicit: dir, wantTried: []string{fmt.Sprintf("the CLI path option %q (a directory, not the CLI executable)", dir)}, unusable: true},
+		{name: "explicit is not executable", explicit: notExe, wantTried: []string{fmt.Sprintf("the CLI path option %q (not executable (mode -rw-r--r--))", notExe)}, unusable: true},
 		{name: "CLAUDE_CLI_PATH", env: exe, want: exe},
 		{name: "PATH", path: dir, want: exe},
 		{name: "nothing", path: t.TempDir(), wantTried: []string{"CLAUDE_CLI_PATH (unset)", "claude on PATH"}},
-		{name: "bad CLAUDE_CLI_PATH and nothing on PATH", env: "/nope/claude", path: t.TempDir(), wantTried: []string{"CLAUDE_CLI_PATH=/nope/claude", "claude on PATH"}},
+		// A CLAUDE_CLI_PATH that names no executable is an error, not a reason to run another CLI.
+		{name: "bad CLAUDE_CLI_PATH, a CLI on PATH", env: "/nope/claude", path: dir, wantTried: []string{"CLAUDE_CLI_PATH=/nope/claude (no such file)"}, unusable: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -792,6 +794,9 @@ func TestFindCLI(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.wantTried, nf.Tried); diff != "" {
 				t.Errorf("Tried (-want +got):\n%s", diff)
+			}
+			if nf.Unusable != tt.unusable || strings.Contains(err.Error(), "npm install") == tt.unusable {
+				t.Errorf("Unusable = %v in %q; want %v, and the install hint only when nothing was given", nf.Unusable, err, tt.unusable)
 			}
 			for _, tried := range tt.wantTried {
 				if !strings.Contains(err.Error(), tried) {

@@ -419,7 +419,11 @@ func findCLI(o options) (string, error) {
 		}
 		return "claude", nil
 	}
-	return subprocess.FindCLI(o.cliPath)
+	p, err := subprocess.FindCLI(o.cliPath)
+	if err != nil && o.cliPath != "" {
+		return "", &OptionError{Option: "WithCLIPath", Problem: strings.TrimPrefix(err.Error(), "shared: "), Err: err}
+	}
+	return p, err
 }
 
 // initRequest is the initialize request with the hook registration reg, the session's agents and

@@ -21,6 +21,7 @@ import (
 // (streamable HTTP) server still answers, the new scoped hook fires for the in-process tool (so
 // the second initialize did take effect), and MCPStatus reports both servers connected.
 func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
+	t.Parallel()
 	var ran records[string]
 	newRemote := func(*http.Request) *mcp.Server {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, nil)
@@ -115,6 +116,7 @@ func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 // agent still call the in-process tool, whose Go handler runs each time and whose results reach
 // the model.
 func TestE2EMCPServersSurviveSubagentReinitialize(t *testing.T) {
+	t.Parallel()
 	env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 		all := ""
 		for _, m := range r.Messages {

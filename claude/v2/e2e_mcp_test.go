@@ -60,6 +60,7 @@ func dbServer(ran *records[string]) *mcp.Server {
 // the session lives on); a PreToolUse hook matching mcp__db__secret denies that one tool, whose
 // handler never runs.
 func TestE2EInProcessMCPTools(t *testing.T) {
+	t.Parallel()
 	env := newRealEnv(t, func(string) []claudetest.Reply {
 		return []claudetest.Reply{
 			claudetest.ToolsReply(
@@ -134,6 +135,7 @@ func TestE2EInProcessMCPTools(t *testing.T) {
 // ten have started (a barrier), which only completes if the SDK runs them concurrently. A
 // handler that waited in vain would time out and report it.
 func TestE2EInProcessMCPParallelCalls(t *testing.T) {
+	t.Parallel()
 	const n = 10
 	var uses []claudetest.ToolUse
 	for i := range n {
@@ -208,6 +210,7 @@ func sortedCopy(s []string) []string {
 // the initialize request, never appears on the CLI's command line (/proc/PID/cmdline, what ps
 // shows every user).
 func TestE2EExternalStdioMCPServer(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/PID/cmdline")
 	}
@@ -251,6 +254,7 @@ func TestE2EExternalStdioMCPServer(t *testing.T) {
 // initialize request: each test server refuses a request without the right Authorization header,
 // and the header's value never appears on the CLI's command line.
 func TestE2EExternalRemoteMCPServers(t *testing.T) {
+	t.Parallel()
 	token := "Bearer tok-" + fmt.Sprint(time.Now().UnixNano())
 	var ran records[string]
 	newSrv := func(*http.Request) *mcp.Server {
@@ -316,6 +320,7 @@ func TestE2EExternalRemoteMCPServers(t *testing.T) {
 // A tool handler's ctx ends when the user interrupts the turn (the CLI cancels the call) and when
 // the session closes.
 func TestE2EInProcessMCPCancel(t *testing.T) {
+	t.Parallel()
 	// Each prompt ("wait 1", then "wait 2") makes the model call the tool with its key; a
 	// message that ends with a tool result ends the turn.
 	env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
@@ -384,6 +389,7 @@ func TestE2EInProcessMCPCancel(t *testing.T) {
 // A server added at run time (SetMCPServers, the CLI's mcp_set_servers) is callable in the next
 // turn; MCPStatus reports the servers; setting an empty set removes it again.
 func TestE2EMCPSetServersAndStatus(t *testing.T) {
+	t.Parallel()
 	env := newRealEnv(t, func(string) []claudetest.Reply {
 		return []claudetest.Reply{
 			claudetest.TextReply("nothing yet"),
@@ -445,6 +451,7 @@ func TestE2EMCPSetServersAndStatus(t *testing.T) {
 // WithStrictMCPConfig: a server of the user's configuration (~/.claude.json) is loaded without it
 // and not with it; the session's own servers are there either way.
 func TestE2EStrictMCPConfig(t *testing.T) {
+	t.Parallel()
 	for _, strict := range []bool{false, true} {
 		t.Run(fmt.Sprint("strict=", strict), func(t *testing.T) {
 			env := newRealEnv(t, func(string) []claudetest.Reply { return []claudetest.Reply{claudetest.TextReply("hi")} })
@@ -480,6 +487,7 @@ func TestE2EStrictMCPConfig(t *testing.T) {
 // The permission callback sees in-process tools by their full name and input, and its denial
 // keeps the handler from running; its allow lets the call through.
 func TestE2EInProcessMCPPermissionCallback(t *testing.T) {
+	t.Parallel()
 	env := newRealEnv(t, func(string) []claudetest.Reply {
 		return []claudetest.Reply{
 			claudetest.ToolsReply(
@@ -513,6 +521,7 @@ func TestE2EInProcessMCPPermissionCallback(t *testing.T) {
 // initialize: the CLI parks it and does neither round trip itself, so the server sees one
 // initialize and one tools/list (the SDK's), and its tools still work.
 func TestE2EInProcessMCPManifest(t *testing.T) {
+	t.Parallel()
 	env := newRealEnv(t, func(string) []claudetest.Reply {
 		return []claudetest.Reply{
 			claudetest.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "m"}),
@@ -555,6 +564,7 @@ func TestE2EInProcessMCPManifest(t *testing.T) {
 // A PreToolUse hook rewrites an in-process tool's input: the Go handler runs with the rewritten,
 // typed input.
 func TestE2EInProcessMCPHookRewritesInput(t *testing.T) {
+	t.Parallel()
 	env := newRealEnv(t, func(string) []claudetest.Reply {
 		return []claudetest.Reply{
 			claudetest.ToolReply("toolu_1", "mcp__db__lookup", map[string]any{"key": "raw"}),

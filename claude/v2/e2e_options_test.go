@@ -68,7 +68,12 @@ func TestRealCLI_OptionsReachTheModel(t *testing.T) {
 		env := newRealEnv(t, func(p string) []claudetest.Reply {
 			return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("echo x > "+p+"/a.txt")), claudetest.TextReply("done")}
 		})
-		run(t, env.session(t, v2.WithAllowedTools("Bash"), v2.WithDisallowedTools("Bash")), "hi")
+		// A permission callback that allows everything: only the disallow rule can stop Bash.
+		// (WithAllowedTools("Bash") beside it is a misuse CreateSession refuses.)
+		allowAll := v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
+			return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+		})
+		run(t, env.session(t, allowAll, v2.WithDisallowedTools("Bash")), "hi")
 		if env.exists("a.txt") {
 			t.Error("a disallowed Bash ran")
 		}

@@ -49,7 +49,7 @@ func TestRealCLI_PermissionTimeoutDenies(t *testing.T) {
 // TestPermissionTimeoutValidated: a negative WithPermissionTimeout is refused by CreateSession.
 func TestPermissionTimeoutValidated(t *testing.T) {
 	_, err := v2.CreateSession(context.Background(), v2.WithCLIPath("/nonexistent"), v2.WithPermissionTimeout(-time.Second))
-	if err == nil || !strings.Contains(err.Error(), "permission timeout") {
+	if err == nil || !strings.Contains(err.Error(), "WithPermissionTimeout") {
 		t.Errorf("CreateSession = %v, want the negative permission timeout refused", err)
 	}
 }

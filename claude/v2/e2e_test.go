@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -25,8 +26,8 @@ func TestRealCLI_PreToolUseDenyStopsTool(t *testing.T) {
 		})}},
 	}))
 	res, err := s.Run(testCtx(t), "touch the file")
-	if err != nil {
-		t.Fatalf("Run: %v", err)
+	if !errors.Is(err, v2.ErrPermissionDenied) {
+		t.Fatalf("Run: %v, want v2.ErrPermissionDenied (the turn's only call was denied)", err)
 	}
 	if res.Result != "done" {
 		t.Errorf("result = %q", res.Result)

@@ -1,6 +1,8 @@
 package v2
 
 import (
+	"time"
+
 	"github.com/go-json-experiment/json"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -34,4 +36,10 @@ func HookRegistrationFor(hooks shared.Hooks, hookTimeout ...Option) (string, err
 	}
 	b, err := json.Marshal(hookRegistration(x), json.Deterministic(true)) // sorted keys, as the transport writes them
 	return string(b), err
+}
+
+// WithStoreTimeout bounds each Append of WithSessionStore's store by d instead of the request
+// timeout, so that a test can time out a store without bounding initialize too.
+func WithStoreTimeout(d time.Duration) Option {
+	return optionFunc(func(o *options) { o.storeTimeout = d })
 }

@@ -103,8 +103,10 @@ func runInfo(r subprocess.HookRun) shared.HookRunInfo {
 		Scope: r.Scope, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Async: r.Async}
 }
 
-// onHookRun is the executor's Observe, with WithHookEvents or observers.
+// onHookRun is the executor's Observe: it feeds the turn's refusals, the observers and
+// WithHookEvents.
 func (s *Session) onHookRun(r subprocess.HookRun) {
+	s.turn.sawHookRun(r)
 	if r.Outcome != "" && s.obs != nil {
 		s.obs.push(observed{obs: hookFinished(r)})
 	}

@@ -37,6 +37,8 @@ type options struct {
 	forkSession         bool
 	resumeAt            string         // resume.go
 	store               sessions.Store // store.go
+	storeGiven          bool           // WithSessionStore was given, nil or not (validate_misuse.go)
+	storeTimeout        time.Duration  // bounds one Append (store.go); tests only, else requestTimeout
 	sessionID           string
 	settings            string
 	includePartial      bool
@@ -72,6 +74,19 @@ func defaultOptions() options {
 		hookTimeout:         subprocess.DefaultHookTimeout,
 		synthesizeLifecycle: true,
 	}
+}
+
+// WithOptions groups opts into one Option, applied in order: for a package that configures a
+// session in several ways and hands the user one value (e.g. contrib/otel's
+// otelagent.Instrument). Nil options are skipped.
+func WithOptions(opts ...Option) Option {
+	return optionFunc(func(o *options) {
+		for _, opt := range opts {
+			if opt != nil {
+				opt.apply(o)
+			}
+		}
+	})
 }
 
 // WithCLIPath sets the CLI binary. Default: $CLAUDE_CLI_PATH, else "claude" on PATH.

@@ -78,8 +78,8 @@ func TestOptionsValidation(t *testing.T) {
 		{"resume and continue", []v2.Option{v2.WithResume(okID), v2.WithContinue()}, "exclude each other"},
 		{"session id on resume", []v2.Option{v2.WithResume(okID), v2.WithSessionID(okID)}, "WithSessionID needs a new session"},
 		{"fork alone", []v2.Option{v2.WithForkSession()}, "WithForkSession needs WithResume or WithContinue"},
-		{"max turns", []v2.Option{v2.WithMaxTurns(-1)}, "negative max turns"},
-		{"hook timeout", []v2.Option{v2.WithHookTimeout(0)}, "hook timeout must be positive"},
+		{"max turns", []v2.Option{v2.WithMaxTurns(-1)}, "WithMaxTurns: negative"},
+		{"hook timeout", []v2.Option{v2.WithHookTimeout(0)}, "WithHookTimeout: must be positive"},
 		{"bad matcher", []v2.Option{v2.WithHook(shared.HookEventPreToolUse, "Bash(", nop)}, "PreToolUse[0]"},
 		{"nil handler", []v2.Option{v2.WithHook(shared.HookEventStop, "", nil)}, "nil handler"},
 	}

@@ -2,6 +2,7 @@ package v2
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -32,9 +33,28 @@ var (
 )
 
 // Unwrap returns the error of the result's subtype (ErrMaxTurns, ErrMaxBudget,
-// ErrMaxStructuredOutputRetries, ErrDuringExecution, ErrUnknownResult), or nil for "success" with
-// is_error (an API error: see the result's Result and Errors).
-func (e *ResultError) Unwrap() error { return resultErr(e.Result) }
+// ErrMaxStructuredOutputRetries, ErrDuringExecution, ErrUnknownResult; none for "success", also
+// with is_error: an API error, see the result's Result and Errors), and for each of the result's
+// Refusals its kind's error (ErrPromptBlocked, ErrPermissionDenied, ErrGuardFailed) and the
+// failed guard's *shared.HookError.
+func (e *ResultError) Unwrap() []error {
+	var errs []error
+	if err := resultErr(e.Result); err != nil {
+		errs = append(errs, err)
+	}
+	if e.Result == nil {
+		return errs
+	}
+	for _, r := range e.Result.Refusals {
+		if err := refusalErr(r.Kind); err != nil && !slices.Contains(errs, err) {
+			errs = append(errs, err)
+		}
+		if r.Err != nil {
+			errs = append(errs, r.Err)
+		}
+	}
+	return errs
+}
 
 // resultErr is the error of r's subtype.
 func resultErr(r *shared.ResultMessage) error {
@@ -56,5 +76,8 @@ func resultErr(r *shared.ResultMessage) error {
 	return ErrUnknownResult
 }
 
-// failed reports whether r ends its turn in failure: is_error, or any subtype but "success".
-func failed(r *shared.ResultMessage) bool { return r.IsError || r.Subtype != ResultSuccess }
+// failed reports whether r ends its turn in failure: is_error, any subtype but "success", or a
+// refusal (Refusals).
+func failed(r *shared.ResultMessage) bool {
+	return r.IsError || r.Subtype != ResultSuccess || len(r.Refusals) > 0
+}

@@ -106,15 +106,25 @@ func isUUID(s string) bool {
 	return true
 }
 
-// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt)
-// or a subtype other than "success"; errors.Is matches it with the subtype's error (results.go).
+// ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt),
+// a subtype other than "success", or a refusal (Result.Refusals: a blocked prompt, every tool call
+// denied, a guard that failed closed); errors.Is matches it with the subtype's and the refusals'
+// errors (results.go, refusals.go).
 type ResultError struct {
 	Result *shared.ResultMessage
 }
 
 // Error describes the failure.
 func (e *ResultError) Error() string {
-	return fmt.Sprintf("v2: turn failed (%s, %s): %s", e.Result.Subtype, e.Result.TerminalReason, e.Result.Result)
+	r := e.Result
+	if !r.IsError && r.Subtype == ResultSuccess && len(r.Refusals) > 0 {
+		msg := "v2: turn refused: " + r.Refusals[0].String()
+		if n := len(r.Refusals) - 1; n > 0 {
+			msg += fmt.Sprintf(" (and %d more refusal(s), see Result.Refusals)", n)
+		}
+		return msg
+	}
+	return fmt.Sprintf("v2: turn failed (%s, %s): %s", r.Subtype, r.TerminalReason, r.Result)
 }
 
 // Info describes the CLI a session runs, from its initialize answer.
@@ -166,6 +176,8 @@ type Session struct {
 	mirror *mirror
 	// mcp serves the in-process MCP servers (mcp.go), also those added at run time.
 	mcp *mcpHost
+	// turn gathers the current turn's refusals (refusals.go).
+	turn turnWatch
 
 	closeOnce sync.Once
 	closeErr  error
@@ -190,7 +202,10 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.requestTimeout)}
+	if err := o.checkPaths(); err != nil { // validate_misuse.go
+		return nil, err
+	}
+	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.mirrorTimeout())}
 
 	hooks := o.hooks
 	if o.subagentHooks != nil {
@@ -208,11 +223,10 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		s.info.HooksDisabledByEnv = true
 		hooks = nil
 	}
-	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger, StrictToolNames: o.strictHooks}
+	// Observe also feeds the turn's refusals (refusals.go): a guard that failed closed.
+	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: logger, StrictToolNames: o.strictHooks, Observe: s.onHookRun}
 	if o.hookEvents {
-		xo.Observe, xo.Progress = s.onHookRun, s.onHookProgress
-	} else if s.obs != nil {
-		xo.Observe = s.onHookRun // for the observers' HookFinished
+		xo.Progress = s.onHookProgress
 	}
 	x, err := subprocess.NewHookExecutor(hooks, xo)
 	if err != nil {
@@ -333,6 +347,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		}
 	}
 	if err := s.initialize(ctx); err != nil {
+		err = s.startFailed(ctx, cliPath, err) // starterror.go: before Close, which ends the CLI
 		t.Close()
 		return nil, err
 	}
@@ -574,6 +589,7 @@ func (s *Session) warn(msg string) {
 // observe runs on the transport's reader goroutine for every message: it feeds the observers and
 // keeps the session id and what the CLI's system/init says.
 func (s *Session) observe(m shared.Message) {
+	s.turn.see(m) // first: a result takes its refusals before anyone sees it
 	s.obs.feed(m)
 	s.mirror.feed(m)
 	var id string
@@ -780,8 +796,9 @@ func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Mes
 
 // Run sends prompt and waits for the result of its turn. Non-fatal protocol errors are logged, and
 // so are the results of turns the CLI started by itself (StartedByCLI), which Run skips: use Query
-// or Receive to see them. A result with is_error or a subtype other than "success" comes back with
-// a *ResultError (errors.Is: ErrMaxTurns, ErrMaxBudget, ...).
+// or Receive to see them. A result with is_error, a subtype other than "success", or refusals
+// (shared.ResultMessage.Refusals) comes back with a *ResultError (errors.Is: ErrMaxTurns,
+// ErrMaxBudget, ..., ErrPromptBlocked, ErrPermissionDenied, ErrGuardFailed).
 func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage, error) {
 	var last error
 	for m, err := range s.Query(ctx, prompt) {
@@ -885,6 +902,9 @@ func (s *Session) Close() error {
 
 func (o *options) validate() error {
 	if err := o.hooks.Validate(); err != nil {
+		return hooksErr(err)
+	}
+	if err := o.validateMisuse(); err != nil {
 		return err
 	}
 	if err := o.validateSettingsHooks(); err != nil {
@@ -894,7 +914,7 @@ func (o *options) validate() error {
 	case "", PermissionModeDefault, PermissionModeAcceptEdits, PermissionModeBypassPermissions,
 		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto:
 	default:
-		return fmt.Errorf("v2: unknown permission mode %q", o.permissionMode)
+		return optionErr("WithPermissionMode", "unknown permission mode %q", o.permissionMode)
 	}
 	if err := o.mcp.validate(o.continueSession); err != nil {
 		return err
@@ -919,15 +939,6 @@ func (o *options) validate() error {
 	}
 	if o.sessionID != "" && !isUUID(o.sessionID) {
 		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
-	}
-	if o.maxTurns < 0 {
-		return errors.New("v2: negative max turns")
-	}
-	if o.hookTimeout <= 0 {
-		return errors.New("v2: hook timeout must be positive")
-	}
-	if o.permissionTimeout < 0 {
-		return errors.New("v2: negative permission timeout")
 	}
 	return o.validateMore()
 }

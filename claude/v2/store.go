@@ -24,7 +24,16 @@ import (
 // and left out, and the later ones are still delivered. Close returns once every batch is delivered or left out. The CLI keeps writing its
 // own transcript too. Default: none.
 func WithSessionStore(store sessions.Store) Option {
-	return optionFunc(func(o *options) { o.store = store })
+	return optionFunc(func(o *options) { o.store, o.storeGiven = store, true })
+}
+
+// mirrorTimeout bounds one Append: the request timeout, unless a test set its own (storeTimeout,
+// export_test.go), so that a short store bound does not also bound initialize.
+func (o *options) mirrorTimeout() time.Duration {
+	if o.storeTimeout > 0 {
+		return o.storeTimeout
+	}
+	return o.requestTimeout
 }
 
 // mirrorAttempts is how many times a batch is given to Append.

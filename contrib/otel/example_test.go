@@ -14,7 +14,7 @@ import (
 )
 
 // A session traced with your tracer provider, its metrics served to Prometheus.
-func ExampleOptions() {
+func ExampleInstrument() {
 	ctx := context.Background()
 	tp := sdktrace.NewTracerProvider( /* sdktrace.WithBatcher(an OTLP exporter) */ )
 	defer tp.Shutdown(ctx)
@@ -26,8 +26,7 @@ func ExampleOptions() {
 	defer mp.Shutdown(ctx)
 	http.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
-	opts := []v2.Option{v2.WithAllowedTools("Bash")}
-	s, err := v2.CreateSession(ctx, append(opts, otelagent.Options(tp, mp)...)...)
+	s, err := v2.CreateSession(ctx, v2.WithAllowedTools("Bash"), otelagent.Instrument(tp, mp))
 	if err != nil {
 		log.Fatal(err)
 	}

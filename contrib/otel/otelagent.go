@@ -5,7 +5,7 @@
 // (v2.WithObserver) and round-trip trace (v2.WithRoundTripTrace): it adds no request to the
 // agent's path, and its spans and metrics are made on the session's observer goroutine.
 //
-//	s, err := v2.CreateSession(ctx, append(opts, otelagent.Options(tp, mp)...)...)
+//	s, err := v2.CreateSession(ctx, v2.WithCwd(project), otelagent.Instrument(tp, mp))
 //
 // Traces: one span per session ("invoke_agent"), one per turn ("turn"), one per tool call
 // ("execute_tool <tool>", a child of the turn, or of the Task call whose subagent made it), and
@@ -73,17 +73,17 @@ const (
 	OutcomeNoResult = "no_result" // the session ended before the call's result
 )
 
-// Options returns the options that instrument one session: add them to CreateSession's. Call it
+// Instrument returns the option that instruments one session: add it to CreateSession's. Call it
 // once per session (it keeps the session's open spans). A nil tp or mp means the global provider
 // (otel.GetTracerProvider, otel.GetMeterProvider). It replaces any earlier WithRoundTripTrace
 // (a session has one); use New and Instrumentation.RoundTrip to chain your own.
-func Options(tp trace.TracerProvider, mp metric.MeterProvider) []v2.Option {
+func Instrument(tp trace.TracerProvider, mp metric.MeterProvider) v2.Option {
 	in := New(tp, mp)
-	return []v2.Option{v2.WithObserver(in), v2.WithRoundTripTrace(in.RoundTrip)}
+	return v2.WithOptions(v2.WithObserver(in), v2.WithRoundTripTrace(in.RoundTrip))
 }
 
 // Instrumentation is one session's instrumentation: an Observer (for v2.WithObserver) and a
-// round-trip trace function (for v2.WithRoundTripTrace). Options is the usual way to get one.
+// round-trip trace function (for v2.WithRoundTripTrace). Instrument is the usual way to get one.
 type Instrumentation struct {
 	tracer trace.Tracer
 	m      instruments
@@ -131,7 +131,7 @@ var (
 	fastBuckets    = metric.WithExplicitBucketBoundaries(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 60)
 )
 
-// New returns the instrumentation of one session (see Options).
+// New returns the instrumentation of one session (see Instrument).
 func New(tp trace.TracerProvider, mp metric.MeterProvider) *Instrumentation {
 	if tp == nil {
 		tp = otel.GetTracerProvider()

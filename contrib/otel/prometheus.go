@@ -7,7 +7,7 @@ import (
 )
 
 // PrometheusMeterProvider returns a MeterProvider whose metrics reg serves to Prometheus, through
-// the OpenTelemetry Prometheus exporter: pass it to Options and serve reg with
+// the OpenTelemetry Prometheus exporter: pass it to Instrument and serve reg with
 // promhttp.HandlerFor(reg, promhttp.HandlerOpts{}). The names follow the exporter's translation:
 // agent.tool.calls becomes agent_tool_calls_total, agent.tool.duration agent_tool_duration_seconds,
 // and so on (docs/OBSERVABILITY.md). Shut the provider down when done.

@@ -34,6 +34,7 @@ const subagentMarker = "SUBAGENT-TASK"
 // other round trip than the PreToolUse hook's, and a scrape of /metrics after the session (the
 // OpenTelemetry Prometheus exporter, a second reader) parses and has the same counts.
 func TestRealCLI_SessionTrace(t *testing.T) {
+	t.Parallel()
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "test"} }
 	script := func(r claudetest.Request) claudetest.Reply {
 		answered := map[string]bool{}
@@ -92,9 +93,9 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	opts := env.Options(append([]v2.Option{v2.WithAllowedTools("Bash"),
+	opts := env.Options(v2.WithAllowedTools("Bash"),
 		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: policy}}}),
-	}, otelagent.Options(tp, mp)...)...)
+		otelagent.Instrument(tp, mp))
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)

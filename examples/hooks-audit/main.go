@@ -72,8 +72,7 @@ func run() int {
 			return err
 		}
 		defer stopTrace(context.Background()) // after Close: prints the trace tree
-		opts := append([]v2.Option{v2.WithAllowedTools("Bash"), v2.WithHooks(hooks(log))}, otelagent.Options(tp, nil)...)
-		s, err := v2.CreateSession(ctx, env.Options(opts...)...)
+		s, err := v2.CreateSession(ctx, env.Options(v2.WithAllowedTools("Bash"), v2.WithHooks(hooks(log)), otelagent.Instrument(tp, nil))...)
 		if err != nil {
 			return err
 		}

@@ -67,8 +67,8 @@ func run() int {
 		if err != nil {
 			return err
 		}
-		defer stopTrace(context.Background())                                                                                       // after Close: prints the trace tree
-		s, err := v2.CreateSession(ctx, env.Options(append([]v2.Option{v2.WithHooks(hooks)}, otelagent.Options(tp, nil)...)...)...) // runs SessionStart
+		defer stopTrace(context.Background())                                                               // after Close: prints the trace tree
+		s, err := v2.CreateSession(ctx, env.Options(v2.WithHooks(hooks), otelagent.Instrument(tp, nil))...) // runs SessionStart
 		if err != nil {
 			return err
 		}

@@ -74,8 +74,10 @@ func run() int {
 			return err
 		}
 		if !env.RealAPI {
-			fmt.Printf("check: rm-canary.txt absent (the rm line never ran): %v\n", absent(env.Dir, "rm-canary.txt"))
-			fmt.Printf("check: touched.txt absent (ask was denied): %v\n", absent(env.Dir, "touched.txt"))
+			c := demo.Checks{W: os.Stdout}
+			c.Check("rm-canary.txt absent (the rm line never ran)", absent(env.Dir, "rm-canary.txt"))
+			c.Check("touched.txt absent (ask was denied)", absent(env.Dir, "touched.txt"))
+			return c.Err()
 		}
 		return nil
 	})

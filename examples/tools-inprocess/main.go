@@ -142,7 +142,18 @@ func run() int {
 		}
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		fmt.Printf("check: refunded for A-2: %.2f EUR\n", st.refunded["A-2"])
-		return nil
+		fmt.Printf("refunded for A-2: %.2f EUR\n", st.refunded["A-2"])
+		if env.RealAPI {
+			return nil // a real model may ask for other refunds
+		}
+		want := 0.0 // the scripted refunds the hook lets through
+		for _, amount := range []float64{250, 60} {
+			if amount <= *limit {
+				want += amount
+			}
+		}
+		c := demo.Checks{W: os.Stdout}
+		c.Check(fmt.Sprintf("refunded for A-2 is %.2f EUR, the refunds up to -limit", want), st.refunded["A-2"] == want)
+		return c.Err()
 	})
 }

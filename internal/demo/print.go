@@ -13,7 +13,8 @@ import (
 
 // RunPrompt sends prompt on s and prints the turn to w as it streams: the model's text, each tool
 // call (summarised by Summary), the first line of each tool result, and the final result. It
-// returns the turn's result; a result with is_error is returned with a *v2.ResultError.
+// returns the turn's result; a failed or refused one (is_error, an error subtype, Refusals, as
+// Session.Run) is returned with a *v2.ResultError.
 func RunPrompt(ctx context.Context, s *v2.Session, prompt string, w io.Writer) (*shared.ResultMessage, error) {
 	fmt.Fprintf(w, "user: %s\n", prompt)
 	for m, err := range s.Query(ctx, prompt) {
@@ -45,7 +46,10 @@ func RunPrompt(ctx context.Context, s *v2.Session, prompt string, w io.Writer) (
 			}
 		case *shared.ResultMessage:
 			fmt.Fprintf(w, "result: %s\n", Abbrev(v.Result, 200))
-			if v.IsError {
+			if v.IsError || v.Subtype != v2.ResultSuccess || len(v.Refusals) > 0 {
+				for _, r := range v.Refusals {
+					fmt.Fprintf(w, "refused: %s\n", r)
+				}
 				return v, &v2.ResultError{Result: v}
 			}
 			return v, nil

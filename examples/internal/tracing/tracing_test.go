@@ -76,9 +76,9 @@ func TestTreeOfARealSession(t *testing.T) {
 		}
 		return nil, nil
 	})
-	opts := env.Options(append([]v2.Option{v2.WithAllowedTools("Bash"),
+	opts := env.Options(v2.WithAllowedTools("Bash"),
 		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: policy}}}),
-	}, otelagent.Options(tp, sdkmetric.NewMeterProvider())...)...)
+		otelagent.Instrument(tp, sdkmetric.NewMeterProvider()))
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,12 @@
 // Command bench is the SDK's end-to-end benchmark (internal/bench, whose package doc says what it
 // measures and how) with two more configurations of the Go SDK driver: the OpenTelemetry
-// instrumentation of this module (otelagent.Options) with real OpenTelemetry SDK providers.
+// instrumentation of this module (otelagent.Instrument) with real OpenTelemetry SDK providers.
 //
 //	go run -C contrib/otel ./internal/bench -runs 5 -shapes seq,par -configs sdk/nohooks,sdk/observe,sdk/otel
 //
 // It takes the flags of internal/bench. The configurations it adds:
 //
-//   - "otel": no hook; the session instrumented with otelagent.Options(tp, mp), where tp is a
+//   - "otel": no hook; the session instrumented with otelagent.Instrument(tp, mp), where tp is a
 //     TracerProvider whose batch span processor (exporting every second) feeds the stdout
 //     exporter writing JSON to io.Discard (the encoding an exporter does, without the network),
 //     and mp is otelagent.PrometheusMeterProvider on a registry that a scraper goroutine scrapes
