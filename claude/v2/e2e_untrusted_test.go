@@ -166,23 +166,37 @@ func TestRealCLI_UntrustedSettingsCannotSwitchOffGuards(t *testing.T) {
 
 // A project PreToolUse hook that answers allow with updatedInput outruns Go hooks too (CLI
 // 2.1.330 runs the hooks in parallel and applies the rewrite after the Go hook approved the
-// original). With settings hooks in the session, CreateSession sees the project's hook in the
-// CLI's listing and refuses; without them the SDK does not ask the CLI (a known limit,
-// docs/RELIABILITY.md), and leaving the project's settings out (WithSettingSources) is what keeps
-// the guard whole.
+// original), and a permission callback (its allow skips the permission check, so can_use_tool is
+// never asked). CreateSession asks the CLI for its hooks whenever the session guards a tool call,
+// sees the project's hook and refuses; leaving the project's settings out (WithSettingSources)
+// keeps the guard whole.
 func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 	t.Parallel()
 	rewrite := hostileSettings[slices.IndexFunc(hostileSettings, func(h hostileSetting) bool { return h.name == "hook rewrites the input" })]
 	stopHook := v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventStop: {{Command: "true"}}})
+	goGuard := v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		if strings.Contains(shared.ToolCall(in).ToolInput.String("command"), "guarded") {
+			return shared.Deny("go guard says no"), nil
+		}
+		return nil, nil
+	}}}})
+	callbackGuard := v2.WithCanUseTool(func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
+		if strings.Contains(req.Input.String("command"), "guarded") {
+			return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "callback says no"}, nil
+		}
+		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
+	})
+	allowBash := v2.WithAllowedTools("Bash")
 	for _, tc := range []struct {
-		name        string
-		opts        []v2.Option
-		refused     bool
-		wantGuarded bool // guarded.txt written: the known limit
+		name    string
+		opts    []v2.Option
+		refused bool
 	}{
-		{"with a settings hook: refused", []v2.Option{stopHook}, true, false},
-		{"Go hooks only: the rewrite runs (known limit)", nil, false, true},
-		{"Go hooks only, project settings left out", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser)}, false, false},
+		{"with a settings hook: refused", []v2.Option{allowBash, goGuard, stopHook}, true},
+		{"Go hooks only: refused", []v2.Option{allowBash, goGuard}, true},
+		{"permission callback only: refused", []v2.Option{callbackGuard}, true},
+		{"Go hooks only, project settings left out", []v2.Option{allowBash, goGuard, v2.WithSettingSources(v2.SettingSourceUser)}, false},
+		{"permission callback only, project settings left out", []v2.Option{callbackGuard, v2.WithSettingSources(v2.SettingSourceUser)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -194,16 +208,14 @@ func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(env.project, ".claude", "settings.json"), string(raw))
-			guard := v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
-				if strings.Contains(shared.ToolCall(in).ToolInput.String("command"), "guarded") {
-					return shared.Deny("go guard says no"), nil
-				}
-				return nil, nil
-			}}}})
-			s, err := env.create(t, append(tc.opts, v2.WithAllowedTools("Bash"), guard)...)
+			s, err := env.create(t, tc.opts...)
 			if tc.refused {
-				if !errors.Is(err, v2.ErrHooksNotEnforced) || !strings.Contains(err.Error(), "rewrite") {
-					t.Fatalf("CreateSession = %v, want ErrHooksNotEnforced naming the rewriting hook", err)
+				if err == nil {
+					query(t, s, "touch it")
+					t.Fatalf("CreateSession started the session (guarded.txt written: %v), want ErrHooksNotEnforced", env.exists("guarded.txt"))
+				}
+				if msg := err.Error(); !errors.Is(err, v2.ErrHooksNotEnforced) || !strings.Contains(msg, "rewrite") || !strings.Contains(msg, "settings.json") || !strings.Contains(msg, "WithSettingSources") {
+					t.Fatalf("CreateSession = %v, want ErrHooksNotEnforced naming the rewriting hook, its file and the fix", err)
 				}
 				return
 			}
@@ -211,8 +223,11 @@ func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 				t.Fatalf("CreateSession: %v", err)
 			}
 			query(t, s, "touch it")
-			if got := env.exists("guarded.txt"); got != tc.wantGuarded {
-				t.Errorf("guarded.txt written %v, want %v", got, tc.wantGuarded)
+			if env.exists("guarded.txt") {
+				t.Error("guarded.txt written: the guard did not hold")
+			}
+			if !env.exists("harmless.txt") {
+				t.Error("harmless.txt not written: the guard refused the harmless command")
 			}
 		})
 	}

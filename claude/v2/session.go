@@ -186,8 +186,10 @@ type Session struct {
 // CreateSession validates the options, starts the CLI, registers the hooks with it (initialize)
 // and returns when the CLI has accepted them. It fails with ErrHooksNotEnforced when the CLI
 // refuses or does not apply the registration of a hook that guards an action (see
-// WithAllowUnenforcedHooks, WithStrictHooks). ctx bounds the whole session: cancelling it closes
-// the session.
+// WithAllowUnenforcedHooks, WithStrictHooks), and, for a session that guards tool calls (hooks on
+// PreToolUse or PermissionRequest, or WithCanUseTool), when a hook of the user's, project's or
+// local settings or a plugin could allow or rewrite a tool call past those guards (see
+// WithSettingSources). ctx bounds the whole session: cancelling it closes the session.
 func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	o := defaultOptions()
 	for _, opt := range opts {

@@ -15,8 +15,9 @@ import (
 // "disableAllHooks": false at the flag tier, which outranks the first three; checkSettingsHooks
 // asks the CLI, once it runs, whether it will run every settings hook, and refuses the session
 // when a tier above the program (the policy tier, the CLI's safe or bare mode) switched them off,
-// or when a hook the program did not register may rewrite a tool's input after the program's
-// hooks approved it. See docs/HOOKS.md, "Settings tiers and the SDK's guards".
+// or when a hook the program did not register may allow or rewrite a tool call after the
+// program's guards (settings hooks, Go hooks, a permission callback) approved it. See
+// docs/HOOKS.md, "Settings tiers and the SDK's guards".
 
 // hooksListing is the part of the CLI's get_hooks_listing answer the check reads (CLI 2.1.330).
 type hooksListing struct {
@@ -24,6 +25,7 @@ type hooksListing struct {
 		Event       string `json:"event"`
 		Source      string `json:"source"`
 		SourceLabel string `json:"sourceLabel"`
+		PluginName  string `json:"pluginName"`
 		CommandText string `json:"commandText"`
 		Disabled    bool   `json:"disabled"`
 	} `json:"hooks"`
@@ -37,41 +39,67 @@ type hooksListing struct {
 	BareMode *struct{} `json:"bareMode"`
 }
 
-// rewritingEvents are the events whose hook answers may carry updatedInput: a hook of another
-// source answering there can change the tool's input after the program's hooks saw it.
+// rewritingEvents are the events whose hook answers may allow a tool call past the permission
+// check or carry updatedInput: a hook of another source answering there can run a tool call the
+// program's guards refused to see (a PreToolUse allow skips PermissionRequest and can_use_tool) or
+// change its input after they approved it (CLI 2.1.330 applies the rewrite after them).
 var rewritingEvents = []string{"PreToolUse", "PermissionRequest"}
 
 // trustedHookSources are the sources whose hooks are the program's or its administrator's.
 var trustedHookSources = []string{"flagSettings", "policySettings", "builtinHook"}
 
 // checkSettingsHooks fails with ErrHooksNotEnforced unless the CLI will run every settings hook
-// the session wrote (want: the number per event) and no hook of an untrusted source shares a
-// rewriting event with them. It costs one control round trip, only for sessions with settings
-// hooks.
+// the session wrote (want: the number per event) and, when the session guards tool calls, no hook
+// of an untrusted source sits on a rewriting event. It costs one control round trip, only for
+// sessions with settings hooks or a guard of tool calls.
 func (s *Session) checkSettingsHooks(ctx context.Context, want map[string]int) error {
-	if len(want) == 0 {
+	guards := s.guardsToolCalls(want)
+	if len(want) == 0 && !guards {
 		return nil
 	}
 	raw, err := s.t.Request(ctx, "get_hooks_listing", map[string]string{"subtype": "get_hooks_listing"})
 	if err != nil {
-		return fmt.Errorf("%w: the CLI did not list its hooks, so the settings hooks (WithCommandHooks, WithPromptHooks, WithSettings) may not run: %v", ErrHooksNotEnforced, err)
+		return fmt.Errorf("%w: the CLI did not list its hooks (get_hooks_listing), so the session's hooks may not run or may be outrun by a hook of the repository's settings; use a CLI that answers it (2.1.330 does): %v", ErrHooksNotEnforced, err)
 	}
 	var l hooksListing
 	if err := json.Unmarshal(raw, &l); err != nil {
-		return fmt.Errorf("%w: the CLI's hook listing is unreadable (%v), so the settings hooks may not run", ErrHooksNotEnforced, err)
+		return fmt.Errorf("%w: the CLI's hook listing is unreadable (%v), so the session's hooks may not run or may be outrun", ErrHooksNotEnforced, err)
 	}
-	goGuards := map[string]bool{}
-	s.regMu.Lock()
-	for e := range s.sent {
-		goGuards[e] = true
-	}
-	s.regMu.Unlock()
-	return l.verify(want, goGuards)
+	return l.verify(want, guards)
 }
 
-// verify is checkSettingsHooks's decision on a listing; goGuards are the events of the session's
-// Go hooks, which a rewriting hook of another source outruns as it does settings hooks.
-func (l *hooksListing) verify(want map[string]int, goGuards map[string]bool) error {
+// guardsToolCalls reports whether the session guards tool calls: settings hooks (want) or Go
+// hooks on a rewriting event, or a permission callback (WithCanUseTool).
+func (s *Session) guardsToolCalls(want map[string]int) bool {
+	if s.o.canUseTool != nil {
+		return true
+	}
+	s.regMu.Lock()
+	defer s.regMu.Unlock()
+	for _, e := range rewritingEvents {
+		if want[e] > 0 || len(s.sent[e]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// verify is checkSettingsHooks's decision on a listing; guards is whether the session guards tool
+// calls, which a hook of another source on a rewriting event outruns.
+func (l *hooksListing) verify(want map[string]int, guards bool) error {
+	for _, h := range l.Hooks {
+		if guards && slices.Contains(rewritingEvents, h.Event) && !slices.Contains(trustedHookSources, h.Source) {
+			from := firstNonBlank(h.SourceLabel, h.Source)
+			if h.PluginName != "" {
+				from += " " + h.PluginName
+			}
+			return fmt.Errorf("%w: a %s hook of %s (%q) runs next to the session's guards (Go hooks, settings hooks, WithCanUseTool) and may allow or rewrite a tool call after they approved it; leave that settings source out (WithSettingSources(v2.SettingSourceUser), or WithProjectConfigRoot for a trusted checkout) or remove the hook",
+				ErrHooksNotEnforced, h.Event, from, h.CommandText)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
 	fail := func(why, fix string) error {
 		return fmt.Errorf("%w: the CLI will not run the settings hooks (WithCommandHooks, WithPromptHooks, WithSettings's hooks): %s; %s", ErrHooksNotEnforced, why, fix)
 	}
@@ -92,12 +120,8 @@ func (l *hooksListing) verify(want map[string]int, goGuards map[string]bool) err
 	}
 	got := map[string]int{}
 	for _, h := range l.Hooks {
-		switch {
-		case h.Source == "flagSettings" && !h.Disabled:
+		if h.Source == "flagSettings" && !h.Disabled {
 			got[h.Event]++
-		case slices.Contains(rewritingEvents, h.Event) && (want[h.Event] > 0 || goGuards[h.Event]) && !slices.Contains(trustedHookSources, h.Source):
-			return fail(fmt.Sprintf("a %s hook of %s (%q) runs next to the session's hooks and may rewrite the tool's input after they approved it", h.Event, firstNonBlank(h.SourceLabel, h.Source), h.CommandText),
-				"leave that settings source out (WithSettingSources, or WithProjectConfigRoot for a trusted checkout) or remove the hook")
 		}
 	}
 	for _, e := range sortedKeys(want) {

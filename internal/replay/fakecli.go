@@ -31,6 +31,11 @@
 //	exit N             exit with code N at once
 //	eof                read stdin until EOF (the SDK closed it), then exit 0
 //
+// A get_hooks_listing control request that no expect line matches (while expecting, at eof, or
+// once the transcript is over) is answered at once with a listing of no hooks,
+// {"hooks":[],"policy":{}}: the answer of a CLI that runs no settings hook, which the SDK asks for
+// when the session guards tool calls. Expect it to answer otherwise.
+//
 // Every stdin line read is appended to $CLAUDE_REPLAY_LOG when set. A failed expectation prints the
 // reason on stderr and exits with code 97.
 package replay
@@ -203,9 +208,11 @@ func (p *player) play(lines []string) int {
 			return n
 		case "eof":
 			for {
-				if _, err := p.readLine(); err != nil {
+				line, err := p.readLine()
+				if err != nil {
 					return 0
 				}
+				p.answerListing(line)
 			}
 		case "expect":
 			if code := p.expect([]string{arg}, i+1); code != 0 {
@@ -238,10 +245,31 @@ func (p *player) play(lines []string) int {
 	p.out.Flush()
 	// The transcript is over: behave like the CLI when idle, exit at stdin EOF.
 	for {
-		if _, err := p.readLine(); err != nil {
+		line, err := p.readLine()
+		if err != nil {
 			return 0
 		}
+		p.answerListing(line)
 	}
+}
+
+// answerListing answers line with the default hook listing (no hooks) if it is a
+// get_hooks_listing control request, and reports whether it was one.
+func (p *player) answerListing(line string) bool {
+	var m struct {
+		Type    string `json:"type"`
+		ID      string `json:"request_id"`
+		Request struct {
+			Subtype string `json:"subtype"`
+		} `json:"request"`
+	}
+	if json.Unmarshal([]byte(line), &m) != nil || m.Type != "control_request" || m.Request.Subtype != "get_hooks_listing" {
+		return false
+	}
+	id, _ := json.Marshal(m.ID)
+	p.out.WriteString(`{"type":"control_response","response":{"subtype":"success","request_id":` + string(id) + `,"response":{"hooks":[],"policy":{}}}}` + "\n")
+	p.out.Flush()
+	return true
 }
 
 func (p *player) readLine() (string, error) {
@@ -264,7 +292,7 @@ func (p *player) expect(wants []string, lineNo int) int {
 		}
 	}
 	done := make([]bool, len(wants))
-	for range wants {
+	for n := 0; n < len(wants); n++ {
 		got, err := p.readLine()
 		if err != nil {
 			return p.fail("line %d: stdin ended while expecting %s", lineNo, strings.Join(wants, " | "))
@@ -286,6 +314,10 @@ func (p *player) expect(wants []string, lineNo int) int {
 				}
 				break
 			}
+		}
+		if !matched && p.answerListing(got) {
+			n--
+			continue
 		}
 		if !matched {
 			return p.fail("line %d: unexpected line from the SDK:\n  got  %s\n  want %s", lineNo, got, strings.Join(wants, "\n  or   "))
@@ -323,7 +355,7 @@ func (p *player) expectN(n int, tmpl string, lineNo int) int {
 		return p.fail("line %d: bad expectn JSON %q: %v", lineNo, tmpl, err)
 	}
 	seen := make([]bool, n+1)
-	for range n {
+	for j := 0; j < n; j++ {
 		got, err := p.readLine()
 		if err != nil {
 			return p.fail("line %d: stdin ended while expecting %s", lineNo, tmpl)
@@ -333,7 +365,12 @@ func (p *player) expectN(n int, tmpl string, lineNo int) int {
 			return p.fail("line %d: SDK wrote a line that is not JSON: %q", lineNo, got)
 		}
 		caps := map[string]string{}
-		if !subset(pat, v, caps) {
+		ok := subset(pat, v, caps)
+		if !ok && p.answerListing(got) {
+			j--
+			continue
+		}
+		if !ok {
 			return p.fail("line %d: unexpected line from the SDK:\n  got  %s\n  want %s", lineNo, got, tmpl)
 		}
 		k, err := strconv.Atoi(caps[indexMark])

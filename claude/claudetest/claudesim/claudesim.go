@@ -26,8 +26,9 @@
 // github.com/hookwire/agent-sdk-go/claude/claudetest/claudesim/cmd/claude-sim.
 //
 // What it has:
-//   - Control requests: initialize (with hooks), interrupt, set_permission_mode and set_model
-//     (accepted, without effect); any other is answered with an error.
+//   - Control requests: initialize (with hooks), get_hooks_listing (no settings hooks),
+//     interrupt, set_permission_mode and set_model (accepted, without effect); any other is
+//     answered with an error.
 //   - Tools, run for real in the session's working directory: Bash (sh -c, combined output), Read,
 //     Write and Edit (first occurrence). Any other tool name gets the error result "No such tool
 //     available". Tool calls of one answer run one after the other.

@@ -137,6 +137,10 @@ func (s *simulator) handle(line []byte, prompts chan<- string) int {
 			s.hooks = req.Hooks
 			s.mu.Unlock()
 			resp = map[string]any{"claude_code_version": "2.1.330", "hooks_applied": true, "hook_on_failure_supported": true, "simulator": true}
+		case "get_hooks_listing":
+			// No settings hooks: the simulator runs only the SDK's callbacks, which the CLI does
+			// not list.
+			resp = map[string]any{"hooks": []any{}, "policy": map[string]any{}}
 		case "interrupt", "set_permission_mode", "set_model":
 		default:
 			s.send(map[string]any{"type": "control_response", "response": map[string]any{"subtype": "error", "request_id": m.ID, "error": "Unsupported control request subtype: " + req.Subtype}})
