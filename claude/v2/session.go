@@ -220,7 +220,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 			x.Close()
 			s.mirror.end()
 			s.removeSettingsFile()
-			s.mcp.close()
+			s.mcp.close(s.closeGrace())
 		}
 	}()
 	if s.mcp, err = newMCPHost(ctx, &o.mcp, logger); err != nil {
@@ -850,12 +850,20 @@ func (s *Session) Close() error {
 		}
 		s.closeErr = s.t.Close()
 		s.mirror.end() // after the reader: nothing more is fed
-		s.mcp.close()
+		s.closeErr = errors.Join(s.closeErr, s.mcp.close(s.closeGrace()))
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
 	})
 	return s.closeErr
+}
+
+// closeGrace is WithCloseGrace's value, or its default.
+func (s *Session) closeGrace() time.Duration {
+	if s.o.closeGrace > 0 {
+		return s.o.closeGrace
+	}
+	return subprocess.DefaultCloseGrace
 }
 
 func (o *options) validate() error {
