@@ -181,7 +181,8 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.requestTimeout)}
+	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
+	s.mirror = newMirror(o.store, logger, o.requestTimeout, s.SessionID)
 
 	hooks := o.hooks
 	if o.subagentHooks != nil {
@@ -218,7 +219,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	defer func() {
 		if !ok {
 			x.Close()
-			s.mirror.end()
+			s.mirror.end(s.closeGrace())
 			s.removeSettingsFile()
 			s.mcp.close(s.closeGrace())
 		}
@@ -849,7 +850,7 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
-		s.mirror.end() // after the reader: nothing more is fed
+		s.closeErr = errors.Join(s.closeErr, s.mirror.end(s.closeGrace())) // after the reader: nothing more is fed
 		s.closeErr = errors.Join(s.closeErr, s.mcp.close(s.closeGrace()))
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
