@@ -850,8 +850,11 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
-		s.closeErr = errors.Join(s.closeErr, s.mirror.end(s.closeGrace())) // after the reader: nothing more is fed
-		s.closeErr = errors.Join(s.closeErr, s.mcp.close(s.closeGrace()))
+		storeErr := s.mirror.end(s.closeGrace()) // after the reader: nothing more is fed
+		mcpErr := s.mcp.close(s.closeGrace())
+		if storeErr != nil || mcpErr != nil { // else the CLI's error itself, not a wrapper of it
+			s.closeErr = errors.Join(s.closeErr, storeErr, mcpErr)
+		}
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
