@@ -9,6 +9,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/tidwall/gjson v1.20.0
+	go.uber.org/goleak v1.3.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

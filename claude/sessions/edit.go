@@ -46,7 +46,7 @@ func (d Dir) appendEntry(cwd, id string, e metaEntry) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	f, err := openRegular(path, os.O_RDWR|os.O_APPEND) // never a link: the write stays in the config directory
 	if err != nil {
 		return notFound(err, "session "+id)
 	}
@@ -101,7 +101,7 @@ func (d Dir) Fork(cwd, id, atUUID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	in, err := os.Open(src)
+	in, err := openRegular(src, os.O_RDONLY)
 	if err != nil {
 		return "", notFound(err, "session "+id)
 	}

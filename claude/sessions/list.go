@@ -72,8 +72,8 @@ func (d Dir) List(ctx context.Context, cwd string) ([]Info, error) {
 			return nil, err
 		}
 		info, keep, err := stat(filepath.Join(dir, e.Name()), id)
-		if errors.Is(err, os.ErrNotExist) {
-			continue // deleted meanwhile
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, ErrNotRegularFile) {
+			continue // deleted, or replaced by something else than a transcript, meanwhile
 		}
 		if err != nil {
 			return nil, err
@@ -104,7 +104,7 @@ func (d Dir) Stat(cwd, id string) (Info, error) {
 
 // stat reads a transcript's start and end; keep is false for a transcript List skips.
 func stat(path, id string) (info Info, keep bool, err error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
 		return Info{}, false, err
 	}

@@ -99,7 +99,7 @@ const maxMetaSize = 1 << 20
 
 // subagentToolUseID returns the toolUseId of a subagent's metadata file, or nil.
 func subagentToolUseID(path string) *string {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
 		return nil
 	}
@@ -124,7 +124,7 @@ func ReadMessages(r io.Reader, maxLineSize int) iter.Seq2[shared.Message, error]
 
 func readFile(path, what string) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
-		f, err := os.Open(path)
+		f, err := openRegular(path, os.O_RDONLY)
 		if err != nil {
 			yield(nil, notFound(err, what))
 			return
@@ -187,7 +187,12 @@ func lines(r io.Reader, path string, max int) iter.Seq2[rawLine, error] {
 				chunk, err = br.ReadSlice('\n')
 				if !tooLong {
 					if len(buf)+len(chunk) > max+1 { // +1: the newline
+						// Said at once, not at the line's end: a line that never ends (a
+						// reader of endless bytes) still gives the caller its error to stop on.
 						tooLong, buf = true, buf[:0]
+						if !yield(rawLine{}, &LineError{Path: path, Line: n, Err: ErrLineTooLong}) {
+							return
+						}
 					} else {
 						buf = append(buf, chunk...)
 					}
@@ -207,9 +212,7 @@ func lines(r io.Reader, path string, max int) iter.Seq2[rawLine, error] {
 				yield(rawLine{}, fmt.Errorf("sessions: reading %s: %w", path, err))
 				return
 			case tooLong:
-				if !yield(rawLine{}, &LineError{Path: path, Line: n, Err: ErrLineTooLong}) {
-					return
-				}
+				// Said when it passed max.
 			default:
 				if t := bytes.TrimSpace(buf); len(t) > 0 && !yield(rawLine{data: bytes.Clone(t), n: n}, nil) {
 					return

@@ -23,6 +23,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/tidwall/gjson"
+	"go.uber.org/goleak"
 )
 
 // The test binary doubles as a fake CLI: when SUBPROCESS_FAKE_CLI is set, TestMain runs the fake
@@ -39,9 +40,13 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	if code == 0 {
-		// goleak-like: once every test is done, no goroutine of a transport may remain.
+		// Once every test is done, no goroutine may remain: none of a transport (named in the
+		// report), and none at all (goleak).
 		if left := waitNoTransportGoroutines(5 * time.Second); left != "" {
 			fmt.Fprintf(os.Stderr, "goroutines of the transport left after all tests:\n%s\n", left)
+			code = 1
+		} else if err := goleak.Find(); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: %v\n", err)
 			code = 1
 		}
 	}

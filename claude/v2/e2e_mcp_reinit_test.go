@@ -23,8 +23,9 @@ import (
 func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 	t.Parallel()
 	var ran records[string]
+	var servers remoteServers
 	newRemote := func(*http.Request) *mcp.Server {
-		srv := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, nil)
+		srv := servers.add(mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, nil))
 		mcp.AddTool(srv, &mcp.Tool{Name: "lookup"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
 			ran.add("web:" + in.Key)
 			return nil, lookupOut{Value: "remote-" + in.Key}, nil
@@ -33,6 +34,7 @@ func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 	}
 	httpSrv := httptest.NewServer(mcp.NewStreamableHTTPHandler(newRemote, nil))
 	t.Cleanup(httpSrv.Close) // after the session's Close: the CLI holds streams open
+	t.Cleanup(servers.close) // before the HTTP servers close: their sessions' goroutines end (goleak)
 
 	env := newRealEnv(t, func(string) []claudetest.Reply {
 		return []claudetest.Reply{

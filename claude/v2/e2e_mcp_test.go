@@ -257,8 +257,9 @@ func TestE2EExternalRemoteMCPServers(t *testing.T) {
 	t.Parallel()
 	token := "Bearer tok-" + fmt.Sprint(time.Now().UnixNano())
 	var ran records[string]
+	var servers remoteServers
 	newSrv := func(*http.Request) *mcp.Server {
-		srv := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, nil)
+		srv := servers.add(mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, nil))
 		mcp.AddTool(srv, &mcp.Tool{Name: "lookup"}, func(ctx context.Context, _ *mcp.CallToolRequest, in lookupIn) (*mcp.CallToolResult, lookupOut, error) {
 			ran.add(in.Key)
 			return nil, lookupOut{Value: "remote-" + in.Key}, nil
@@ -278,6 +279,7 @@ func TestE2EExternalRemoteMCPServers(t *testing.T) {
 	t.Cleanup(httpSrv.Close) // after the session's Close (cleanups run last first): the CLI holds streams open
 	sseSrv := httptest.NewServer(guard(mcp.NewSSEHandler(newSrv, nil)))
 	t.Cleanup(sseSrv.Close)
+	t.Cleanup(servers.close) // before the HTTP servers close: their sessions' goroutines end (goleak)
 
 	env := newRealEnv(t, func(string) []claudetest.Reply {
 		return []claudetest.Reply{
@@ -587,5 +589,30 @@ func TestE2EInProcessMCPHookRewritesInput(t *testing.T) {
 	req, _ := env.api.LastRequest()
 	if b, ok := req.LastToolResult(); !ok || !strings.Contains(b.ResultText(), "value-of-rewritten-raw") {
 		t.Errorf("tool result %q, want the rewritten key's value", b.ResultText())
+	}
+}
+
+// remoteServers are the MCP servers a test's HTTP handler made, one per client session; close
+// ends their sessions (the MCP SDK's handlers keep them open until then), so that no goroutine
+// of theirs outlives the test.
+type remoteServers struct {
+	mu   sync.Mutex
+	list []*mcp.Server
+}
+
+func (r *remoteServers) add(s *mcp.Server) *mcp.Server {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.list = append(r.list, s)
+	return s
+}
+
+func (r *remoteServers) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.list {
+		for ss := range s.Sessions() {
+			ss.Close()
+		}
 	}
 }

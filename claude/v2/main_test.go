@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookwire/agent-sdk-go/internal/replay"
+	"go.uber.org/goleak"
 )
 
 // replayEnv, when set, makes the test binary the scripted fake CLI of internal/replay instead of
@@ -18,5 +19,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(mcpServerEnv) == "1" {
 		os.Exit(permMCPServer())
 	}
-	os.Exit(m.Run())
+	// No goroutine may be left once every test is done and every session closed (the tests'
+	// misbehaving handlers and stores end when their test does).
+	goleak.VerifyTestMain(m)
 }

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -218,8 +218,9 @@ type mcpHost struct {
 	bridge *mcpbridge.Bridge
 	// manifests of the servers given at start, sent in initialize.
 	manifests map[string]mcpManifest
-	// setMu serializes SetMCPServers; dynamic holds the in-process servers it added.
-	setMu   sync.Mutex
+	// setMu serializes SetMCPServers (a 1-slot semaphore, so that a call waiting for another
+	// still ends with its ctx); dynamic holds the in-process servers it added.
+	setMu   chan struct{}
 	dynamic map[string]*mcp.Server
 	t       atomic.Pointer[subprocess.Transport]
 	logger  *slog.Logger
@@ -231,7 +232,7 @@ type mcpHost struct {
 // initialize's sdkMcpServerManifests, which spares the CLI those round trips at start; a server
 // whose manifest cannot be taken is left to the CLI's own handshake.
 func newMCPHost(ctx context.Context, m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
-	h := &mcpHost{logger: logger}
+	h := &mcpHost{logger: logger, setMu: make(chan struct{}, 1)}
 	b, err := mcpbridge.New(m.inProcess, h.send, logger)
 	if err != nil {
 		return nil, fmt.Errorf("v2: %w", err)
@@ -272,11 +273,28 @@ func (h *mcpHost) send(ctx context.Context, server string, message jsontext.Valu
 	return t.SendMCP(ctx, server, message)
 }
 
-// close closes the servers' connections, ending their handlers' ctx.
-func (h *mcpHost) close() {
-	if h != nil && h.bridge != nil {
-		h.bridge.Close()
+// ErrMCPHandlerRunning is in Close's error when an in-process MCP tool handler (or another MCP
+// method handler) had not returned by the end of Close's grace period although its ctx had ended:
+// Close returned without it, the handler's result is dropped, and its goroutine runs on until the
+// handler returns. Fix the handler so that it returns when its ctx ends.
+var ErrMCPHandlerRunning = errors.New("v2: an in-process MCP handler still runs after its ctx ended")
+
+// close closes the servers' connections, ending their handlers' ctx, and waits at most grace for
+// the handlers to return (a handler that ignores its ctx is not waited for longer: see
+// ErrMCPHandlerRunning).
+func (h *mcpHost) close(grace time.Duration) error {
+	if h == nil || h.bridge == nil {
+		return nil
 	}
+	h.bridge.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	var running *mcpbridge.HandlersRunningError
+	if err := h.bridge.Wait(ctx); errors.As(err, &running) {
+		h.logger.Error("v2: in-process MCP handlers ignore their ctx; Close returns without them", "servers", running.Servers, "grace", grace)
+		return fmt.Errorf("%w: server(s) %v, %v after Close began; their results are dropped", ErrMCPHandlerRunning, running.Servers, grace)
+	}
+	return nil
 }
 
 // mcpHandler returns the session's MCP handler for the transport.
@@ -300,8 +318,12 @@ type MCPSetResult struct {
 // options' servers.
 func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServerConfig) (*MCPSetResult, error) {
 	h := s.mcp
-	h.setMu.Lock()
-	defer h.setMu.Unlock()
+	select {
+	case h.setMu <- struct{}{}:
+		defer func() { <-h.setMu }()
+	case <-ctx.Done():
+		return nil, fmt.Errorf("v2: mcp_set_servers: waiting for another SetMCPServers: %w", context.Cause(ctx))
+	}
 	entries := make(map[string]mcpServerEntry, len(servers))
 	for n, c := range servers {
 		if n == "" {

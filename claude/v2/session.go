@@ -207,7 +207,8 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err := o.checkPaths(); err != nil { // validate_misuse.go
 		return nil, err
 	}
-	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger), mirror: newMirror(o.store, logger, o.mirrorTimeout())}
+	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
+	s.mirror = newMirror(o.store, logger, o.mirrorTimeout(), s.SessionID)
 
 	hooks := o.hooks
 	if o.subagentHooks != nil {
@@ -243,9 +244,9 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	defer func() {
 		if !ok {
 			x.Close()
-			s.mirror.end()
+			s.mirror.end(s.closeGrace())
 			s.removeSettingsFile()
-			s.mcp.close()
+			s.mcp.close(s.closeGrace())
 		}
 	}()
 	if s.mcp, err = newMCPHost(ctx, &o.mcp, logger); err != nil {
@@ -893,13 +894,24 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
-		s.mirror.end() // after the reader: nothing more is fed
-		s.mcp.close()
+		storeErr := s.mirror.end(s.closeGrace()) // after the reader: nothing more is fed
+		mcpErr := s.mcp.close(s.closeGrace())
+		if storeErr != nil || mcpErr != nil { // else the CLI's error itself, not a wrapper of it
+			s.closeErr = errors.Join(s.closeErr, storeErr, mcpErr)
+		}
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
 	})
 	return s.closeErr
+}
+
+// closeGrace is WithCloseGrace's value, or its default.
+func (s *Session) closeGrace() time.Duration {
+	if s.o.closeGrace > 0 {
+		return s.o.closeGrace
+	}
+	return subprocess.DefaultCloseGrace
 }
 
 func (o *options) validate() error {

@@ -2,6 +2,7 @@ package v2
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -21,8 +22,16 @@ import (
 // never slows the CLI. The contract (order, at least once, crash) is sessions.Store's: each
 // Append is bounded by the request timeout (WithRequestTimeout) and made three times at most (a
 // panic counts as a failure, its stack logged); a batch that still fails is logged at level Error
-// and left out, and the later ones are still delivered. Close returns once every batch is delivered or left out. The CLI keeps writing its
-// own transcript too. Default: none.
+// and left out, and the later ones are still delivered. A transcript_mirror line for a file of
+// another session than this one's (its SessionID when the line came) is refused and logged at
+// level Error: the store is written under this session's id only.
+//
+// Close waits for the batches not yet delivered at most the request timeout in all (not that per
+// attempt); then it ends the ctx of the Append in flight, waits at most the close grace
+// (WithCloseGrace) for it to return, leaves the rest out, and returns an error wrapping
+// ErrStoreIncomplete that counts the entries left out. An Append that ignores its ctx is not
+// waited for: its goroutine ends when it returns. The CLI keeps writing its own transcript too.
+// Default: none.
 func WithSessionStore(store sessions.Store) Option {
 	return optionFunc(func(o *options) { o.store, o.storeGiven = store, true })
 }
@@ -39,6 +48,14 @@ func (o *options) mirrorTimeout() time.Duration {
 // mirrorAttempts is how many times a batch is given to Append.
 const mirrorAttempts = 3
 
+// ErrStoreIncomplete is in Close's error when Close stopped waiting for the session store
+// (WithSessionStore) with entries not delivered: the store is slow, or its Append ignores its ctx.
+// The CLI's own transcript has them (sessions.Dir.Messages).
+var ErrStoreIncomplete = errors.New("v2: session store: entries left out at Close")
+
+// errMirrorClosed is the cause of the mirror's ctx when Close stops waiting for it.
+var errMirrorClosed = errors.New("v2: session store: Close stopped waiting for the store")
+
 // storeArgs returns the flags of WithSessionStore.
 func (o *options) storeArgs() []string {
 	if o.store == nil {
@@ -53,23 +70,34 @@ type mirror struct {
 	store   sessions.Store
 	logger  *slog.Logger
 	timeout time.Duration
+	owner   func() string // the session's id, for the key check
+	ctx     context.Context
+	cancel  context.CancelCauseFunc // by end, when it stops waiting: Appends' ctx end
 
 	mu      sync.Mutex
-	queue   [][]byte      // transcript_mirror lines not yet delivered
+	queue   []mirrorLine  // transcript_mirror lines not yet delivered
+	taken   int           // entries of the lines the goroutine took and has not finished with
 	notify  chan struct{} // capacity 1: "something was queued, or end was called"
 	ended   bool          // end was called: nothing more is queued
 	started bool          // the goroutine runs (from the first line queued)
 	done    chan struct{} // closed when the goroutine has returned
 }
 
-func newMirror(store sessions.Store, logger *slog.Logger, timeout time.Duration) *mirror {
+// mirrorLine is one transcript_mirror line and the session's id when it came.
+type mirrorLine struct {
+	raw     []byte
+	session string
+}
+
+func newMirror(store sessions.Store, logger *slog.Logger, timeout time.Duration, owner func() string) *mirror {
 	if store == nil {
 		return nil
 	}
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	return &mirror{store: store, logger: logger, timeout: timeout, notify: make(chan struct{}, 1), done: make(chan struct{})}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	return &mirror{store: store, logger: logger, timeout: timeout, owner: owner, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // feed queues msg if it is a transcript_mirror line. It runs on the stdout reader: a type check
@@ -82,9 +110,10 @@ func (m *mirror) feed(msg shared.Message) {
 	if !ok || r.MessageType != "transcript_mirror" {
 		return
 	}
+	owner := m.owner()
 	m.mu.Lock()
 	if !m.ended {
-		m.queue = append(m.queue, r.Raw)
+		m.queue = append(m.queue, mirrorLine{r.Raw, owner})
 		if !m.started {
 			m.started = true
 			go m.run() // the mirror goroutine: returns after end, once the queue is empty
@@ -101,20 +130,58 @@ func (m *mirror) wake() {
 	}
 }
 
-// end makes the goroutine return once the queue is empty, and waits for it. Call it after the
-// reader has stopped feeding.
-func (m *mirror) end() {
+// end makes the goroutine return once the queue is empty, and waits for it at most the timeout;
+// then it ends the mirror's ctx (the Append in flight is cancelled, the rest left out) and waits at
+// most grace more. It returns an error wrapping ErrStoreIncomplete if entries were left out
+// because of it. Call it after the reader has stopped feeding.
+func (m *mirror) end(grace time.Duration) error {
 	if m == nil {
-		return
+		return nil
 	}
+	defer m.cancel(errMirrorClosed)
 	m.mu.Lock()
 	m.ended = true
 	started := m.started
 	m.mu.Unlock()
-	if started {
-		m.wake()
-		<-m.done
+	if !started {
+		return nil
 	}
+	m.wake()
+	drain := time.NewTimer(m.timeout)
+	defer drain.Stop()
+	select {
+	case <-m.done:
+		return nil
+	case <-drain.C:
+	}
+	m.cancel(errMirrorClosed)
+	after := time.NewTimer(grace)
+	defer after.Stop()
+	returned := true
+	select {
+	case <-m.done:
+	case <-after.C:
+		returned = false
+	}
+	m.mu.Lock()
+	left := m.taken
+	for _, l := range m.queue {
+		left += entriesOf(l.raw)
+	}
+	m.mu.Unlock()
+	m.logger.Error("v2: session store: Close stopped waiting for the store; entries left out", "entries", left, "waited", m.timeout, "append_returned", returned)
+	return fmt.Errorf("%w: at least %d entries not delivered after %v (the store is slow, or its Append ignores its ctx)", ErrStoreIncomplete, left, m.timeout)
+}
+
+// entriesOf counts a transcript_mirror line's entries (0 if it cannot be read).
+func entriesOf(line []byte) int {
+	var frame struct {
+		Entries []jsontext.Value `json:"entries"`
+	}
+	if json.Unmarshal(line, &frame, json.RejectUnknownMembers(false)) != nil {
+		return 0
+	}
+	return len(frame.Entries)
 }
 
 func (m *mirror) run() {
@@ -125,8 +192,20 @@ func (m *mirror) run() {
 		m.queue = nil
 		ended := m.ended
 		m.mu.Unlock()
-		for _, line := range batch {
-			m.deliver(line)
+		sizes := make([]int, len(batch))
+		m.mu.Lock()
+		for i, line := range batch {
+			sizes[i] = entriesOf(line.raw)
+			m.taken += sizes[i]
+		}
+		m.mu.Unlock()
+		for i, line := range batch {
+			if m.ctx.Err() != nil || !m.deliver(line) {
+				continue // left out: Close counts m.taken
+			}
+			m.mu.Lock()
+			m.taken -= sizes[i]
+			m.mu.Unlock()
 		}
 		if len(batch) == 0 {
 			if ended {
@@ -137,38 +216,52 @@ func (m *mirror) run() {
 	}
 }
 
-// deliver gives one transcript_mirror line's entries to the store.
-func (m *mirror) deliver(line []byte) {
+// deliver gives one transcript_mirror line's entries to the store. It returns false if it gave up
+// because the mirror's ctx ended (Close stopped waiting), true otherwise (delivered, or refused or
+// failed and logged).
+func (m *mirror) deliver(l mirrorLine) bool {
 	var frame struct {
 		FilePath string           `json:"filePath"`
 		Entries  []jsontext.Value `json:"entries"`
 	}
-	if err := json.Unmarshal(line, &frame); err != nil {
+	if err := json.Unmarshal(l.raw, &frame); err != nil {
 		m.logger.Error("v2: session store: unreadable transcript_mirror line", "err", err)
-		return
+		return true
 	}
 	key, err := sessions.KeyOf(frame.FilePath)
 	if err != nil {
 		m.logger.Error("v2: session store: transcript_mirror for an unknown file", "err", err)
-		return
+		return true
+	}
+	if key.SessionID != l.session {
+		m.logger.Error("v2: session store: transcript_mirror for another session refused; the store is written under this session's id only", "file", frame.FilePath, "session", l.session, "entries", len(frame.Entries))
+		return true
 	}
 	for attempt := 1; ; attempt++ {
 		err = m.appendOnce(key, frame.Entries)
 		if err == nil {
-			return
+			return true
+		}
+		if m.ctx.Err() != nil {
+			return false
 		}
 		if attempt == mirrorAttempts {
 			m.logger.Error("v2: session store: Append failed; these entries are left out of the store", "session", key.SessionID, "agent", key.AgentID, "entries", len(frame.Entries), "err", err)
-			return
+			return true
 		}
 		m.logger.Warn("v2: session store: Append failed; trying again", "session", key.SessionID, "attempt", attempt, "err", err)
-		time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
+		pause := time.NewTimer(time.Duration(attempt) * 100 * time.Millisecond)
+		select {
+		case <-pause.C:
+		case <-m.ctx.Done():
+			pause.Stop()
+		}
 	}
 }
 
 // appendOnce calls Append once, bounded by the timeout; a panic is an error (its stack logged).
 func (m *mirror) appendOnce(key sessions.Key, entries []jsontext.Value) (err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
+	ctx, cancel := context.WithTimeout(m.ctx, m.timeout)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {

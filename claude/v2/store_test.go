@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ func TestReplay_SessionStore(t *testing.T) {
 		mirrorLine(base+".jsonl", `{"n":4}`)+
 		sendResult("done")+"eof\n")
 	store := &recordingStore{}
-	s := r.session(t, v2.WithSessionStore(store))
+	s := r.session(t, v2.WithSessionStore(store), v2.WithSessionID(id))
 	run(t, s, "go")
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -80,14 +81,19 @@ func TestReplay_SessionStore(t *testing.T) {
 	}
 }
 
-// waitingStore's Append waits for its ctx and reports how it ended, except for the last batch.
+// waitingStore's Append waits for its ctx and reports how it ended, except for the last batch,
+// which closes last.
 type waitingStore struct {
 	ends  records[string]
 	calls records[string]
+	last  chan struct{}
 }
 
 func (s *waitingStore) Append(ctx context.Context, _ sessions.Key, entries []jsontext.Value) error {
 	s.calls.add(string(entries[0]))
+	if string(entries[0]) == `{"n":5}` {
+		close(s.last)
+	}
 	if strings.Contains(string(entries[0]), "WAITS") {
 		<-ctx.Done()
 		s.ends.add(ctx.Err().Error())
@@ -106,11 +112,12 @@ func TestReplay_SessionStoreAppendTimeout(t *testing.T) {
 		mirrorLine(base+".jsonl", `{"n":"WAITS"}`)+
 		mirrorLine(base+".jsonl", `{"n":5}`)+
 		sendResult("done")+"eof\n")
-	store := &waitingStore{}
+	store := &waitingStore{last: make(chan struct{})}
 	// The store's own bound (its Append waits for ctx to end, whatever the load); initialize
 	// keeps the default request timeout.
-	s := r.session(t, v2.WithSessionStore(store), v2.WithStoreTimeout(100*time.Millisecond))
+	s := r.session(t, v2.WithSessionStore(store), v2.WithStoreTimeout(100*time.Millisecond), v2.WithSessionID(id))
 	run(t, s, "go")
+	within(t, "the last batch", func() struct{} { <-store.last; return struct{}{} })
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -119,5 +126,64 @@ func TestReplay_SessionStoreAppendTimeout(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"context deadline exceeded", "context deadline exceeded", "context deadline exceeded"}, store.ends.all()); diff != "" {
 		t.Errorf("the hanging Append's ctx ended with (-want +got):\n%s", diff)
+	}
+}
+
+// stuckStore's Append ignores its ctx: it returns only when release is closed. started is closed
+// at its first call.
+type stuckStore struct {
+	started, release chan struct{}
+	once             sync.Once
+}
+
+func (s *stuckStore) Append(context.Context, sessions.Key, []jsontext.Value) error {
+	s.once.Do(func() { close(s.started) })
+	<-s.release
+	return nil
+}
+
+// Close is bounded whatever the store does: with an Append that ignores its ctx, Close returns
+// after the request timeout and the close grace, with ErrStoreIncomplete counting the entries
+// left out. Before the fix Close waited for the Append forever.
+func TestReplay_SessionStoreCloseBounded(t *testing.T) {
+	t.Parallel()
+	const id = "11111111-2222-4333-8444-555555555555"
+	base := "/home/me/.claude/projects/-w-p/" + id
+	r := newReplay(t, replayInit+expectUser("go")+
+		mirrorLine(base+".jsonl", `{"n":1}`)+
+		mirrorLine(base+".jsonl", `{"n":2}`, `{"n":3}`)+
+		sendResult("done")+"eof\n")
+	store := &stuckStore{started: make(chan struct{}), release: make(chan struct{})}
+	defer close(store.release) // after Close: the store's goroutine ends
+	s := r.session(t, v2.WithSessionStore(store), v2.WithSessionID(id),
+		v2.WithRequestTimeout(2*time.Second), v2.WithCloseGrace(200*time.Millisecond))
+	run(t, s, "go")
+	within(t, "the first Append", func() struct{} { <-store.started; return struct{}{} })
+	err := within(t, "Close", s.Close)
+	if !errors.Is(err, v2.ErrStoreIncomplete) || !strings.Contains(err.Error(), "at least 3 entries") {
+		t.Errorf("Close = %v, want ErrStoreIncomplete counting 3 entries", err)
+	}
+}
+
+// A transcript_mirror line for a file of another session is not appended to that session in the
+// store; the session's own lines are. Before the fix it was appended under the other session's key.
+func TestReplay_SessionStoreOtherSessionRefused(t *testing.T) {
+	t.Parallel()
+	const id = "11111111-2222-4333-8444-555555555555"
+	const other = "99999999-2222-4333-8444-555555555555"
+	dir := "/home/me/.claude/projects/-w-p/"
+	r := newReplay(t, replayInit+expectUser("go")+
+		mirrorLine(dir+other+".jsonl", `{"n":"injected"}`)+
+		mirrorLine(dir+other+"/subagents/agent-a1.jsonl", `{"n":"injected"}`)+
+		mirrorLine(dir+id+".jsonl", `{"n":1}`)+
+		sendResult("done")+"eof\n")
+	store := &recordingStore{}
+	s := r.session(t, v2.WithSessionStore(store), v2.WithSessionID(id))
+	run(t, s, "go")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{`11111111/ {"n":1}`}, store.calls.all()); diff != "" {
+		t.Errorf("Append calls (-want +got):\n%s", diff)
 	}
 }

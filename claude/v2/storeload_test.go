@@ -14,13 +14,13 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// stuckStore is a ReadableStore whose Load and List fail, or wait for the context to end.
-type stuckStore struct {
+// failingLoadStore is a ReadableStore whose Load and List fail, or wait for the context to end.
+type failingLoadStore struct {
 	sessions.FileStore
 	fail error // nil: wait for ctx
 }
 
-func (s stuckStore) Load(ctx context.Context, _ sessions.Key) ([]jsontext.Value, error) {
+func (s failingLoadStore) Load(ctx context.Context, _ sessions.Key) ([]jsontext.Value, error) {
 	if s.fail != nil {
 		return nil, s.fail
 	}
@@ -35,12 +35,12 @@ func TestResumeFromStoreFailures(t *testing.T) {
 	const id = "0a4ad2a5-98a6-4c7b-9a1c-9f2c1e0b5a01"
 	cases := []struct {
 		name  string
-		store stuckStore
+		store failingLoadStore
 		want  error
 		text  string
 	}{
-		{"Load fails", stuckStore{fail: errors.New("database down")}, nil, "database down"},
-		{"Load never answers", stuckStore{}, context.DeadlineExceeded, "deadline"},
+		{"Load fails", failingLoadStore{fail: errors.New("database down")}, nil, "database down"},
+		{"Load never answers", failingLoadStore{}, context.DeadlineExceeded, "deadline"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

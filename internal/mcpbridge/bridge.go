@@ -16,6 +16,15 @@
 // Close closes the connections, which cancels every handler in flight (the MCP SDK cancels its
 // handlers' ctx when its connection ends), and waits for the forwarders.
 //
+// Nothing waits for a handler: closing a connection (Close, Remove, a reconnect) ends its
+// handlers' ctx and returns at once, and a call whose handler has not answered is answered with
+// an error; the handler's result, if it ever comes, is dropped. The MCP SDK's ServerSession.Close
+// waits for every handler, so it runs on a goroutine of its own per closed connection, the
+// closer, which ends when the last handler of that connection returns; Wait waits for the
+// closers until its ctx ends. A handler that ignores its ctx keeps its own goroutine, its MCP
+// SDK goroutines and its connection's closer until it returns: nothing else of the bridge waits
+// for it.
+//
 // A panicking handler is recovered into an error result by a receiving middleware on the
 // server (recoverPanics); it acts only on the bridge's connections and logs through the logger
 // of the session whose request panicked. The bridge installs it on a server that does not have
@@ -32,6 +41,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -66,6 +76,7 @@ type Bridge struct {
 
 	mu      sync.Mutex
 	servers map[string]*conn
+	shut    []*conn        // connections closed, whose closer has not been seen to end (Wait)
 	wg      sync.WaitGroup // the forwarders
 	once    sync.Once
 }
@@ -82,6 +93,8 @@ type conn struct {
 	out    chan jsonrpc.Message // the server's own messages, for the forwarder
 	closed chan struct{}        // closed by Close: Read, Write and Handle's waits end
 	close1 sync.Once
+	ended  chan struct{} // closed by the closer once the server session has ended (see shut)
+	shut1  sync.Once
 
 	mu      sync.Mutex                            // guards pending
 	pending map[jsonrpc.ID]chan *jsonrpc.Response // calls of the CLI waiting for their reply
@@ -163,10 +176,18 @@ func (c *conn) put(ctx context.Context, m jsonrpc.Message) error {
 	}
 }
 
-// shut closes the connection and the server's session of it (its handlers' ctx end).
-func (c *conn) shut() {
+// shutLocked closes the connection (its handlers' ctx end) and starts its closer, which closes
+// the server's session of it: that waits for the session's handlers, so it never runs on the
+// caller's goroutine. b.mu is held.
+func (b *Bridge) shutLocked(c *conn) {
 	c.Close()
-	c.session.Close()
+	c.shut1.Do(func() {
+		b.shut = append(b.shut, c)
+		go func() { // the closer: it ends when the last handler of the connection returns
+			defer close(c.ended)
+			c.session.Close()
+		}()
+	})
 }
 
 // New connects servers (by name) and returns the bridge. send carries the servers' own messages
@@ -213,6 +234,7 @@ func (b *Bridge) connectLocked(name string, srv *mcp.Server) (*conn, error) {
 	c := &conn{
 		name: name, srv: srv, logger: b.logger,
 		in: make(chan jsonrpc.Message), out: make(chan jsonrpc.Message, maxQueued), closed: make(chan struct{}),
+		ended:   make(chan struct{}),
 		pending: map[jsonrpc.ID]chan *jsonrpc.Response{},
 	}
 	ss, err := srv.Connect(context.WithValue(b.ctx, connKey{}, c), c, nil)
@@ -243,7 +265,7 @@ func (b *Bridge) fresh(c *conn) (*conn, error) {
 	}
 	n.initialized.Store(true)
 	b.servers[c.name] = n
-	c.shut()
+	b.shutLocked(c) // never waits: a handler of the old session may ignore its ctx
 	return n, nil
 }
 
@@ -257,16 +279,16 @@ func (b *Bridge) guard(c *conn) {
 }
 
 // Remove closes the connection of the server named name (its handlers' ctx end) and forgets it.
-// It reports whether the bridge had it.
+// It reports whether the bridge had it. It does not wait for the handlers (see Wait).
 func (b *Bridge) Remove(name string) bool {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	c := b.servers[name]
-	delete(b.servers, name)
-	b.mu.Unlock()
 	if c == nil {
 		return false
 	}
-	c.shut()
+	delete(b.servers, name)
+	b.shutLocked(c)
 	return true
 }
 
@@ -455,21 +477,71 @@ func (b *Bridge) cancelCall(c *conn, id jsonrpc.ID) {
 	}
 }
 
-// Close closes the servers' connections (cancelling their handlers in flight) and waits for the
-// bridge's goroutines. It returns nil; calling it again does nothing.
+// Close closes the servers' connections (cancelling their handlers in flight; every Handle
+// waiting for a reply returns ErrClosed) and waits for the forwarders. It does not wait for the
+// handlers: Wait does. It returns nil; calling it again does nothing.
 func (b *Bridge) Close() error {
 	b.once.Do(func() {
 		b.mu.Lock()
 		b.cancel()
-		servers := b.servers
+		for _, c := range b.servers {
+			b.shutLocked(c)
+		}
 		b.servers = map[string]*conn{}
 		b.mu.Unlock()
-		for _, c := range servers {
-			c.shut()
-		}
 		b.wg.Wait()
 	})
 	return nil
+}
+
+// HandlersRunningError is Wait's error: the servers with a handler still running, of a
+// connection closed (Close, Remove, a reconnect), when Wait's ctx ended. Such a handler ignores
+// its ctx; its result is dropped.
+type HandlersRunningError struct {
+	Servers []string // sorted, each once
+	Err     error    // the ctx's cause
+}
+
+func (e *HandlersRunningError) Error() string {
+	return fmt.Sprintf("mcpbridge: handlers of in-process MCP server(s) %v still running after their ctx ended (%v); a handler must return when its ctx ends", e.Servers, e.Err)
+}
+
+func (e *HandlersRunningError) Unwrap() error { return e.Err }
+
+// Wait waits until every handler of the connections closed so far (Close, Remove, reconnects)
+// has returned, or ctx ends: then it returns a *HandlersRunningError naming their servers.
+func (b *Bridge) Wait(ctx context.Context) error {
+	b.mu.Lock()
+	shut := slices.Clone(b.shut)
+	b.mu.Unlock()
+	var running []string
+	for _, c := range shut {
+		select {
+		case <-c.ended:
+			continue
+		case <-ctx.Done():
+		}
+		select {
+		case <-c.ended:
+		default:
+			running = append(running, c.name)
+		}
+	}
+	b.mu.Lock()
+	b.shut = slices.DeleteFunc(b.shut, func(c *conn) bool {
+		select {
+		case <-c.ended:
+			return true
+		default:
+			return false
+		}
+	})
+	b.mu.Unlock()
+	if len(running) == 0 {
+		return nil
+	}
+	slices.Sort(running)
+	return &HandlersRunningError{Servers: slices.Compact(running), Err: context.Cause(ctx)}
 }
 
 // decode reads one JSON-RPC message of the CLI as jsonrpc.DecodeMessage does (a request when it
