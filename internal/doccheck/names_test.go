@@ -26,6 +26,7 @@ var docVariables = map[string]string{
 	"rec":      "claudetest.Recorder",
 	"s":        "v2.Session",
 	"s2":       "v2.Session",
+	"p":        "policy.Policy",
 	"res":      "",
 	"in":       "",
 	"t":        "", // *testing.T or a tool name
@@ -45,7 +46,8 @@ var docVariables = map[string]string{
 
 // otherTypes are Type.Member references to other libraries' types.
 var otherTypes = []string{
-	"Server.Connect", // mcp.Server, in docs/TOOLS.md
+	"Server.Connect",      // mcp.Server, in docs/TOOLS.md
+	"ServerSession.Close", // mcp.ServerSession, in docs/RELIABILITY.md
 }
 
 // refRE finds the start of a selector chain: an optional *, a qualifier (package, variable or
