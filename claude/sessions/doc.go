@@ -18,6 +18,12 @@
 // its size. A line that cannot be read is yielded as a *LineError and reading goes on; a torn last
 // line (a transcript still being written) ends the reading without an error.
 //
+// Stores keep copies of transcripts elsewhere: a Store takes the entries v2.WithSessionStore
+// mirrors; a ReadableStore (FileStore, contrib/pgstore) also gives them back, for resuming a
+// session on another machine (Dir.CopyFromStore, which v2.WithResume does), listing and reading
+// its sessions (ListStore, StoreMessages), and Dir.CopyToStore copies a local session into one.
+// Package storetest checks a store against the contract.
+//
 // Nothing here locks: the CLI appends to a transcript while it runs, and so do Rename and Tag
 // (one write each, as the CLI does). Fork and Delete are meant for sessions that are not running.
 package sessions

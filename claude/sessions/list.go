@@ -130,6 +130,12 @@ func stat(path, id string) (info Info, keep bool, err error) {
 			tail = tail[i+1:]
 		}
 	}
+	return info, fillInfo(&info, head, tail), nil
+}
+
+// fillInfo reads info's fields from the start and the end of a transcript (the same bytes if it
+// is short), and reports whether List keeps the session.
+func fillInfo(info *Info, head, tail []byte) (keep bool) {
 	var aiTitle, summary string
 	sidechain := false
 	for _, line := range bytes.Split(head, []byte("\n")) {
@@ -147,20 +153,20 @@ func stat(path, id string) (info Info, keep bool, err error) {
 		if info.FirstPrompt == "" && e.Type == "user" && !e.IsMeta {
 			info.FirstPrompt = e.Prompt
 		}
-		readMeta(&e, &info, &aiTitle, &summary)
+		readMeta(&e, info, &aiTitle, &summary)
 	}
 	for _, line := range bytes.Split(tail, []byte("\n")) {
 		e, ok := decodeListEntry(line)
 		if !ok {
 			continue
 		}
-		readMeta(&e, &info, &aiTitle, &summary)
+		readMeta(&e, info, &aiTitle, &summary)
 		if e.Type == "assistant" && e.Model != "" && e.Model != "<synthetic>" {
 			info.Model = e.Model
 		}
 	}
 	info.Title = cmp.Or(info.CustomTitle, aiTitle, info.LastPrompt, summary, info.FirstPrompt)
-	return info, !sidechain && info.Title != "", nil
+	return !sidechain && info.Title != ""
 }
 
 // readMeta takes the metadata of entry e; later entries win.

@@ -3,10 +3,12 @@ package sessions
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -46,7 +48,7 @@ func KeyOf(path string) (Key, error) {
 
 // validate checks that k names a transcript and no other file.
 func (k Key) validate() error {
-	if k.ProjectKey == "" || strings.Trim(k.ProjectKey, "-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+	if !isProjectKey(k.ProjectKey) {
 		return fmt.Errorf("%w: project key %q", ErrInvalidID, k.ProjectKey)
 	}
 	if !isUUID(k.SessionID) {
@@ -56,6 +58,11 @@ func (k Key) validate() error {
 		return fmt.Errorf("%w: agent %q", ErrInvalidID, k.AgentID)
 	}
 	return nil
+}
+
+// isProjectKey reports whether s has the form of a project key: letters, digits and '-'.
+func isProjectKey(s string) bool {
+	return s != "" && strings.Trim(s, "-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }
 
 // Store keeps copies of transcripts away from the CLI's config directory (a database, an object
@@ -78,6 +85,39 @@ type Store interface {
 	Append(ctx context.Context, key Key, entries []jsontext.Value) error
 }
 
+// ReadableStore is a Store that gives back what it was given. Resuming a session from a store
+// (v2.WithSessionStore with v2.WithResume on a machine that lacks the transcript), Dir.CopyFromStore
+// and reading a session from a store (StoreMessages) need one; a Store that can only take entries
+// (an append-only log) still mirrors. The contract, beyond Store's, which
+// storetest.Run checks:
+//
+//   - Load returns the entries of key in the order they were appended, each the same JSON value
+//     as appended (equal once decoded: a store may re-encode, reorder an object's members or
+//     change whitespace), an error wrapping ErrNotFound for a key no entry was appended to, and
+//     never the entries of another key (the project, session and agent ids are compared exactly).
+//     Entries appended more than once by the at-least-once delivery may be returned more than
+//     once, or once if the store deduplicates them by "uuid".
+//   - List returns one Transcript for each key of projectKey that entries were appended to, the
+//     session's own and each of its subagents', in no particular order; none for a projectKey
+//     nothing was appended to (and no error).
+//   - Append of no entries changes nothing (it creates no key).
+//   - Each call honours ctx, and is safe for concurrent use.
+type ReadableStore interface {
+	Store
+	// Load returns the entries appended to key, in order.
+	Load(ctx context.Context, key Key) ([]jsontext.Value, error)
+	// List returns the transcripts the store holds for a project.
+	List(ctx context.Context, projectKey string) ([]Transcript, error)
+}
+
+// Transcript is one transcript a ReadableStore holds.
+type Transcript struct {
+	// Key names it.
+	Key Key
+	// Modified is when entries were last appended to it, by the store's clock.
+	Modified time.Time
+}
+
 // FileStore is a Store that writes transcripts under Dir in the CLI's layout
 // (Dir/projects/<project key>/<session id>.jsonl, subagents beside it), so that Dir's methods
 // (List, Messages, ...) read the copies. Each Append is one write (entries can be lost or torn
@@ -87,9 +127,18 @@ type FileStore struct {
 	Dir Dir
 }
 
-var _ Store = FileStore{}
+var _ ReadableStore = FileStore{}
 
-// Append appends entries, one per line, to key's transcript, creating it if need be.
+// path returns the file of key's transcript.
+func (s FileStore) path(key Key) string {
+	if key.AgentID != "" {
+		return filepath.Join(string(s.Dir), "projects", key.ProjectKey, key.SessionID, "subagents", "agent-"+key.AgentID+".jsonl")
+	}
+	return filepath.Join(string(s.Dir), "projects", key.ProjectKey, key.SessionID+".jsonl")
+}
+
+// Append appends entries, one per line, to key's transcript, creating it if need be (not for no
+// entries).
 func (s FileStore) Append(ctx context.Context, key Key, entries []jsontext.Value) error {
 	if err := key.validate(); err != nil {
 		return err
@@ -97,10 +146,10 @@ func (s FileStore) Append(ctx context.Context, key Key, entries []jsontext.Value
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	path := filepath.Join(string(s.Dir), "projects", key.ProjectKey, key.SessionID+".jsonl")
-	if key.AgentID != "" {
-		path = filepath.Join(string(s.Dir), "projects", key.ProjectKey, key.SessionID, "subagents", "agent-"+key.AgentID+".jsonl")
+	if len(entries) == 0 {
+		return nil
 	}
+	path := s.path(key)
 	var buf []byte
 	for _, e := range entries {
 		// One line each: compacted (whitespace only: strings and numbers stay as they are).
@@ -125,4 +174,79 @@ func (s FileStore) Append(ctx context.Context, key Key, entries []jsontext.Value
 		return fmt.Errorf("sessions: appending to %s: %w", path, err)
 	}
 	return nil
+}
+
+// Load returns the entries of key's transcript, one a line. A last line that is not whole JSON
+// is left out (a write the process did not finish); any other line that is not a JSON object
+// fails Load with a *LineError. A missing transcript is ErrNotFound.
+func (s FileStore) Load(ctx context.Context, key Key) ([]jsontext.Value, error) {
+	if err := key.validate(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	path := s.path(key)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, notFound(err, "transcript "+path)
+	}
+	defer f.Close()
+	var entries []jsontext.Value
+	for l, err := range lines(f, path, 0) {
+		if err != nil {
+			return nil, err
+		}
+		if v := jsontext.Value(l.data); !v.IsValid() || v.Kind() != '{' {
+			return nil, &LineError{Path: path, Line: l.n, Err: errors.New("not one JSON object")}
+		}
+		entries = append(entries, jsontext.Value(l.data))
+	}
+	return entries, ctx.Err()
+}
+
+// List returns the transcripts under Dir/projects/projectKey, each with its file's modification
+// time: the sessions' (<session id>.jsonl) and their subagents'. Other files are left out.
+func (s FileStore) List(ctx context.Context, projectKey string) ([]Transcript, error) {
+	if !isProjectKey(projectKey) {
+		return nil, fmt.Errorf("%w: project key %q", ErrInvalidID, projectKey)
+	}
+	project := filepath.Join(string(s.Dir), "projects", projectKey)
+	items, err := os.ReadDir(project)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sessions: listing %s: %w", project, err)
+	}
+	var out []Transcript
+	add := func(k Key, path string) {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && k.validate() == nil {
+			out = append(out, Transcript{Key: k, Modified: fi.ModTime()})
+		}
+	}
+	for _, it := range items {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		name := it.Name()
+		if id, ok := strings.CutSuffix(name, ".jsonl"); ok && isUUID(id) {
+			add(Key{ProjectKey: projectKey, SessionID: id}, filepath.Join(project, name))
+			continue
+		}
+		if !it.IsDir() || !isUUID(name) {
+			continue
+		}
+		subs, err := os.ReadDir(filepath.Join(project, name, "subagents"))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("sessions: listing %s: %w", project, err)
+		}
+		for _, sub := range subs {
+			agent, ok := strings.CutPrefix(sub.Name(), "agent-")
+			if agent, ok2 := strings.CutSuffix(agent, ".jsonl"); ok && ok2 {
+				add(Key{ProjectKey: projectKey, SessionID: name, AgentID: agent}, filepath.Join(project, name, "subagents", sub.Name()))
+			}
+		}
+	}
+	return out, nil
 }

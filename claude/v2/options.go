@@ -151,7 +151,10 @@ func WithAdditionalDirs(dirs ...string) Option {
 // The CLI reuses
 // the system prompt recorded at the conversation's first request; when the resumed session has
 // WithSystemPrompt, WithAppendSystemPrompt or SessionStart additionalContext, the SDK passes
-// --system-prompt-snapshot off so that they take effect.
+// --system-prompt-snapshot off so that they take effect. With WithSessionStore of a
+// sessions.ReadableStore, a session whose transcript is not in the CLI's config directory is
+// first copied there from the store (sessions.Dir.CopyFromStore), so that it resumes on a
+// machine other than the one that ran it; a local transcript is used as it is.
 func WithResume(sessionID string) Option {
 	return optionFunc(func(o *options) { o.resume = sessionID })
 }

@@ -248,6 +248,10 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		s.id = o.resume
 	}
 
+	if err := s.resumeFromStore(ctx); err != nil { // storeload.go
+		return nil, err
+	}
+
 	// SessionStart(startup) never reaches SDK callbacks (the CLI runs it before initialize): the SDK
 	// runs it itself, before the CLI starts, and appends its additionalContext to the system prompt.
 	synthStart := o.synthesizeLifecycle && x.Has(shared.HookEventSessionStart)
