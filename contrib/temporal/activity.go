@@ -26,11 +26,11 @@ type Activities struct {
 	heartbeatEvery time.Duration
 	stuckAfter     time.Duration
 	store          sessions.Store
-	loader         TranscriptLoader
 	configDir      string
 	workspaceRoot  string
 	continuePrompt string
 	approvals      *ApprovalRule
+	turnOpts       func(cwd string) []v2.Option
 }
 
 // NewActivities returns the activities with opts applied.
@@ -42,7 +42,7 @@ func NewActivities(opts ...Option) (*Activities, error) {
 	if a.heartbeatEvery <= 0 || a.stuckAfter <= 0 {
 		return nil, errors.New("temporalagent: WithHeartbeatEvery and WithStuckAfter need a positive duration")
 	}
-	if a.configDir == "" && a.loader != nil {
+	if a.configDir == "" && a.store != nil {
 		d, err := sessions.DefaultDir()
 		if err != nil {
 			return nil, fmt.Errorf("temporalagent: WithStore needs the CLI's config directory (WithConfigDir): %w", err)
@@ -152,6 +152,9 @@ func (a *Activities) run(ctx context.Context, in TurnInput, o SessionOptions, pr
 		}}))
 	}
 	opts = append(opts, a.sessionOpts...)
+	if a.turnOpts != nil {
+		opts = append(opts, a.turnOpts(o.Cwd)...)
+	}
 
 	s, err := v2.CreateSession(turnCtx, opts...)
 	if err != nil {

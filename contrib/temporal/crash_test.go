@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"iter"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,11 +14,13 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"go.temporal.io/sdk/client"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/contrib/pgstore"
 	temporalagent "github.com/hookwire/agent-sdk-go/contrib/temporal"
 )
 
@@ -59,10 +62,11 @@ func TestCrashResumesOnAnotherWorker(t *testing.T) {
 			close(killed)
 		}
 	})
-	store := t.TempDir()
+	store, pg, schema := testStore(t)
 	tag := randomTag()
 	cfg := func(home string) workerConfig {
-		return workerConfig{cli: claudetest.RequireCLI(t), home: home, modelURL: env.Model.URL(), project: env.Project, store: store, tag: tag}
+		return workerConfig{cli: claudetest.RequireCLI(t), home: home, modelURL: env.Model.URL(), project: env.Project,
+			store: store, pg: pg, schema: schema, tag: tag}
 	}
 	first := startWorkerProcess(t, ts.GetFrontendHostPort(), ts.GetDefaultNamespace(), actQueue, cfg(env.Home))
 
@@ -99,7 +103,7 @@ func TestCrashResumesOnAnotherWorker(t *testing.T) {
 	}
 	// The store has the turn: both attempts, the resumed one after the second result.
 	var texts []string
-	for m, err := range sessions.Dir(store).Messages(env.Project, res.SessionID) {
+	for m, err := range storeMessages(t, store, pg, schema, env.Project, res.SessionID) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +143,8 @@ func startWorkerProcess(t *testing.T, hostPort, namespace, queue string, cfg wor
 	cmd.Env = append(os.Environ(),
 		workerEnv+"="+hostPort, workerNSEnv+"="+namespace, workerQueue+"="+queue,
 		workerCLI+"="+cfg.cli, workerHome+"="+cfg.home, workerModel+"="+cfg.modelURL,
-		workerProject+"="+cfg.project, workerStore+"="+cfg.store, workerTag+"="+cfg.tag)
+		workerProject+"="+cfg.project, workerStore+"="+cfg.store, workerTag+"="+cfg.tag,
+		workerPG+"="+cfg.pg, workerSchema+"="+cfg.schema)
 	logPath := filepath.Join(t.TempDir(), "worker.log")
 	f, err := os.Create(logPath)
 	if err != nil {
@@ -165,4 +170,48 @@ func randomTag() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// testStore returns the crash test's store: PostgreSQL (contrib/pgstore, in a schema of its own,
+// dropped at cleanup) when $PGSTORE_TEST_DSN names one (.ci/run starts it; it is required when
+// CI=true), else a FileStore in a temporary directory.
+func testStore(t *testing.T) (dir, dsn, schema string) {
+	t.Helper()
+	dsn = os.Getenv("PGSTORE_TEST_DSN")
+	if dsn == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("PGSTORE_TEST_DSN is not set (CI=true): start a database with eval \"$(.ci/postgres)\"")
+		}
+		t.Log("PGSTORE_TEST_DSN is not set: the transcripts go to a FileStore")
+		return t.TempDir(), "", ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	schema = "temporalagent_" + randomTag()
+	if err := pgstore.New(pool, pgstore.WithSchema(schema)).Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = pool.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+	})
+	return "", dsn, schema
+}
+
+// storeMessages reads a session back from the test's store.
+func storeMessages(t *testing.T, dir, dsn, schema, cwd, id string) iter.Seq2[shared.Message, error] {
+	t.Helper()
+	if dsn == "" {
+		return sessions.Dir(dir).Messages(cwd, id)
+	}
+	pool, err := pgxpool.New(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return sessions.StoreMessages(context.Background(), pgstore.New(pool, pgstore.WithSchema(schema)), sessions.Key{ProjectKey: sessions.ProjectKey(cwd), SessionID: id})
 }

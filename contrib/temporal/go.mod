@@ -2,12 +2,17 @@ module github.com/hookwire/agent-sdk-go/contrib/temporal
 
 go 1.26.10
 
-replace github.com/hookwire/agent-sdk-go => ../..
+replace (
+	github.com/hookwire/agent-sdk-go => ../..
+	github.com/hookwire/agent-sdk-go/contrib/pgstore => ../pgstore
+)
 
 require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
 	github.com/hookwire/agent-sdk-go v0.0.0-00010101000000-000000000000
+	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-00010101000000-000000000000
+	github.com/jackc/pgx/v5 v5.13.0
 	go.temporal.io/sdk v1.50.0
 	go.temporal.io/server v1.32.2
 )
@@ -110,8 +115,7 @@ require (
 	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.10.0 // indirect
-	github.com/jackc/puddle/v2 v2.2.2 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/jmoiron/sqlx v1.4.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect

@@ -19,9 +19,12 @@ import (
 	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/contrib/pgstore"
 	temporalagent "github.com/hookwire/agent-sdk-go/contrib/temporal"
 )
 
@@ -47,13 +50,15 @@ const (
 	workerHome    = "TEMPORALAGENT_TEST_HOME"
 	workerModel   = "TEMPORALAGENT_TEST_MODEL"
 	workerProject = "TEMPORALAGENT_TEST_PROJECT"
-	workerStore   = "TEMPORALAGENT_TEST_STORE"
+	workerStore   = "TEMPORALAGENT_TEST_STORE"  // a FileStore's directory
+	workerPG      = "TEMPORALAGENT_TEST_PG"     // or a PostgreSQL DSN for contrib/pgstore
+	workerSchema  = "TEMPORALAGENT_TEST_SCHEMA" // and its schema
 	workerTag     = "TEMPORALAGENT_TEST_TAG" // set for the CLI and all it starts: finds what is left
 )
 
 // workerConfig is what a worker needs to run turns against a test's fake model.
 type workerConfig struct {
-	cli, home, modelURL, project, store, tag string
+	cli, home, modelURL, project, store, pg, schema, tag string
 }
 
 // activities returns the worker's activities: sessions run the real CLI against the fake model,
@@ -70,8 +75,15 @@ func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Opti
 		temporalagent.WithWorkspaceRoot(c.project),
 		temporalagent.WithHeartbeatEvery(100 * time.Millisecond),
 	}
-	if c.store != "" {
-		opts = append(opts, temporalagent.WithStore(sessions.FileStore{Dir: sessions.Dir(c.store)}, temporalagent.FileLoader{Dir: sessions.Dir(c.store)}))
+	switch {
+	case c.pg != "":
+		pool, err := pgxpool.New(context.Background(), c.pg) // lives as long as the worker process
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, temporalagent.WithStore(pgstore.New(pool, pgstore.WithSchema(c.schema))))
+	case c.store != "":
+		opts = append(opts, temporalagent.WithStore(sessions.FileStore{Dir: sessions.Dir(c.store)}))
 	}
 	return temporalagent.NewActivities(append(opts, more...)...)
 }
@@ -81,6 +93,7 @@ func runWorkerProcess() int {
 	cfg := workerConfig{
 		cli: os.Getenv(workerCLI), home: os.Getenv(workerHome), modelURL: os.Getenv(workerModel),
 		project: os.Getenv(workerProject), store: os.Getenv(workerStore), tag: os.Getenv(workerTag),
+		pg: os.Getenv(workerPG), schema: os.Getenv(workerSchema),
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	c, err := client.Dial(client.Options{HostPort: os.Getenv(workerEnv), Namespace: os.Getenv(workerNSEnv), Logger: logger})

@@ -36,16 +36,18 @@ func WithStuckAfter(d time.Duration) Option {
 	return optionFunc(func(a *Activities) { a.stuckAfter = d })
 }
 
-// WithStore mirrors every session's transcript to store (v2.WithSessionStore) and, when a retry
-// or a later turn runs on a worker that lacks the transcript, loads it back from loader before
-// resuming. For a sessions.FileStore, FileLoader reads what it wrote. Default: no store; a
-// session resumes only on a worker that has its transcript.
-func WithStore(store sessions.Store, loader TranscriptLoader) Option {
-	return optionFunc(func(a *Activities) { a.store, a.loader = store, loader })
+// WithStore mirrors every session's transcript to store (v2.WithSessionStore). A
+// sessions.ReadableStore (sessions.FileStore, contrib/pgstore) also gives transcripts back: a
+// retry or a later turn on a worker whose CLI lacks the session, or has an older copy of it,
+// restores it from the store before resuming. With a store, a message becomes a turn's resume
+// point only once the store has it. Default: no store; a session resumes only on a worker that
+// has its transcript.
+func WithStore(store sessions.Store) Option {
+	return optionFunc(func(a *Activities) { a.store = store })
 }
 
 // WithConfigDir is the CLI's config directory on this worker (where it keeps transcripts), into
-// which WithStore's loader restores a transcript. Default: sessions.DefaultDir().
+// which WithStore's store restores a transcript. Default: sessions.DefaultDir().
 func WithConfigDir(dir string) Option {
 	return optionFunc(func(a *Activities) { a.configDir = dir })
 }
@@ -70,4 +72,11 @@ const DefaultContinuePrompt = "The session was interrupted (its worker stopped) 
 // ApprovalRule). Default: none.
 func WithApprovals(rule ApprovalRule) Option {
 	return optionFunc(func(a *Activities) { r := rule; a.approvals = &r })
+}
+
+// WithTurnOptions adds v2 options made for each turn from its working directory (resolved against
+// WithWorkspaceRoot), after WithSessionOptions': for a guard that needs the session's directory,
+// such as v2.WithPolicy(policy.Confined(cwd)). Default: none.
+func WithTurnOptions(fn func(cwd string) []v2.Option) Option {
+	return optionFunc(func(a *Activities) { a.turnOpts = fn })
 }
