@@ -126,7 +126,7 @@ func TestApprovalRejectedWhileWaiting(t *testing.T) {
 }
 
 // startActivityWorker runs the activities on queue in this process until stopped or cleanup.
-func startActivityWorker(t *testing.T, ts interface {
+func startActivityWorker(t testing.TB, ts interface {
 	GetDefaultClient() client.Client
 }, queue string, cfg workerConfig, more ...temporalagent.Option) worker.Worker {
 	t.Helper()

@@ -86,6 +86,7 @@ func TestCrashResumesOnAnotherWorker(t *testing.T) {
 	if err := first.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	killedAt := time.Now()
 	_ = first.Wait()
 	close(killed)
 	startWorkerProcess(t, ts.GetFrontendHostPort(), ts.GetDefaultNamespace(), actQueue, cfg(t.TempDir()))
@@ -94,6 +95,9 @@ func TestCrashResumesOnAnotherWorker(t *testing.T) {
 	if err := run.Get(ctx, &res); err != nil {
 		t.Fatalf("the workflow: %v", err)
 	}
+	// The figure docs/TEMPORAL.md reports: heartbeat timeout (3 s here) + retry + CLI start +
+	// restore + the rest of the turn (two model calls and a tool).
+	t.Logf("from the kill to the result: %s", time.Since(killedAt).Round(time.Millisecond))
 	if res.Result != "all done" || res.Resumes != 1 || res.SessionID != before.SessionID {
 		t.Errorf("result = %q, resumes %d, session %s; want \"all done\", 1, %s", res.Result, res.Resumes, res.SessionID, before.SessionID)
 	}
@@ -121,19 +125,7 @@ func TestCrashResumesOnAnotherWorker(t *testing.T) {
 	if diff := cmp.Diff([]string{"use toolu_A", "use toolu_B", "use toolu_C", "all done"}, texts); diff != "" {
 		t.Errorf("the store's transcript, assistant side (-want +got):\n%s", diff)
 	}
-	waitFor(t, "the killed worker's CLI to end", func() bool { return len(tagged(tag)) == 0 || onlyWorkers(tagged(tag)) })
-}
-
-// onlyWorkers reports whether every pid is a worker process (the test binary), not a CLI.
-func onlyWorkers(pids []int) bool {
-	self, _ := os.Executable()
-	for _, pid := range pids {
-		exe, err := os.Readlink("/proc/" + itoa(pid) + "/exe")
-		if err != nil || exe != self {
-			return false
-		}
-	}
-	return true
+	waitFor(t, "the killed worker's CLI to end", func() bool { return len(tagged(tag)) == 0 })
 }
 
 // startWorkerProcess starts the test binary as a worker process (TestMain), stopped at cleanup.
@@ -143,7 +135,7 @@ func startWorkerProcess(t *testing.T, hostPort, namespace, queue string, cfg wor
 	cmd.Env = append(os.Environ(),
 		workerEnv+"="+hostPort, workerNSEnv+"="+namespace, workerQueue+"="+queue,
 		workerCLI+"="+cfg.cli, workerHome+"="+cfg.home, workerModel+"="+cfg.modelURL,
-		workerProject+"="+cfg.project, workerStore+"="+cfg.store, workerTag+"="+cfg.tag,
+		workerProject+"="+cfg.project, workerStore+"="+cfg.store, workerTagTo+"="+cfg.tag,
 		workerPG+"="+cfg.pg, workerSchema+"="+cfg.schema)
 	logPath := filepath.Join(t.TempDir(), "worker.log")
 	f, err := os.Create(logPath)

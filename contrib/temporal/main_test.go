@@ -50,10 +50,11 @@ const (
 	workerHome    = "TEMPORALAGENT_TEST_HOME"
 	workerModel   = "TEMPORALAGENT_TEST_MODEL"
 	workerProject = "TEMPORALAGENT_TEST_PROJECT"
-	workerStore   = "TEMPORALAGENT_TEST_STORE"  // a FileStore's directory
-	workerPG      = "TEMPORALAGENT_TEST_PG"     // or a PostgreSQL DSN for contrib/pgstore
-	workerSchema  = "TEMPORALAGENT_TEST_SCHEMA" // and its schema
-	workerTag     = "TEMPORALAGENT_TEST_TAG" // set for the CLI and all it starts: finds what is left
+	workerStore   = "TEMPORALAGENT_TEST_STORE"     // a FileStore's directory
+	workerPG      = "TEMPORALAGENT_TEST_PG"        // or a PostgreSQL DSN for contrib/pgstore
+	workerSchema  = "TEMPORALAGENT_TEST_SCHEMA"    // and its schema
+	workerTag     = "TEMPORALAGENT_TEST_TAG"       // set for the CLI and all it starts: finds what is left
+	workerTagTo   = "TEMPORALAGENT_TEST_TAG_VALUE" // the worker's tag (not in its own environment)
 )
 
 // workerConfig is what a worker needs to run turns against a test's fake model.
@@ -92,7 +93,7 @@ func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Opti
 func runWorkerProcess() int {
 	cfg := workerConfig{
 		cli: os.Getenv(workerCLI), home: os.Getenv(workerHome), modelURL: os.Getenv(workerModel),
-		project: os.Getenv(workerProject), store: os.Getenv(workerStore), tag: os.Getenv(workerTag),
+		project: os.Getenv(workerProject), store: os.Getenv(workerStore), tag: os.Getenv(workerTagTo),
 		pg: os.Getenv(workerPG), schema: os.Getenv(workerSchema),
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -122,8 +123,7 @@ var (
 )
 
 // server returns the package's Temporal server, a real one in this process, started once.
-func server(t *testing.T) *temporaltest.TestServer {
-	t.Helper()
+func server(t testing.TB) *temporaltest.TestServer {
 	srvOnce.Do(func() { srv = temporaltest.NewServer() })
 	return srv
 }
@@ -145,7 +145,7 @@ func turnWorkflow(ctx workflow.Context, queue string, in temporalagent.TurnInput
 }
 
 // startWorkflowWorker runs turnWorkflow on its own queue in this process, and returns the queue.
-func startWorkflowWorker(t *testing.T, ts *temporaltest.TestServer) string {
+func startWorkflowWorker(t testing.TB, ts *temporaltest.TestServer) string {
 	t.Helper()
 	queue := "wf-" + t.Name()
 	ts.NewWorker(queue, func(r worker.Registry) { r.RegisterWorkflow(turnWorkflow) }) // stopped by the server
@@ -205,11 +205,11 @@ func tagged(tag string) []int {
 }
 
 // testLogger logs to t.
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSuffix(string(p), "\n"))

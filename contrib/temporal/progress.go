@@ -25,17 +25,18 @@ type tracker struct {
 }
 
 func newTracker(p Progress, now time.Time, gated bool) *tracker {
-	return &tracker{p: p, pending: map[string]bool{}, lastOutput: now, gated: gated, stored: map[string]bool{}}
+	return &tracker{p: p, pending: map[string]bool{}, lastOutput: now, gated: gated, stored: map[string]bool{}, done: slices.Clone(p.CompletedToolUses)}
 }
 
 // complete makes uuid the resume point, or its candidate until the store has it. The caller
 // holds mu.
-func (t *tracker) complete(uuid string) bool {
+func (t *tracker) complete(uuid string, done []string) bool {
 	if t.gated && !t.stored[uuid] {
-		t.candidate = uuid
+		t.candidate, t.candidateDone = uuid, done
 		return false
 	}
 	t.p.ResumeAt, t.p.InTurn, t.candidate = uuid, true, ""
+	t.p.CompletedToolUses = done
 	return true
 }
 
@@ -47,7 +48,7 @@ func (t *tracker) storedUUIDs(uuids []string) (advanced bool) {
 		t.stored[u] = true
 	}
 	if t.candidate != "" && t.stored[t.candidate] {
-		return t.complete(t.candidate)
+		return t.complete(t.candidate, t.candidateDone)
 	}
 	return false
 }
@@ -73,7 +74,7 @@ func (t *tracker) observe(m shared.Message, now time.Time) (advanced bool) {
 			}
 		}
 		if uses == 0 && len(t.pending) == 0 && m.UUID != "" {
-			return t.complete(m.UUID)
+			return t.complete(m.UUID, slices.Clone(t.done))
 		}
 	case *shared.UserMessage:
 		if m.ParentToolUseID != nil || m.IsReplay {
@@ -83,12 +84,12 @@ func (t *tracker) observe(m shared.Message, now time.Time) (advanced bool) {
 		for _, b := range m.Blocks {
 			if b.Type == "tool_result" && t.pending[b.ToolUseID] {
 				delete(t.pending, b.ToolUseID)
-				t.p.CompletedToolUses = append(t.p.CompletedToolUses, b.ToolUseID)
+				t.done = append(t.done, b.ToolUseID)
 				answered = true
 			}
 		}
 		if answered && len(t.pending) == 0 && m.UUID != "" {
-			return t.complete(m.UUID)
+			return t.complete(m.UUID, slices.Clone(t.done))
 		}
 	case *shared.SystemMessage:
 		if t.p.SessionID == "" && m.SessionID != "" {

@@ -96,7 +96,8 @@ type Progress struct {
 	// InTurn reports that ResumeAt is a message of this turn: a retry resumes there and sends the
 	// worker's continue prompt instead of the turn's prompt.
 	InTurn bool `json:",omitempty"`
-	// CompletedToolUses are the ids of the turn's tool calls whose results were recorded, in order.
+	// CompletedToolUses are the ids of the turn's tool calls completed up to ResumeAt, in order: the
+	// calls a resume does not run again.
 	CompletedToolUses []string `json:",omitempty"`
 	// Resumes counts the retries that resumed the turn.
 	Resumes int `json:",omitempty"`
