@@ -16,12 +16,14 @@ type tracker struct {
 	p  Progress
 	// With a store, a completed message becomes the resume point only once the store has it, so
 	// that another worker can resume there: candidate waits for stored.
-	gated      bool
-	candidate  string
-	stored     map[string]bool
-	pending    map[string]bool // tool_use ids asked for and not yet answered
-	lastOutput time.Time       // when the CLI last said something
-	waiting    int             // approvals being waited for: the CLI is silent on purpose
+	gated         bool
+	candidate     string
+	candidateDone []string // the tool calls completed up to candidate
+	stored        map[string]bool
+	done          []string        // every tool call of the turn completed so far
+	pending       map[string]bool // tool_use ids asked for and not yet answered
+	lastOutput    time.Time       // when the CLI last said something
+	waiting       int             // approvals being waited for: the CLI is silent on purpose
 }
 
 func newTracker(p Progress, now time.Time, gated bool) *tracker {
