@@ -123,6 +123,7 @@ func (g *approvalGate) hook() shared.HookHandler {
 				return shared.Deny("temporalagent: the approval wait ended: " + ctx.Err().Error()), nil
 			}
 		}
+		g.tr.freeze()
 		g.mu.Lock()
 		if g.pending == nil {
 			g.pending = &ap

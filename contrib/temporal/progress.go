@@ -24,6 +24,15 @@ type tracker struct {
 	pending       map[string]bool // tool_use ids asked for and not yet answered
 	lastOutput    time.Time       // when the CLI last said something
 	waiting       int             // approvals being waited for: the CLI is silent on purpose
+	frozen        bool            // the turn stopped for an approval: what follows is not progress
+}
+
+// freeze keeps the resume point where it is: the turn stopped for an approval, and the denial
+// that ends it must not become a completed message.
+func (t *tracker) freeze() {
+	t.mu.Lock()
+	t.frozen = true
+	t.mu.Unlock()
 }
 
 func newTracker(p Progress, now time.Time, gated bool) *tracker {
@@ -33,6 +42,9 @@ func newTracker(p Progress, now time.Time, gated bool) *tracker {
 // complete makes uuid the resume point, or its candidate until the store has it. The caller
 // holds mu.
 func (t *tracker) complete(uuid string, done []string) bool {
+	if t.frozen {
+		return false
+	}
 	if t.gated && !t.stored[uuid] {
 		t.candidate, t.candidateDone = uuid, done
 		return false
