@@ -1,0 +1,61 @@
+package temporalagent
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+)
+
+// heartbeats records the turn's Progress as the activity's heartbeat: at once, on every tick, and
+// when the turn completes a message (nudge). The SDK sends at most one heartbeat per throttle
+// interval, with the latest details. When the CLI has said nothing for stuckAfter, it stops
+// heartbeating and cancels the turn with a *StuckError. Its goroutine is owned by the turn and
+// ends with stop.
+type heartbeats struct {
+	kick chan struct{}
+	quit chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+func startHeartbeats(ctx context.Context, cancel context.CancelCauseFunc, tr *tracker, every, stuckAfter time.Duration, kick chan struct{}) *heartbeats {
+	h := &heartbeats{kick: kick, quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		activity.RecordHeartbeat(ctx, tr.progress())
+		for {
+			select {
+			case <-h.quit:
+				return
+			case <-ctx.Done():
+				return
+			case <-h.kick:
+			case now := <-t.C:
+				if tr.stuck(now, stuckAfter) {
+					cancel(&StuckError{Silent: stuckAfter})
+					return
+				}
+			}
+			activity.RecordHeartbeat(ctx, tr.progress())
+		}
+	}()
+	return h
+}
+
+// nudge asks for a heartbeat with the latest progress.
+func (h *heartbeats) nudge() {
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+}
+
+// stop ends the goroutine and waits for it; later calls return at once.
+func (h *heartbeats) stop() {
+	h.once.Do(func() { close(h.quit) })
+	<-h.done
+}

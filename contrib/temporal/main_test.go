@@ -1,0 +1,219 @@
+package temporalagent_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+	"go.temporal.io/server/temporaltest"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/hookwire/agent-sdk-go/claude/claudetest"
+	"github.com/hookwire/agent-sdk-go/claude/sessions"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
+	"github.com/hookwire/agent-sdk-go/contrib/pgstore"
+	temporalagent "github.com/hookwire/agent-sdk-go/contrib/temporal"
+)
+
+// TestMain runs a worker instead of the tests when the crash test starts the test binary as one
+// (workerEnv set): a worker in an OS process of its own, which the test can SIGKILL.
+func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) != "" {
+		os.Exit(runWorkerProcess())
+	}
+	code := m.Run()
+	if srv != nil {
+		srv.Stop()
+	}
+	os.Exit(code)
+}
+
+// The environment of a worker process.
+const (
+	workerEnv     = "TEMPORALAGENT_TEST_WORKER" // the Temporal frontend host:port
+	workerNSEnv   = "TEMPORALAGENT_TEST_NAMESPACE"
+	workerQueue   = "TEMPORALAGENT_TEST_QUEUE"
+	workerCLI     = "TEMPORALAGENT_TEST_CLI"
+	workerHome    = "TEMPORALAGENT_TEST_HOME"
+	workerModel   = "TEMPORALAGENT_TEST_MODEL"
+	workerProject = "TEMPORALAGENT_TEST_PROJECT"
+	workerStore   = "TEMPORALAGENT_TEST_STORE"     // a FileStore's directory
+	workerPG      = "TEMPORALAGENT_TEST_PG"        // or a PostgreSQL DSN for contrib/pgstore
+	workerSchema  = "TEMPORALAGENT_TEST_SCHEMA"    // and its schema
+	workerTag     = "TEMPORALAGENT_TEST_TAG"       // set for the CLI and all it starts: finds what is left
+	workerTagTo   = "TEMPORALAGENT_TEST_TAG_VALUE" // the worker's tag (not in its own environment)
+)
+
+// workerConfig is what a worker needs to run turns against a test's fake model.
+type workerConfig struct {
+	cli, home, modelURL, project, store, pg, schema, tag string
+}
+
+// activities returns the worker's activities: sessions run the real CLI against the fake model,
+// with their own HOME, in the project, mirrored to the FileStore at store.
+func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Option) (*temporalagent.Activities, error) {
+	opts := []temporalagent.Option{
+		temporalagent.WithSessionOptions(
+			v2.WithCLIPath(c.cli),
+			v2.WithBaseEnv(claudetest.CLIEnv(c.home, c.modelURL)),
+			v2.WithEnv(workerTag+"="+c.tag),
+			v2.WithLogger(logger),
+		),
+		temporalagent.WithConfigDir(filepath.Join(c.home, ".claude")),
+		temporalagent.WithWorkspaceRoot(c.project),
+		temporalagent.WithHeartbeatEvery(100 * time.Millisecond),
+	}
+	switch {
+	case c.pg != "":
+		pool, err := pgxpool.New(context.Background(), c.pg) // lives as long as the worker process
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, temporalagent.WithStore(pgstore.New(pool, pgstore.WithSchema(c.schema))))
+	case c.store != "":
+		opts = append(opts, temporalagent.WithStore(sessions.FileStore{Dir: sessions.Dir(c.store)}))
+	}
+	return temporalagent.NewActivities(append(opts, more...)...)
+}
+
+// runWorkerProcess is the body of a worker process: it polls the activity queue until killed.
+func runWorkerProcess() int {
+	cfg := workerConfig{
+		cli: os.Getenv(workerCLI), home: os.Getenv(workerHome), modelURL: os.Getenv(workerModel),
+		project: os.Getenv(workerProject), store: os.Getenv(workerStore), tag: os.Getenv(workerTagTo),
+		pg: os.Getenv(workerPG), schema: os.Getenv(workerSchema),
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	c, err := client.Dial(client.Options{HostPort: os.Getenv(workerEnv), Namespace: os.Getenv(workerNSEnv), Logger: logger})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
+	defer c.Close()
+	acts, err := cfg.activities(logger)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
+	w := worker.New(c, os.Getenv(workerQueue), worker.Options{})
+	acts.Register(w)
+	if err := w.Run(worker.InterruptCh()); err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
+	return 0
+}
+
+var (
+	srvOnce sync.Once
+	srv     *temporaltest.TestServer
+)
+
+// server returns the package's Temporal server, a real one in this process, started once.
+func server(t testing.TB) *temporaltest.TestServer {
+	srvOnce.Do(func() { srv = temporaltest.NewServer() })
+	return srv
+}
+
+// turnWorkflow runs one turn on the activity queue with short timeouts (a dead worker is noticed
+// within 3 s), and approvals.
+func turnWorkflow(ctx workflow.Context, queue string, in temporalagent.TurnInput) (*temporalagent.TurnResult, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:           queue,
+		StartToCloseTimeout: 5 * time.Minute,
+		HeartbeatTimeout:    3 * time.Second,
+		RetryPolicy:         &temporalRetry,
+	})
+	ap, err := temporalagent.NewApprovals(ctx, time.Hour)
+	if err != nil {
+		return nil, err
+	}
+	return temporalagent.RunTurn(ctx, ap, in)
+}
+
+// startWorkflowWorker runs turnWorkflow on its own queue in this process, and returns the queue.
+func startWorkflowWorker(t testing.TB, ts *temporaltest.TestServer) string {
+	t.Helper()
+	queue := "wf-" + t.Name()
+	ts.NewWorker(queue, func(r worker.Registry) { r.RegisterWorkflow(turnWorkflow) }) // stopped by the server
+	return queue
+}
+
+// progress returns the heartbeat details of the workflow's pending activity, if any.
+func progress(ctx context.Context, c client.Client, wfID string) (temporalagent.Progress, bool) {
+	d, err := c.DescribeWorkflowExecution(ctx, wfID, "")
+	if err != nil || len(d.PendingActivities) == 0 || d.PendingActivities[0].HeartbeatDetails == nil {
+		return temporalagent.Progress{}, false
+	}
+	var p temporalagent.Progress
+	if converter.GetDefaultDataConverter().FromPayloads(d.PendingActivities[0].HeartbeatDetails, &p) != nil {
+		return temporalagent.Progress{}, false
+	}
+	return p, true
+}
+
+// waitFor polls cond until it holds; the bound only catches hangs.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// tagged returns the pids of the processes whose environment has tag (Linux: /proc).
+func tagged(tag string) []int {
+	entries, _ := os.ReadDir("/proc")
+	want := []byte(workerTag + "=" + tag + "\x00")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)) {
+			if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
+				s := string(stat)
+				if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) && s[i+2] == 'Z' {
+					continue // a zombie: it has ended
+				}
+			}
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// testLogger logs to t.
+func testLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
