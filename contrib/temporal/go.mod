@@ -2,16 +2,11 @@ module github.com/hookwire/agent-sdk-go/contrib/temporal
 
 go 1.26.10
 
-replace (
-	github.com/hookwire/agent-sdk-go => ../..
-	github.com/hookwire/agent-sdk-go/contrib/pgstore => ../pgstore
-)
-
 require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-00010101000000-000000000000
-	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-00010101000000-000000000000
+	github.com/hookwire/agent-sdk-go v0.0.0-20261126222631-d48207d14738
+	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261126222631-d48207d14738
 	github.com/jackc/pgx/v5 v5.13.0
 	go.temporal.io/sdk v1.50.0
 	go.temporal.io/server v1.32.2
@@ -219,6 +214,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect
 	modernc.org/sqlite v1.51.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.0 // indirect
