@@ -2,15 +2,9 @@ module github.com/hookwire/agent-sdk-go/examples/temporal-fleet
 
 go 1.26.10
 
-replace (
-	github.com/hookwire/agent-sdk-go => ../..
-	github.com/hookwire/agent-sdk-go/contrib/pgstore => ../../contrib/pgstore
-	github.com/hookwire/agent-sdk-go/contrib/temporal => ../../contrib/temporal
-)
-
 require (
-	github.com/hookwire/agent-sdk-go v0.0.0-00010101000000-000000000000
-	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-00010101000000-000000000000
+	github.com/hookwire/agent-sdk-go v0.0.0-20261126222654-f7089e65cd1a
+	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261126222654-f7089e65cd1a
 	go.temporal.io/sdk v1.50.0
 )
 
@@ -46,4 +40,5 @@ require (
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
