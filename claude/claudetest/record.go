@@ -84,11 +84,25 @@ func NewRecorder(upstream string) (*Recorder, error) {
 // URL returns the base URL, e.g. "http://127.0.0.1:41234", for ANTHROPIC_BASE_URL.
 func (rec *Recorder) URL() string { return rec.ts.URL }
 
-// Close shuts the Recorder down, closing client connections. The recorded
-// replies stay readable.
+// recorderCloseGrace is how long Close lets answers in flight finish before it cuts them.
+const recorderCloseGrace = 2 * time.Second
+
+// Close shuts the Recorder down: it stops taking requests, lets the answers in flight finish for
+// up to two seconds (an answer that Wait counted may still be writing its last bytes to the
+// client), then closes every client connection. It returns when every request has ended. The
+// recorded replies stay readable.
 func (rec *Recorder) Close() {
-	rec.ts.CloseClientConnections()
-	rec.ts.Close()
+	done := make(chan struct{})
+	go func() { // ends when every request has: at the latest once the connections are cut below
+		rec.ts.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(recorderCloseGrace):
+		rec.ts.CloseClientConnections()
+		<-done
+	}
 }
 
 // Replies returns the main-loop answers recorded so far, in the order of

@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		<-ctx.Done()
 	}
-	rec.Close() // cuts answers still in flight: they are not recorded
+	rec.Close() // lets answers in flight finish briefly, then cuts them: those are not recorded
 	replies, _ := rec.Replies()
 	if err := rec.Save(*out); err != nil { // written with the other answers when some are missing
 		fmt.Fprintf(stderr, "record: %d answers to %s: %v\n", len(replies), *out, err)
