@@ -60,9 +60,10 @@ func run() int {
 		_, statErr = os.Stat(*outside)
 		_, notesErr := os.Stat(filepath.Join(env.Dir, "notes.txt"))
 		_, escErr := os.Stat(filepath.Join(filepath.Dir(env.Dir), "escape.txt"))
-		fmt.Printf("check: notes.txt written in the project: %v\n", notesErr == nil)
-		fmt.Printf("check: %s not created: %v\n", *outside, existed || errors.Is(statErr, os.ErrNotExist))
-		fmt.Printf("check: ../escape.txt not created: %v\n", errors.Is(escErr, os.ErrNotExist))
-		return nil
+		checks := demo.Checks{W: os.Stdout} // a failed check makes the program exit non-zero
+		checks.Check("notes.txt written in the project", notesErr == nil)
+		checks.Check(*outside+" not created", existed || errors.Is(statErr, os.ErrNotExist))
+		checks.Check("../escape.txt not created", errors.Is(escErr, os.ErrNotExist))
+		return checks.Err()
 	})
 }
