@@ -2,6 +2,8 @@ module github.com/hookwire/agent-sdk-go/contrib/temporal
 
 go 1.26.10
 
+toolchain go1.27.3
+
 require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0

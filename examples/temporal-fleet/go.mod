@@ -2,6 +2,8 @@ module github.com/hookwire/agent-sdk-go/examples/temporal-fleet
 
 go 1.26.10
 
+toolchain go1.27.3
+
 require (
 	github.com/hookwire/agent-sdk-go v0.0.0-20261126222654-f7089e65cd1a
 	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261126222654-f7089e65cd1a

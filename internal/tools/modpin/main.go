@@ -43,13 +43,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
+	"golang.org/x/mod/semver"
 )
 
 // invocation is how a developer runs modpin, as its messages say.
@@ -152,20 +155,63 @@ func check() error {
 }
 
 // seedModuleCache downloads every pinned version the proxy serves into the module cache, where
-// the workspace's go commands find their go.mod files (see the package doc).
+// the workspace's go commands find their go.mod files (see the package doc). A version whose
+// go.mod needs a newer Go than this one (contrib/temporal) is downloaded by the toolchain its
+// go.mod names (its toolchain line, else its go line), as its own workspace builds it.
 func seedModuleCache(p *localProxy, env []string) error {
-	args := []string{"mod", "download"}
+	byToolchain := map[string][]string{} // "" is this go
 	for _, mv := range p.served {
-		if p.current[mv.Path] != mv.Version {
-			args = append(args, mv.String())
+		if p.current[mv.Path] == mv.Version {
+			continue
+		}
+		tc, err := p.toolchainFor(mv)
+		if err != nil {
+			return err
+		}
+		byToolchain[tc] = append(byToolchain[tc], mv.String())
+	}
+	for _, tc := range slices.Sorted(maps.Keys(byToolchain)) {
+		versions := byToolchain[tc]
+		fmt.Println("-- module cache:", strings.Join(versions, " "), tc)
+		e := env
+		if tc != "" {
+			e = append(slices.Clone(env), "GOTOOLCHAIN="+tc)
+		}
+		if _, err := runGo(os.TempDir(), e, append([]string{"mod", "download"}, versions...)...); err != nil {
+			return err
 		}
 	}
-	fmt.Println("-- module cache:", strings.Join(args[2:], " "))
-	if len(args) == 2 {
-		return nil
+	return nil
+}
+
+// toolchainFor returns the toolchain that mv's go.mod asks for when it needs a newer Go than the
+// running one, or "".
+func (p *localProxy) toolchainFor(mv module.Version) (string, error) {
+	escPath, err := module.EscapePath(mv.Path)
+	if err != nil {
+		return "", err
 	}
-	_, err := runGo(os.TempDir(), env, args...)
-	return err
+	escVersion, err := module.EscapeVersion(mv.Version)
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(p.dir, filepath.FromSlash(escPath), "@v", escVersion+".mod")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", err
+	}
+	f, err := modfile.ParseLax(name, data, nil)
+	if err != nil || f.Go == nil {
+		return "", err
+	}
+	running := strings.TrimPrefix(runtime.Version(), "go")
+	if semver.Compare("v"+f.Go.Version, "v"+running) <= 0 {
+		return "", nil
+	}
+	if f.Toolchain != nil {
+		return f.Toolchain.Name, nil
+	}
+	return "go" + f.Go.Version, nil
 }
 
 // requiresRepo reports whether m requires a module of the repository.
