@@ -5,8 +5,8 @@ go 1.26.10
 toolchain go1.27.3
 
 require (
-	github.com/hookwire/agent-sdk-go v0.0.0-20261126222654-f7089e65cd1a
-	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261126222654-f7089e65cd1a
+	github.com/hookwire/agent-sdk-go v0.0.0-20261126222902-1e5e9fdc9a38
+	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261126222902-1e5e9fdc9a38
 	go.temporal.io/sdk v1.50.0
 )
 
