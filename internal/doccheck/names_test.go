@@ -27,6 +27,7 @@ var docVariables = map[string]string{
 	"s":        "v2.Session",
 	"s2":       "v2.Session",
 	"p":        "policy.Policy",
+	"acts":     "temporalagent.Activities",
 	"res":      "",
 	"in":       "",
 	"t":        "", // *testing.T or a tool name
