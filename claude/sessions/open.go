@@ -14,11 +14,11 @@ import (
 // Remove the file.
 var ErrNotRegularFile = errors.New("sessions: not a regular file")
 
-// openRegular opens path with flag (no O_CREATE) and returns it only if it is a regular file and
-// not a symbolic link. The open itself never blocks (on Unix, O_NONBLOCK and O_NOFOLLOW; the mode
+// openRegular opens path with flag and returns it only if it is a regular file and not a
+// symbolic link; with O_CREATE a new file is made with mode 0600. The open itself never blocks (on Unix, O_NONBLOCK and O_NOFOLLOW; the mode
 // is read from the open file, so a file swapped in between is still caught).
 func openRegular(path string, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|openFlags, 0)
+	f, err := os.OpenFile(path, flag|openFlags, 0o600)
 	if err != nil {
 		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() { // ELOOP, EISDIR, ENXIO
 			return nil, notRegular(path, fi.Mode())

@@ -162,7 +162,7 @@ func (s FileStore) Append(ctx context.Context, key Key, entries []jsontext.Value
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("sessions: appending to %s: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openRegular(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND) // a FIFO or a link put there is refused, never waited on
 	if err != nil {
 		return fmt.Errorf("sessions: appending to %s: %w", path, err)
 	}
@@ -187,7 +187,7 @@ func (s FileStore) Load(ctx context.Context, key Key) ([]jsontext.Value, error) 
 		return nil, err
 	}
 	path := s.path(key)
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
 		return nil, notFound(err, "transcript "+path)
 	}

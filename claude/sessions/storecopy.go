@@ -63,7 +63,7 @@ func (d Dir) CopyToStore(ctx context.Context, store Store, cwd, id string) error
 
 // copyFile appends the lines of the transcript at path, and then extra if not nil, to key in store.
 func copyFile(ctx context.Context, store Store, key Key, path string, extra jsontext.Value) error {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
 		return notFound(err, "transcript "+path)
 	}

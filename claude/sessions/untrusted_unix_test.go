@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 )
 
@@ -79,6 +81,7 @@ func TestTranscriptNotARegularFile(t *testing.T) {
 			return ""
 		}},
 	}
+	storeKey := sessions.Key{ProjectKey: sessions.ProjectKey(cwd), SessionID: idA}
 	calls := []struct {
 		name string
 		call func(d sessions.Dir) error
@@ -88,6 +91,18 @@ func TestTranscriptNotARegularFile(t *testing.T) {
 		{"Fork", func(d sessions.Dir) error { _, err := d.Fork(cwd, idA, ""); return err }},
 		{"Rename", func(d sessions.Dir) error { return d.Rename(cwd, idA, "new title") }},
 		{"Tag", func(d sessions.Dir) error { return d.Tag(cwd, idA, "tag") }},
+		// The store's files and the copy from the CLI's directory: before, Append and Load
+		// blocked in the open of a FIFO and Append wrote through a link.
+		{"FileStore.Append", func(d sessions.Dir) error {
+			return sessions.FileStore{Dir: d}.Append(context.Background(), storeKey, []jsontext.Value{jsontext.Value(`{"type":"user"}`)})
+		}},
+		{"FileStore.Load", func(d sessions.Dir) error {
+			_, err := sessions.FileStore{Dir: d}.Load(context.Background(), storeKey)
+			return err
+		}},
+		{"CopyToStore", func(d sessions.Dir) error {
+			return d.CopyToStore(context.Background(), sessions.FileStore{Dir: sessions.Dir(filepath.Join(string(d), "store"))}, cwd, idA)
+		}},
 	}
 	for _, k := range kinds {
 		for _, c := range calls {
