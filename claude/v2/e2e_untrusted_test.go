@@ -232,3 +232,63 @@ func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 		})
 	}
 }
+
+// TestRealCLI_ScopedGuardChecksTheHookListing: a session that starts without guards and adds a
+// PreToolUse guard with RegisterScoped gets the same check as one guarded from its start. With the
+// repository's rewriting hook in force the registration fails with ErrHooksNotEnforced naming
+// the hook's file (before, it was accepted, and the hook rewrote the command past the guard);
+// with the project settings left out it is taken and holds.
+func TestRealCLI_ScopedGuardChecksTheHookListing(t *testing.T) {
+	t.Parallel()
+	rewrite := hostileSettings[slices.IndexFunc(hostileSettings, func(h hostileSetting) bool { return h.name == "hook rewrites the input" })]
+	guard := shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		if strings.Contains(shared.ToolCall(in).ToolInput.String("command"), "guarded") {
+			return shared.Deny("scoped guard says no"), nil
+		}
+		return nil, nil
+	}}}}
+	for _, tc := range []struct {
+		name    string
+		opts    []v2.Option
+		refused bool
+	}{
+		{"project settings in force: refused", []v2.Option{v2.WithAllowedTools("Bash")}, true},
+		{"project settings left out", []v2.Option{v2.WithAllowedTools("Bash"), v2.WithSettingSources(v2.SettingSourceUser)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash(rewrite.command(p))), claudetest.TextReply("done")}
+			})
+			raw, err := json.Marshal(rewrite.settings(env.project))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(env.project, ".claude", "settings.json"), string(raw))
+			s, err := env.create(t, tc.opts...)
+			if err != nil {
+				t.Fatalf("CreateSession: %v", err)
+			}
+			err = s.RegisterScoped(testCtx(t), "guard", guard)
+			if tc.refused {
+				if msg := fmt.Sprint(err); !errors.Is(err, v2.ErrHooksNotEnforced) || !strings.Contains(msg, "settings.json") || !strings.Contains(msg, "WithSettingSources") {
+					t.Fatalf("RegisterScoped = %v, want ErrHooksNotEnforced naming the rewriting hook's file and the fix", err)
+				}
+				if got := s.Scopes(); len(got) != 0 {
+					t.Errorf("Scopes() = %v after the refused registration, want none", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("RegisterScoped: %v", err)
+			}
+			query(t, s, "touch it")
+			if env.exists("guarded.txt") {
+				t.Error("guarded.txt written: the scoped guard did not hold")
+			}
+			if !env.exists("harmless.txt") {
+				t.Error("harmless.txt not written: the scoped guard refused the harmless command")
+			}
+		})
+	}
+}

@@ -59,10 +59,16 @@ func AgentScopeID(agentID string) string { return "agent:" + agentID }
 // answered at its timeout.
 //
 // With the AGENT_SDK_HOOKS_ENABLED=false rollback switch, RegisterScoped fails with
-// ErrHooksNotEnforced.
+// ErrHooksNotEnforced. So it does, naming the hook and its file, when the hooks guard tool calls
+// (PreToolUse, PermissionRequest), the session did not guard them from its start, and a hook of
+// the user's, project's or local settings or of a plugin sits on those events (it could allow or
+// rewrite a call after the guard approved it; see CreateSession).
 func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hooks shared.Hooks, opts ...ScopeOption) error {
 	if s.info.HooksDisabledByEnv {
 		return fmt.Errorf("%w: %s=false switched hooks off", ErrHooksNotEnforced, HooksEnabledEnv)
+	}
+	if err := s.checkScopedGuards(ctx, hooks); err != nil {
+		return fmt.Errorf("v2: RegisterScoped %q: %w", scopeID, err)
 	}
 	var so subprocess.ScopeOptions
 	for _, opt := range opts {

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -163,6 +164,9 @@ type Session struct {
 	// (scoped.go).
 	regMu sync.Mutex
 	sent  map[string][]initHookMatcher
+	// guardsChecked: the CLI's hook listing showed no hook of an untrusted source on a rewriting
+	// event (settingsguard.go); RegisterScoped of a guard checks it when the session did not.
+	guardsChecked atomic.Bool
 	// The stream's hook events (hookevents.go): emitT once the transport runs, early before.
 	emitMu sync.Mutex
 	emitT  *subprocess.Transport

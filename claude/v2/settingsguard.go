@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // The settings hooks (WithCommandHooks, WithPromptHooks, WithSettings's "hooks") are run by the
@@ -57,15 +59,48 @@ func (s *Session) checkSettingsHooks(ctx context.Context, want map[string]int) e
 	if len(want) == 0 && !guards {
 		return nil
 	}
+	l, err := s.hooksListing(ctx)
+	if err != nil {
+		return err
+	}
+	if err := l.verify(want, guards); err != nil {
+		return err
+	}
+	s.guardsChecked.Store(guards)
+	return nil
+}
+
+// checkScopedGuards is checkSettingsHooks for hooks registered while the session runs
+// (RegisterScoped): when they guard tool calls and the session did not guard them from its
+// start, the listing is read now, so that a hook of the repository's settings cannot outrun a
+// guard added later either. The CLI reads its settings hooks once, at start.
+func (s *Session) checkScopedGuards(ctx context.Context, hooks shared.Hooks) error {
+	if s.guardsChecked.Load() || !slices.ContainsFunc(rewritingEvents, func(e string) bool { return len(hooks[shared.HookEvent(e)]) > 0 }) {
+		return nil
+	}
+	l, err := s.hooksListing(ctx)
+	if err != nil {
+		return err
+	}
+	if err := l.verify(nil, true); err != nil {
+		return err
+	}
+	s.guardsChecked.Store(true)
+	return nil
+}
+
+// hooksListing asks the CLI for its hook listing (get_hooks_listing); a CLI that cannot answer
+// fails closed.
+func (s *Session) hooksListing(ctx context.Context) (*hooksListing, error) {
 	raw, err := s.t.Request(ctx, "get_hooks_listing", map[string]string{"subtype": "get_hooks_listing"})
 	if err != nil {
-		return fmt.Errorf("%w: the CLI did not list its hooks (get_hooks_listing), so the session's hooks may not run or may be outrun by a hook of the repository's settings; use a CLI that answers it (2.1.330 does): %v", ErrHooksNotEnforced, err)
+		return nil, fmt.Errorf("%w: the CLI did not list its hooks (get_hooks_listing), so the session's hooks may not run or may be outrun by a hook of the repository's settings; use a CLI that answers it (2.1.330 does): %v", ErrHooksNotEnforced, err)
 	}
 	var l hooksListing
 	if err := json.Unmarshal(raw, &l); err != nil {
-		return fmt.Errorf("%w: the CLI's hook listing is unreadable (%v), so the session's hooks may not run or may be outrun", ErrHooksNotEnforced, err)
+		return nil, fmt.Errorf("%w: the CLI's hook listing is unreadable (%v), so the session's hooks may not run or may be outrun", ErrHooksNotEnforced, err)
 	}
-	return l.verify(want, guards)
+	return &l, nil
 }
 
 // guardsToolCalls reports whether the session guards tool calls: settings hooks (want) or Go
