@@ -82,12 +82,7 @@ func (d Dir) List(ctx context.Context, cwd string) ([]Info, error) {
 			out = append(out, info)
 		}
 	}
-	slices.SortFunc(out, func(a, b Info) int {
-		if c := b.LastActivity.Compare(a.LastActivity); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	sortByActivity(out)
 	return out, nil
 }
 
@@ -329,4 +324,14 @@ func contentText(content jsontext.Value) string {
 		}
 	}
 	return ""
+}
+
+// sortByActivity sorts infos most recent activity first, then by id.
+func sortByActivity(infos []Info) {
+	slices.SortFunc(infos, func(a, b Info) int {
+		if c := b.LastActivity.Compare(a.LastActivity); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
 }

@@ -79,14 +79,7 @@ func (d Dir) SubagentMessages(cwd, id, agentID string) iter.Seq2[shared.Message,
 	return func(yield func(shared.Message, error) bool) {
 		parent := subagentToolUseID(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
 		for m, err := range readFile(path, "agent "+agentID+" of session "+id) {
-			if parent != nil {
-				switch m := m.(type) {
-				case *shared.UserMessage:
-					m.ParentToolUseID = parent
-				case *shared.AssistantMessage:
-					m.ParentToolUseID = parent
-				}
-			}
+			setParent(m, parent)
 			if !yield(m, err) {
 				return
 			}
@@ -317,4 +310,18 @@ func (d Dir) Subagents(cwd, id string) ([]string, error) {
 		}
 	}
 	return ids, nil
+}
+
+// setParent sets the ParentToolUseID of a subagent's user and assistant messages to parent, if
+// not nil.
+func setParent(m shared.Message, parent *string) {
+	if parent == nil {
+		return
+	}
+	switch m := m.(type) {
+	case *shared.UserMessage:
+		m.ParentToolUseID = parent
+	case *shared.AssistantMessage:
+		m.ParentToolUseID = parent
+	}
 }

@@ -2,11 +2,9 @@ package sessions
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"iter"
-	"slices"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -47,12 +45,7 @@ func ListStore(ctx context.Context, store ReadableStore, projectKey string) ([]I
 			out = append(out, info)
 		}
 	}
-	slices.SortFunc(out, func(a, b Info) int {
-		if c := b.LastActivity.Compare(a.LastActivity); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	sortByActivity(out)
 	return out, nil
 }
 
@@ -81,14 +74,7 @@ func StoreMessages(ctx context.Context, store ReadableStore, key Key) iter.Seq2[
 			}
 		}
 		readMessages(bytes.NewReader(joinEntries(entries)), "store: "+describeKey(key), 0, func(m shared.Message, err error) bool {
-			if parent != nil {
-				switch m := m.(type) {
-				case *shared.UserMessage:
-					m.ParentToolUseID = parent
-				case *shared.AssistantMessage:
-					m.ParentToolUseID = parent
-				}
-			}
+			setParent(m, parent)
 			return yield(m, err)
 		})
 	}
