@@ -8,7 +8,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/internal/cputime"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/cputime"
 	"github.com/tidwall/gjson"
 )
 

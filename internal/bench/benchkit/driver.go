@@ -17,7 +17,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cputime"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/cputime"
 )
 
 // A driver is one process that runs the CLI through one workload and reports what it measured.
