@@ -53,7 +53,7 @@ require (
 
 require (
 	github.com/go-json-experiment/json v1.27.2 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 	mvdan.cc/sh/v3 v3.14.1

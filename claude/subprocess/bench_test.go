@@ -15,7 +15,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/cputime"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/cputime"
 	"github.com/tidwall/gjson"
 )
 

@@ -19,7 +19,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/tidwall/gjson"

@@ -15,7 +15,7 @@ import (
 	"syscall"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 )
 
 // Tests of the Unix stop sequence: signals, process groups.

@@ -44,7 +44,7 @@ func TestRealCLI_ControlCallsMCP(t *testing.T) {
 		return &mcp.CallToolResult{}, nil, nil
 	})
 	bin := filepath.Join(t.TempDir(), "mcpstdio")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/mcpstdio").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/testkit/mcpstdio").CombinedOutput(); err != nil {
 		t.Fatalf("building the stdio server: %v\n%s", err, out)
 	}
 	s := env.session(t, v2.WithMCPServer("db", srv), v2.WithMCPStdioServer("ext", v2.MCPStdioServer{Command: bin}))

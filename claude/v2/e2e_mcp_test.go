@@ -215,7 +215,7 @@ func TestE2EExternalStdioMCPServer(t *testing.T) {
 		t.Skip("reads /proc/PID/cmdline")
 	}
 	bin := filepath.Join(t.TempDir(), "mcpstdio")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/mcpstdio").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/testkit/mcpstdio").CombinedOutput(); err != nil {
 		t.Fatalf("building the stdio server: %v\n%s", err, out)
 	}
 	secret := "s3cret-" + fmt.Sprint(time.Now().UnixNano())

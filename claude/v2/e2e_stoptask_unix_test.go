@@ -13,7 +13,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 )
 
 // TestRealCLI_StopTask: a background Bash command (a sleep that wrote its pid) is stopped by

@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 )
 
 // TestRealCLI_Wrapper: WithWrapper runs the CLI through the user's command. The wrapper script

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/hookwire/agent-sdk-go/internal/replay"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/replay"
 	"go.uber.org/goleak"
 )
 

@@ -19,7 +19,7 @@ import (
 // PreToolUse hook's HookFinished and its round trip, and the ToolFinished, with the SDK's tracer
 // (a span processor that exports each span at once) and meter (a manual reader): the
 // instrumentation's own work, without export, scrapes or the rest of a session. The end-to-end
-// measure is the benchmark's sdk/otel configuration (go run -C contrib/otel ./internal/bench);
+// measure is the benchmark's sdk/otel configuration (go run ./internal/bench/otelbench);
 // docs/OBSERVABILITY.md has both.
 func BenchmarkToolCall(b *testing.B) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))

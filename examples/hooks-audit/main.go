@@ -21,8 +21,8 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-audit/auditlog"
+	"github.com/hookwire/agent-sdk-go/examples/internal/demo"
 	"github.com/hookwire/agent-sdk-go/examples/internal/tracing"
-	"github.com/hookwire/agent-sdk-go/internal/demo"
 )
 
 // record is one audit line. Tool outputs are left out on purpose: they may hold secrets.

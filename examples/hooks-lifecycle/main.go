@@ -18,8 +18,8 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
+	"github.com/hookwire/agent-sdk-go/examples/internal/demo"
 	"github.com/hookwire/agent-sdk-go/examples/internal/tracing"
-	"github.com/hookwire/agent-sdk-go/internal/demo"
 )
 
 // printer numbers and prints lines from hooks (which run on their own goroutines) and from the

@@ -23,7 +23,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-metrics/toolmetrics"
-	"github.com/hookwire/agent-sdk-go/internal/demo"
+	"github.com/hookwire/agent-sdk-go/examples/internal/demo"
 )
 
 func bash(cmd string) map[string]any { return map[string]any{"command": cmd, "description": cmd} }

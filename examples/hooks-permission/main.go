@@ -21,7 +21,7 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-permission/bashpolicy"
 	"github.com/hookwire/agent-sdk-go/examples/hooks-validation/pathguard"
-	"github.com/hookwire/agent-sdk-go/internal/demo"
+	"github.com/hookwire/agent-sdk-go/examples/internal/demo"
 )
 
 // askAll is a settings layer with an "ask" rule for Bash: every Bash call needs a permission, so

@@ -18,7 +18,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/policy"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/demo"
+	"github.com/hookwire/agent-sdk-go/examples/internal/demo"
 )
 
 func main() { os.Exit(run()) }

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/hookwire/agent-sdk-go/internal/demo/demotest"
+	"github.com/hookwire/agent-sdk-go/examples/internal/demo/demotest"
 )
 
 func TestMain(m *testing.M) { demotest.Main(m, "tools-inprocess", run) }

@@ -34,9 +34,10 @@
 // trip is the driver's own share of a hook request: from reading its line to writing the answer.
 // The last line of the output, starting with "BENCH ", is the whole result as JSON.
 //
-// The benchmark itself is the library internal/bench/benchkit; contrib/otel/internal/bench runs it
-// with configurations of the OpenTelemetry instrumentation (sdk/otel, sdk/otelpass), which the
-// core module cannot depend on.
+// The benchmark is a module of its own (it requires the core and contrib/otel; neither requires
+// it). Its machinery is the library internal/bench/benchkit; internal/bench/otelbench runs it with
+// configurations of the OpenTelemetry instrumentation (sdk/otel, sdk/otelpass), which the core
+// module cannot depend on.
 package main
 
 import (

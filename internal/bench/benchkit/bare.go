@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/internal/cputime"
 	"github.com/tidwall/gjson"
 )
 
@@ -41,7 +40,7 @@ func runBare(spec Spec) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	t0, sc0 := time.Now(), cputime.Self()
+	t0, sc0 := time.Now(), processCPU()
 	if err := cmd.Start(); err != nil {
 		return rep, err
 	}
@@ -104,10 +103,10 @@ func runBare(spec Spec) (Report, error) {
 			if gjson.GetBytes(line, "response.subtype").String() != "success" {
 				return rep, fmt.Errorf("initialize: %s", line)
 			}
-			rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(cputime.Self()-sc0)
+			rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(processCPU()-sc0)
 			started = true
 			defer startProfile()()
-			c0, w0 = cputime.Self(), time.Now()
+			c0, w0 = processCPU(), time.Now()
 			if err := write([]byte(`{"type":"user","message":{"role":"user","content":"run the benchmark"},"parent_tool_use_id":null,"session_id":"default"}` + "\n")); err != nil {
 				return rep, err
 			}
@@ -118,7 +117,7 @@ func runBare(spec Spec) (Report, error) {
 				}
 			}
 		case "result":
-			rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(cputime.Self()-c0)
+			rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(processCPU()-c0)
 			if gjson.GetBytes(line, "is_error").Bool() {
 				return rep, fmt.Errorf("the turn failed: %s", line)
 			}

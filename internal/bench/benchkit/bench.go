@@ -1,8 +1,7 @@
 // Package benchkit is the end-to-end benchmark of internal/bench (its package doc says what it
-// measures and how): the orchestrator, the drivers and the report. It is a library so that a
-// command of a nested module can run the same benchmark with configurations of its own (Extra)
-// that the core module cannot depend on: contrib/otel/internal/bench adds sdk/otel, the
-// OpenTelemetry instrumentation.
+// measures and how): the orchestrator, the drivers and the report. It is a library so that another
+// command can run the same benchmark with configurations of its own (Extra) that the core module
+// cannot depend on: internal/bench/otelbench adds sdk/otel, the OpenTelemetry instrumentation.
 //
 // A command calls Main, which runs the benchmark or, in a driver process that the benchmark
 // started (the same executable, re-run), the driver; a test binary that runs the benchmark calls

@@ -17,7 +17,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/cputime"
 )
 
 // A driver is one process that runs the CLI through one workload and reports what it measured.
@@ -270,16 +269,16 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 	opts = append(opts, setup.Options...)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	t0, sc0 := time.Now(), cputime.Self()
+	t0, sc0 := time.Now(), processCPU()
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		return rep, err
 	}
 	defer s.Close()
-	rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(cputime.Self()-sc0)
+	rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(processCPU()-sc0)
 
 	stopProfile := startProfile()
-	c0, w0 := cputime.Self(), time.Now()
+	c0, w0 := processCPU(), time.Now()
 	rts.begin(w0)
 	var res *shared.ResultMessage
 	for m, err := range s.Query(ctx, "run the benchmark") {
@@ -297,7 +296,7 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 			res = v
 		}
 	}
-	rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(cputime.Self()-c0)
+	rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(processCPU()-c0)
 	stopProfile()
 	if res == nil || res.IsError {
 		return rep, errors.New("the turn failed")

@@ -37,7 +37,7 @@ func (l leakCheck) Run() int {
 // TestScripts runs the CLI-replay conversations in testdata/script at the repository root.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:                 "../../testdata/script",
+		Dir:                 "../../../testdata/script",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CLAUDE_REPLAY", env.WorkDir+"/transcript.txt")

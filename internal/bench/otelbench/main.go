@@ -1,8 +1,8 @@
-// Command bench is the SDK's end-to-end benchmark (internal/bench, whose package doc says what it
+// Command otelbench is the SDK's end-to-end benchmark (internal/bench, whose package doc says what it
 // measures and how) with two more configurations of the Go SDK driver: the OpenTelemetry
-// instrumentation of this module (otelagent.Instrument) with real OpenTelemetry SDK providers.
+// instrumentation of contrib/otel (otelagent.Instrument) with real OpenTelemetry SDK providers.
 //
-//	go run -C contrib/otel ./internal/bench -runs 5 -shapes seq,par -configs sdk/nohooks,sdk/observe,sdk/otel
+//	go run ./internal/bench/otelbench -runs 5 -shapes seq,par -configs sdk/nohooks,sdk/observe,sdk/otel
 //
 // It takes the flags of internal/bench. The configurations it adds:
 //
@@ -18,7 +18,8 @@
 // After each run, outside the measured time, the driver flushes and shuts the providers down and
 // checks that the exporter got an execute_tool span and the registry counted a call for every tool
 // call of the workload (the run fails otherwise). The core module cannot depend on OpenTelemetry,
-// which is why this command lives here and runs the benchmark's library, internal/bench/benchkit.
+// which is why the benchmark is a module of its own (internal/bench: it requires the core and
+// contrib/otel; neither requires it), where this command runs the benchmark's library, benchkit.
 package main
 
 import (

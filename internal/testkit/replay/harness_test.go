@@ -16,7 +16,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 )
 
 // The Go tests of this package drive v2 sessions against the fake CLI ("claude" on PATH, put there

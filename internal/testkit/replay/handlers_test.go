@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"

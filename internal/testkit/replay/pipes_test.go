@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/internal/proctest"
+	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"

@@ -203,12 +203,12 @@ func (ix *index) typesNamed(name string) []*pkg {
 	return ps
 }
 
-// repoRoot is the repository's root, two directories up from this package. Outside a git
+// repoRoot is the repository's root, three directories up from this package. Outside a git
 // checkout (the core module's zip in a user's module cache, under go test all) the test skips:
 // the docs name packages of modules that the zip leaves out.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
