@@ -255,75 +255,101 @@ func retryAfter(h http.Header) time.Duration {
 // message_delta and message_stop. An "error" event is an error reply with
 // the status of its error type. A stream without message_stop is an error.
 func decodeStream(body []byte) (Reply, error) {
-	var m message
-	stopped := false
+	var d streamDecoder
 	for n, data := range sseData(body) {
 		var ev streamEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
 			return Reply{}, fmt.Errorf("event %d: %w", n, err)
 		}
-		switch ev.Type {
-		case "message_start":
-			if ev.Message == nil {
-				return Reply{}, fmt.Errorf("event %d: message_start without message", n)
-			}
-			m = *ev.Message
-			m.Content = nil
-		case "content_block_start":
-			if ev.Index == nil || ev.ContentBlock == nil || *ev.Index != len(m.Content) {
-				return Reply{}, fmt.Errorf("event %d: content_block_start out of order", n)
-			}
-			b := *ev.ContentBlock
-			if b.Type == "tool_use" {
-				b.Input = nil // the deltas carry the input; the start has {}
-			}
-			m.Content = append(m.Content, b)
-		case "content_block_delta":
-			if ev.Index == nil || *ev.Index < 0 || *ev.Index >= len(m.Content) || ev.Delta == nil {
-				return Reply{}, fmt.Errorf("event %d: content_block_delta for no block", n)
-			}
-			b := &m.Content[*ev.Index]
-			switch ev.Delta.Type {
-			case "text_delta":
-				t := ""
-				if b.Text != nil {
-					t = *b.Text
-				}
-				t += ev.Delta.Text
-				b.Text = &t
-			case "input_json_delta":
-				b.Input = append(b.Input, ev.Delta.PartialJSON...)
-			}
-		case "message_delta":
-			if ev.Delta != nil && ev.Delta.StopReason != "" {
-				stop := ev.Delta.StopReason
-				m.StopReason = &stop
-			}
-			if u := ev.Usage; u != nil {
-				m.Usage.OutputTokens = u.OutputTokens
-				if u.InputTokens > 0 {
-					m.Usage.InputTokens = u.InputTokens
-				}
-				if u.CacheCreationInputTokens > 0 {
-					m.Usage.CacheCreationInputTokens = u.CacheCreationInputTokens
-				}
-				if u.CacheReadInputTokens > 0 {
-					m.Usage.CacheReadInputTokens = u.CacheReadInputTokens
-				}
-			}
-		case "message_stop":
-			stopped = true
-		case "error":
+		if ev.Type == "error" {
 			if ev.Error == nil {
 				return Reply{}, fmt.Errorf("event %d: error event without error", n)
 			}
 			return Reply{Status: statusOf(ev.Error.Type), ErrorMessage: ev.Error.Message}, nil
 		}
+		if err := d.add(ev); err != nil {
+			return Reply{}, fmt.Errorf("event %d: %w", n, err)
+		}
 	}
-	if !stopped {
+	if !d.stopped {
 		return Reply{}, errors.New("the stream ended before message_stop")
 	}
-	return replyOf(m)
+	return replyOf(d.m)
+}
+
+// streamDecoder is the message a stream has built so far.
+type streamDecoder struct {
+	m       message
+	stopped bool // message_stop arrived
+}
+
+// add applies one event (not "error") to the message.
+func (d *streamDecoder) add(ev streamEvent) error {
+	switch ev.Type {
+	case "message_start":
+		if ev.Message == nil {
+			return errors.New("message_start without message")
+		}
+		d.m = *ev.Message
+		d.m.Content = nil
+	case "content_block_start":
+		if ev.Index == nil || ev.ContentBlock == nil || *ev.Index != len(d.m.Content) {
+			return errors.New("content_block_start out of order")
+		}
+		b := *ev.ContentBlock
+		if b.Type == "tool_use" {
+			b.Input = nil // the deltas carry the input; the start has {}
+		}
+		d.m.Content = append(d.m.Content, b)
+	case "content_block_delta":
+		if ev.Index == nil || *ev.Index < 0 || *ev.Index >= len(d.m.Content) || ev.Delta == nil {
+			return errors.New("content_block_delta for no block")
+		}
+		addDelta(&d.m.Content[*ev.Index], ev.Delta)
+	case "message_delta":
+		d.messageDelta(ev)
+	case "message_stop":
+		d.stopped = true
+	}
+	return nil
+}
+
+// addDelta appends a text_delta or input_json_delta to b; other deltas are skipped.
+func addDelta(b *contentBlock, delta *streamDelta) {
+	switch delta.Type {
+	case "text_delta":
+		t := ""
+		if b.Text != nil {
+			t = *b.Text
+		}
+		t += delta.Text
+		b.Text = &t
+	case "input_json_delta":
+		b.Input = append(b.Input, delta.PartialJSON...)
+	}
+}
+
+// messageDelta records the stop reason and the usage a message_delta carries (the input and
+// cache counts only when it gives them).
+func (d *streamDecoder) messageDelta(ev streamEvent) {
+	if ev.Delta != nil && ev.Delta.StopReason != "" {
+		stop := ev.Delta.StopReason
+		d.m.StopReason = &stop
+	}
+	u := ev.Usage
+	if u == nil {
+		return
+	}
+	d.m.Usage.OutputTokens = u.OutputTokens
+	if u.InputTokens > 0 {
+		d.m.Usage.InputTokens = u.InputTokens
+	}
+	if u.CacheCreationInputTokens > 0 {
+		d.m.Usage.CacheCreationInputTokens = u.CacheCreationInputTokens
+	}
+	if u.CacheReadInputTokens > 0 {
+		d.m.Usage.CacheReadInputTokens = u.CacheReadInputTokens
+	}
 }
 
 // sseData returns the data of each server-sent event of body, in order

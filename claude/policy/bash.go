@@ -363,62 +363,23 @@ func (a *analyzer) command(s *syntax.Stmt, st state) state {
 	case *syntax.CallExpr:
 		return a.call(c, st, a.piped[s], s)
 	case *syntax.BinaryCmd:
-		switch c.Op {
-		case syntax.AndStmt:
-			return a.stmt(c.Y, a.stmt(c.X, st))
-		case syntax.OrStmt:
-			after := a.stmt(c.X, st)
-			return union(after, a.stmt(c.Y, union(st, after)))
-		default: // a pipe: each side in a subshell
-			a.stmt(c.X, st.clone())
-			a.piped[c.Y] = true
-			a.stmt(c.Y, st.clone())
-			return st
-		}
+		return a.binary(c, st)
 	case *syntax.Subshell:
 		a.stmts(c.Stmts, st.clone())
 		return st
 	case *syntax.Block:
 		return a.stmts(c.Stmts, st)
 	case *syntax.IfClause:
-		out := a.stmts(c.Cond, st)
-		cond := out
-		then := a.stmts(c.Then, cond.clone())
-		out = then
-		if c.Else != nil {
-			out = union(then, a.command(&syntax.Stmt{Cmd: c.Else}, cond.clone()))
-		} else {
-			out = union(then, cond)
-		}
-		return out
+		return a.ifClause(c, st)
 	case *syntax.WhileClause:
-		if a.changesDir(c) {
-			st = state{unknown: "a loop changes directory"}
-		}
-		st = a.stmts(c.Cond, st)
-		return union(st, a.stmts(c.Do, st.clone()))
+		return a.whileClause(c, st)
 	case *syntax.ForClause:
-		a.substs(c.Loop, st)
-		if a.changesDir(c) {
-			st = state{unknown: "a loop changes directory"}
-		}
-		return union(st, a.stmts(c.Do, st.clone()))
+		return a.forClause(c, st)
 	case *syntax.CaseClause:
-		a.substs(c.Word, st)
-		out := st
-		for _, it := range c.Items {
-			for _, p := range it.Patterns {
-				a.substs(p, st)
-			}
-			out = union(out, a.stmts(it.Stmts, st.clone()))
-		}
-		return out
+		return a.caseClause(c, st)
 	case *syntax.FuncDecl:
 		return st // analysed where it is called
-	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
-		a.substs(c, st)
-		return st
-	case *syntax.DeclClause:
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause, *syntax.DeclClause:
 		a.substs(c, st)
 		return st
 	case *syntax.TimeClause:
@@ -434,4 +395,61 @@ func (a *analyzer) command(s *syntax.Stmt, st state) state {
 	}
 	a.deny(deny(RuleTooComplex, "the policy does not analyse this construct (%T); use plain commands", s.Cmd))
 	return st
+}
+
+// binary analyses x && y, x || y and a pipe (each side in a subshell).
+func (a *analyzer) binary(c *syntax.BinaryCmd, st state) state {
+	switch c.Op {
+	case syntax.AndStmt:
+		return a.stmt(c.Y, a.stmt(c.X, st))
+	case syntax.OrStmt:
+		after := a.stmt(c.X, st)
+		return union(after, a.stmt(c.Y, union(st, after)))
+	default:
+		a.stmt(c.X, st.clone())
+		a.piped[c.Y] = true
+		a.stmt(c.Y, st.clone())
+		return st
+	}
+}
+
+// ifClause returns the state after either branch.
+func (a *analyzer) ifClause(c *syntax.IfClause, st state) state {
+	cond := a.stmts(c.Cond, st)
+	then := a.stmts(c.Then, cond.clone())
+	if c.Else != nil {
+		return union(then, a.command(&syntax.Stmt{Cmd: c.Else}, cond.clone()))
+	}
+	return union(then, cond)
+}
+
+// whileClause: a loop that changes directory leaves it unknown.
+func (a *analyzer) whileClause(c *syntax.WhileClause, st state) state {
+	if a.changesDir(c) {
+		st = state{unknown: "a loop changes directory"}
+	}
+	st = a.stmts(c.Cond, st)
+	return union(st, a.stmts(c.Do, st.clone()))
+}
+
+// forClause: a loop that changes directory leaves it unknown.
+func (a *analyzer) forClause(c *syntax.ForClause, st state) state {
+	a.substs(c.Loop, st)
+	if a.changesDir(c) {
+		st = state{unknown: "a loop changes directory"}
+	}
+	return union(st, a.stmts(c.Do, st.clone()))
+}
+
+// caseClause returns the state after any of its items.
+func (a *analyzer) caseClause(c *syntax.CaseClause, st state) state {
+	a.substs(c.Word, st)
+	out := st
+	for _, it := range c.Items {
+		for _, p := range it.Patterns {
+			a.substs(p, st)
+		}
+		out = union(out, a.stmts(it.Stmts, st.clone()))
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package policy_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -135,26 +134,12 @@ func TestRealCLI_PolicyStopsEscapes(t *testing.T) {
 	}
 }
 
-// requireBwrap skips the test when the CLI's Linux sandbox cannot run (bwrap and socat on PATH);
-// with CI=true it fails instead.
-func requireBwrap(t *testing.T) {
-	t.Helper()
-	for _, c := range []string{"bwrap", "socat"} {
-		if _, err := exec.LookPath(c); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s not found: the sandbox tests need it (apt-get install bubblewrap socat)", c)
-			}
-			t.Skipf("%s not found", c)
-		}
-	}
-}
-
 // What static analysis cannot see: the model writes a script inside the project (allowed), then
 // runs it (allowed: sh script.sh names no path outside), and the script writes outside. Without
 // the sandbox the write happens; with v2.PolicySandbox the OS stops it.
 func TestRealCLI_PolicySandboxStopsWhatAnalysisCannotSee(t *testing.T) {
 	t.Parallel()
-	requireBwrap(t)
+	claudetest.RequireSandbox(t)
 	for _, sandboxed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "hook only", true: "with sandbox"}[sandboxed], func(t *testing.T) {
 			t.Parallel()

@@ -53,26 +53,35 @@ func (a *analyzer) knowable(w *syntax.Word) bool {
 		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob:
 			ok = false
 		case *syntax.ParamExp:
-			name := ""
-			if v.Param != nil {
-				name = v.Param.Value
-			}
-			if (name != "HOME" && name != "PWD") || a.redefined[name] || v.Excl || v.Length || v.Width ||
-				v.Index != nil || v.Slice != nil || v.Repl != nil || v.Names != 0 || v.Exp != nil {
-				ok = false
-			}
+			ok = a.plainParam(v)
 		}
 		return ok
 	})
-	if ok && len(w.Parts) > 0 {
-		if l, isLit := w.Parts[0].(*syntax.Lit); isLit && strings.HasPrefix(l.Value, "~") {
-			rest := strings.TrimPrefix(l.Value, "~")
-			if (rest != "" && !strings.HasPrefix(rest, "/")) || (rest == "" && len(w.Parts) > 1) || a.redefined["HOME"] {
-				ok = false // ~user, ~+, ~-, or ~"..." (bash does not expand a quoted rest)
-			}
-		}
+	return ok && a.knowableTilde(w)
+}
+
+// plainParam reports whether v is a plain $HOME or ${PWD} the command line never assigns.
+func (a *analyzer) plainParam(v *syntax.ParamExp) bool {
+	name := ""
+	if v.Param != nil {
+		name = v.Param.Value
 	}
-	return ok
+	return (name == "HOME" || name == "PWD") && !a.redefined[name] && !v.Excl && !v.Length && !v.Width &&
+		v.Index == nil && v.Slice == nil && v.Repl == nil && v.Names == 0 && v.Exp == nil
+}
+
+// knowableTilde reports whether w's leading ~, if any, is the policy's home: not ~user, ~+, ~-,
+// or ~"..." (bash does not expand a quoted rest), nor a $HOME the command line assigns.
+func (a *analyzer) knowableTilde(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return true
+	}
+	l, isLit := w.Parts[0].(*syntax.Lit)
+	if !isLit || !strings.HasPrefix(l.Value, "~") {
+		return true
+	}
+	rest := strings.TrimPrefix(l.Value, "~")
+	return (rest == "" || strings.HasPrefix(rest, "/")) && (rest != "" || len(w.Parts) == 1) && !a.redefined["HOME"]
 }
 
 // fields expands words as arguments, in the shell's cwd (empty when unknown: a relative glob

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,25 +16,11 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// requireBwrap skips the test when the machine cannot run the CLI's Linux sandbox (bwrap and
-// socat on PATH); with CI=true it fails instead.
-func requireBwrap(t *testing.T) {
-	t.Helper()
-	for _, c := range []string{"bwrap", "socat"} {
-		if _, err := exec.LookPath(c); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s not found: the sandbox tests need it (apt-get install bubblewrap socat)", c)
-			}
-			t.Skipf("%s not found", c)
-		}
-	}
-}
-
 // WithSandbox confines the Bash tool's commands: the model writes one file in the project and one
 // beside it (outside), each with its own Bash call.
 func TestRealCLI_Sandbox(t *testing.T) {
 	t.Parallel()
-	requireBwrap(t)
+	claudetest.RequireSandbox(t)
 	allowAll := v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
 	})
@@ -134,7 +119,7 @@ func TestRealCLI_Sandbox(t *testing.T) {
 // denied file cannot be read; without them the command sees both.
 func TestRealCLI_SandboxCredentials(t *testing.T) {
 	t.Parallel()
-	requireBwrap(t)
+	claudetest.RequireSandbox(t)
 	for _, deny := range []bool{false, true} {
 		t.Run(fmt.Sprintf("deny=%v", deny), func(t *testing.T) {
 			t.Parallel()
@@ -168,7 +153,7 @@ func TestRealCLI_SandboxCredentials(t *testing.T) {
 // AllowedDomains; without a sandbox it reaches it directly.
 func TestRealCLI_SandboxNetwork(t *testing.T) {
 	t.Parallel()
-	requireBwrap(t)
+	claudetest.RequireSandbox(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "NET-BODY-4") }))
 	t.Cleanup(srv.Close)
 	host := strings.TrimPrefix(srv.URL, "http://")

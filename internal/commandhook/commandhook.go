@@ -59,52 +59,88 @@ func New(command string, opts shared.CommandHookOptions) shared.HookHandler {
 
 // runCommandHook runs command once with the command-hook protocol; env is added last.
 func runCommandHook(ctx context.Context, command string, opts shared.CommandHookOptions, in shared.HookInput, env []string) (shared.HookOutput, error) {
-	b := in.Base()
-	e := b.HookEventName
-	stdin := []byte(b.Raw)
-	if len(stdin) == 0 {
-		var err error
-		if stdin, err = json.Marshal(in); err != nil {
-			return nil, err
-		}
+	stdin, err := hookStdin(in)
+	if err != nil {
+		return nil, err
 	}
-	args := append(append([]string{}, opts.Shell[1:]...), command)
-	cmd := exec.Command(opts.Shell[0], args...)
-	cmd.Dir = opts.Dir
-	if cmd.Dir == "" && b.Cwd != "" {
-		if fi, err := os.Stat(b.Cwd); err == nil && fi.IsDir() {
-			cmd.Dir = b.Cwd
-		}
-	}
-	cmd.Env = childenv.Build(nil, commandEnv(in), opts.Env, env)
+	cmd := hookCommand(command, opts, in, env)
 	cmd.Stdin = bytes.NewReader(stdin)
-	var progress func(stream, line string)
-	if report := shared.HookProgressFrom(ctx); report != nil || opts.Progress != nil {
-		// stdout and stderr are copied on two goroutines: one line at a time to the receivers.
-		var mu sync.Mutex
-		progress = func(stream, line string) {
-			mu.Lock()
-			defer mu.Unlock()
-			if opts.Progress != nil {
-				opts.Progress(stream, line)
-			}
-			if report != nil {
-				report(stream, line)
-			}
-		}
-	}
+	progress := progressOf(ctx, opts)
 	stdout := &capped{limit: opts.OutputLimit, stream: "stdout", progress: progress}
 	stderr := &capped{limit: opts.OutputLimit, stream: "stderr", progress: progress}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	procgroup.Own(cmd)
-	// A background grandchild may hold the output pipes open after the command exits.
-	cmd.WaitDelay = 500 * time.Millisecond
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("command hook %q: %w", command, err)
 	}
+	werr, err := wait(ctx, cmd)
+	if err != nil {
+		return nil, err
+	}
+	stdout.flush()
+	stderr.flush()
+	code := 0
+	if werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			return nil, fmt.Errorf("command hook %q: %w", command, werr)
+		}
+		code = ee.ExitCode()
+	}
+	return answer(command, in.Base().HookEventName, code, stdout.String(), stderr.String())
+}
+
+// hookStdin returns what the command reads: the CLI's hook input as it came, or in encoded.
+func hookStdin(in shared.HookInput) ([]byte, error) {
+	if raw := in.Base().Raw; len(raw) > 0 {
+		return []byte(raw), nil
+	}
+	return json.Marshal(in)
+}
+
+// hookCommand returns the command to run, in opts.Dir or the hook input's cwd, with its own
+// process group.
+func hookCommand(command string, opts shared.CommandHookOptions, in shared.HookInput, env []string) *exec.Cmd {
+	args := append(append([]string{}, opts.Shell[1:]...), command)
+	cmd := exec.Command(opts.Shell[0], args...)
+	cmd.Dir = opts.Dir
+	if cwd := in.Base().Cwd; cmd.Dir == "" && cwd != "" {
+		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() {
+			cmd.Dir = cwd
+		}
+	}
+	cmd.Env = childenv.Build(nil, commandEnv(in), opts.Env, env)
+	procgroup.Own(cmd)
+	// A background grandchild may hold the output pipes open after the command exits.
+	cmd.WaitDelay = 500 * time.Millisecond
+	return cmd
+}
+
+// progressOf returns the function the output lines go to (opts.Progress and ctx's
+// shared.HookProgressFrom), or nil when there is none.
+func progressOf(ctx context.Context, opts shared.CommandHookOptions) func(stream, line string) {
+	report := shared.HookProgressFrom(ctx)
+	if report == nil && opts.Progress == nil {
+		return nil
+	}
+	// stdout and stderr are copied on two goroutines: one line at a time to the receivers.
+	var mu sync.Mutex
+	return func(stream, line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if opts.Progress != nil {
+			opts.Progress(stream, line)
+		}
+		if report != nil {
+			report(stream, line)
+		}
+	}
+}
+
+// wait returns the started cmd's Wait error, or ctx's error when ctx ends first (the command's
+// group is then killed). Tools the command left in the background are killed either way.
+func wait(ctx context.Context, cmd *exec.Cmd) (werr, ctxErr error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }() // ends when the command and its output pipes are done
-	var werr error
 	select {
 	case werr = <-done:
 	case <-ctx.Done():
@@ -118,19 +154,16 @@ func runCommandHook(ctx context.Context, command string, opts shared.CommandHook
 	}
 	// Tools left in the background by the command must not outlive it.
 	procgroup.Kill(cmd.Process)
-	stdout.flush()
-	stderr.flush()
-	code := 0
-	if werr != nil {
-		var ee *exec.ExitError
-		if !errors.As(werr, &ee) {
-			return nil, fmt.Errorf("command hook %q: %w", command, werr)
-		}
-		code = ee.ExitCode()
-	}
+	return werr, nil
+}
+
+// answer reads a finished command's exit code and output as the CLI does: 0 with JSON is an
+// answer, 0 with text a system message, 2 a block with stderr as the reason, anything else an
+// error.
+func answer(command string, e shared.HookEvent, code int, stdout, stderr string) (shared.HookOutput, error) {
 	switch code {
 	case 0:
-		out := strings.TrimSpace(stdout.String())
+		out := strings.TrimSpace(stdout)
 		if out == "" {
 			return nil, nil
 		}
@@ -144,13 +177,13 @@ func runCommandHook(ctx context.Context, command string, opts shared.CommandHook
 		return &shared.SyncHookOutput{SystemMessage: strings.ToValidUTF8(out, "\uFFFD")}, nil
 	case 2:
 		// A command's bytes may be anything; the answer must encode (JSON v2 refuses invalid UTF-8).
-		reason := strings.ToValidUTF8(strings.TrimSpace(stderr.String()), "\uFFFD")
+		reason := strings.ToValidUTF8(strings.TrimSpace(stderr), "\uFFFD")
 		if reason == "" {
 			reason = "blocked by command hook " + command
 		}
 		return shared.Block(reason), nil // each event's own denial (shared.SyncHookOutput.Decision)
 	}
-	return nil, &shared.CommandExitError{Command: command, ExitCode: code, Stderr: stderr.String()}
+	return nil, &shared.CommandExitError{Command: command, ExitCode: code, Stderr: stderr}
 }
 
 // commandOutput is a command hook's stdout as the CLI reads it: exact key names, unknown keys
