@@ -73,11 +73,28 @@ func (t *Transport) startHookEvent(m *control.HookEvent, times roundTripTimes) {
 	go t.serveHook(ctx, r) // one goroutine per CLI request, tracked by t.reqs
 }
 
-// serveHook runs a hook request's chain and answers it, unless it was cancelled.
+// serveHook runs a hook request's chain on the request's goroutine; its answer comes from
+// finishHook, called once, on this goroutine or, when a handler outlives its deadline, on the
+// deadline's (HookExecutor.Serve).
 func (t *Transport) serveHook(ctx context.Context, r *hookRequest) {
+	e := r.in.Base().HookEventName
+	answer := func(res ChainResult) { t.finishHook(ctx, r, res) }
+	if t.cfg.Hooks == nil || !t.cfg.Hooks.Has(e) {
+		// Nothing registered for this event (an unknown callback, or a stale registration).
+		var res ChainResult
+		if deny := wire.Deny(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
+			res.Output = deny
+		}
+		answer(res)
+		return
+	}
+	t.cfg.Hooks.Serve(ctx, r.in, r.key, answer)
+}
+
+// finishHook answers a hook request with its chain's result, unless it was cancelled.
+func (t *Transport) finishHook(ctx context.Context, r *hookRequest, res ChainResult) {
 	defer t.reqs.done(true)
 	e := r.in.Base().HookEventName
-	res := t.runChain(ctx, r.in, r.key)
 	out := res.Output
 	if r.guard && !res.Cancelled {
 		v, reason := permissionVerdict(out)
@@ -103,21 +120,6 @@ func (t *Transport) serveHook(ctx context.Context, r *hookRequest) {
 	}
 	t.answerHook(r.key, e, out)
 	t.traceRoundTrip(r.key, "hook_callback", e, r.times)
-}
-
-// runChain runs the executor's chain for in; with no handler for its event the answer is the
-// event's denial (or {} for events that do not guard an action).
-func (t *Transport) runChain(ctx context.Context, in shared.HookInput, id string) ChainResult {
-	e := in.Base().HookEventName
-	if t.cfg.Hooks == nil || !t.cfg.Hooks.Has(e) {
-		// Nothing registered for this event (an unknown callback, or a stale registration).
-		var res ChainResult
-		if deny := wire.Deny(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
-			res.Output = deny
-		}
-		return res
-	}
-	return t.cfg.Hooks.Run(ctx, in, id)
 }
 
 // permissionVerdict reads a PermissionRequest answer's decision.

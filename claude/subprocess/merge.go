@@ -8,12 +8,12 @@ import (
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
-// merger folds the answers of one event's chain into one answer. Every answer is first read with
-// wire.Normalize, so the merger sees each decision in one form only (the event's own) and
-// never drops one: an answer it cannot read on an event that guards an action makes the whole
-// chain's answer the event's denial (even if the executor did not check it first).
+// merger folds the answers of one event's chain into one answer. It folds each answer as
+// wire.Normalize read it (the executor reads each answer once, see chainRun.readAnswer), so it sees
+// each decision in one form only (the event's own) and never drops one; its result is in that
+// form too.
 //
-// Its zero value with event set is ready to use (newMerger).
+// Its zero value with event set is ready to use.
 type merger struct {
 	event   shared.HookEvent
 	any     bool
@@ -45,8 +45,6 @@ type merger struct {
 	resPre shared.PreToolUseOutput
 }
 
-func newMerger(e shared.HookEvent) *merger { return &merger{event: e} }
-
 func (m *merger) setDecision(d shared.Decision, reason string) {
 	if wire.Rank(d) > wire.Rank(m.decision) {
 		m.decision, m.reason = d, reason
@@ -61,14 +59,13 @@ func (m *merger) fail(reason string) bool {
 	return true
 }
 
-// add folds one handler's answer in; it reports whether the chain must stop: after a deny, a
-// block, a defer, an answer a guarding event cannot take, or (on events that do not guard an
-// action) continue:false.
-func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
+// add folds one handler's answer in: o as the handler gave it (an async answer is kept as it is)
+// and s, its synchronous answer as wire.Normalize returned it (nil: no opinion). It reports
+// whether the chain must stop: after a deny, a block, a defer, an answer a guarding event cannot
+// take, or (on events that do not guard an action) continue:false.
+func (m *merger) add(o shared.HookOutput, s *shared.SyncHookOutput, in shared.HookInput) (stop bool) {
 	guard := m.event.GuardsAction()
 	switch v := o.(type) {
-	case nil:
-		return false
 	case shared.AsyncHookOutput, *shared.AsyncHookOutput, *shared.AsyncWork:
 		if guard {
 			return m.fail(fmt.Sprintf("an async answer (%T) cannot guard an action", o))
@@ -79,13 +76,6 @@ func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
 			m.async = a
 		}
 		return false
-	}
-	s, err := wire.Normalize(m.event, o)
-	if err != nil {
-		if guard {
-			return m.fail(err.Error())
-		}
-		return false // reported by the executor; fail open
 	}
 	if s == nil {
 		return false
@@ -225,8 +215,9 @@ func (m *merger) result() shared.HookOutput {
 			out.HookSpecificOutput = &m.resPre
 		}
 		if m.decision == shared.DecisionDeny {
-			// Also the legacy spelling, so every CLI version reads it as a block.
-			out.Decision, out.Reason = shared.DecisionBlock, m.reason
+			// Also the top-level deny (written as the legacy "block"), so every CLI version reads it
+			// as a block.
+			out.Decision, out.Reason = shared.DecisionDeny, m.reason
 		}
 	case shared.HookEventPreModelSwitch:
 		if m.decision != "" {
