@@ -8,7 +8,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
@@ -33,7 +32,7 @@ type hookRequest struct {
 }
 
 // startHookCallback handles a hook_callback request.
-func (t *Transport) startHookCallback(m *control.Request, times roundTripTimes) {
+func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripTimes) {
 	cb := m.HookCallback
 	e := cb.Input.Base().HookEventName
 	if reg, ok := callbackEvent(cb.CallbackID); ok && reg != e {
@@ -56,7 +55,7 @@ func (t *Transport) startHookCallback(m *control.Request, times roundTripTimes) 
 }
 
 // startHookEvent handles a hook_event line (the spec framing).
-func (t *Transport) startHookEvent(m *control.HookEvent, times roundTripTimes) {
+func (t *Transport) startHookEvent(m *parser.HookEventLine, times roundTripTimes) {
 	r := &hookRequest{key: m.RequestID, in: m.Input, times: times, spec: true, requestID: m.RequestID, toolUseID: m.ToolUseID}
 	if r.key == "" {
 		// Without a request id, two events for one tool use cannot be told apart: each gets a key
@@ -154,7 +153,7 @@ func (t *Transport) refuseHook(id string, e shared.HookEvent, reason string, tim
 }
 
 // startPermission handles a can_use_tool request.
-func (t *Transport) startPermission(m *control.Request, times roundTripTimes) {
+func (t *Transport) startPermission(m *parser.ControlRequest, times roundTripTimes) {
 	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "subtype", m.Subtype)
