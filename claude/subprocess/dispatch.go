@@ -35,7 +35,7 @@ type hookRequest struct {
 func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripTimes) {
 	cb := m.HookCallback
 	e := cb.Input.Base().HookEventName
-	if reg, ok := callbackEvent(cb.CallbackID); ok && reg != e {
+	if reg, ok := CallbackID(cb.CallbackID).Event(); ok && reg != e {
 		// The callback the CLI called was registered for reg: an answer is read as reg's, whatever
 		// the input says. Running another event's handlers could allow what reg's would deny.
 		reason := fmt.Sprintf("callback %s was registered for %s but the request is a %s; denied by the SDK", cb.CallbackID, reg, e)

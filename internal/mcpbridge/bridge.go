@@ -4,9 +4,9 @@
 // Each server is connected once per session (Server.Connect) through a transport of the
 // bridge's own, conn: an mcp.Connection that hands jsonrpc.Message values over a channel, so
 // nothing is encoded or decoded between the bridge and the server. A JSON-RPC message the CLI
-// sends for a server (Handle) is decoded once and handed to the server's reader; the server's
+// sends for a server (HandleMCP) is decoded once and handed to the server's reader; the server's
 // reply to a request comes back through the connection's Write, which hands it to the waiting
-// Handle by its id; Handle encodes it as the mcp_message answer (mcp_response). Everything else
+// HandleMCP by its id; HandleMCP encodes it as the mcp_message answer (mcp_response). Everything else
 // the server writes (its notifications, and its own requests such as elicitation) goes on a
 // channel to the Sender, which carries it to the CLI as an mcp_message of the SDK.
 //
@@ -60,7 +60,7 @@ type Sender func(ctx context.Context, server string, message jsontext.Value) err
 // ErrUnknownServer is the cause of the answer to a message for a server the bridge does not hold.
 var ErrUnknownServer = errors.New("mcpbridge: no in-process MCP server of that name")
 
-// ErrClosed is returned by Handle once the bridge is closed.
+// ErrClosed is returned by HandleMCP once the bridge is closed.
 var ErrClosed = errors.New("mcpbridge: closed")
 
 // maxQueued bounds the server messages waiting for the Sender; a full queue makes the server wait.
@@ -72,7 +72,8 @@ type Bridge struct {
 	ctx    context.Context // ends on Close: the servers' sessions and the Sender's calls
 	cancel context.CancelFunc
 
-	send Sender
+	// send is the Sender (New's, or Attach's), nil until there is one.
+	send atomic.Pointer[Sender]
 
 	mu      sync.Mutex
 	servers map[string]*conn
@@ -91,7 +92,7 @@ type conn struct {
 
 	in     chan jsonrpc.Message // the CLI's messages, taken by the server's reader (Read)
 	out    chan jsonrpc.Message // the server's own messages, for the forwarder
-	closed chan struct{}        // closed by Close: Read, Write and Handle's waits end
+	closed chan struct{}        // closed by Close: Read, Write and HandleMCP's waits end
 	close1 sync.Once
 	ended  chan struct{} // closed by the closer once the server session has ended (see shut)
 	shut1  sync.Once
@@ -130,7 +131,7 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write implements mcp.Connection: a reply goes to the Handle waiting for it, the server's own
+// Write implements mcp.Connection: a reply goes to the HandleMCP waiting for it, the server's own
 // messages to the forwarder (waiting while maxQueued of them are queued).
 func (c *conn) Write(ctx context.Context, m jsonrpc.Message) error {
 	if r, ok := m.(*jsonrpc.Response); ok {
@@ -191,13 +192,18 @@ func (b *Bridge) shutLocked(c *conn) {
 }
 
 // New connects servers (by name) and returns the bridge. send carries the servers' own messages
-// to the CLI; it must not be nil. A nil logger means slog.Default().
+// to the CLI; it may be nil, for a bridge made before the transport it serves: Attach gives it
+// the transport's then (until that, a server's own message is dropped and logged). A nil logger
+// means slog.Default().
 func New(servers map[string]*mcp.Server, send Sender, logger *slog.Logger) (*Bridge, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Bridge{logger: logger, ctx: ctx, cancel: cancel, send: send, servers: map[string]*conn{}}
+	b := &Bridge{logger: logger, ctx: ctx, cancel: cancel, servers: map[string]*conn{}}
+	if send != nil {
+		b.Attach(send)
+	}
 	for _, name := range sortedNames(servers) {
 		if err := b.Add(name, servers[name]); err != nil {
 			b.Close()
@@ -319,6 +325,22 @@ func (b *Bridge) Names() []string {
 	return names
 }
 
+// Attach makes send the Sender of the servers' own messages from now on: the transport's, which
+// starts after the bridge (the servers' manifests go into its initialize request). The transport
+// and the bridge then talk directly: mcp_message requests to HandleMCP, server messages to send.
+func (b *Bridge) Attach(send Sender) { b.send.Store(&send) }
+
+// sendToCLI hands one of a server's own messages to the Sender.
+func (b *Bridge) sendToCLI(server string, data jsontext.Value) error {
+	send := b.send.Load()
+	if send == nil {
+		// Before the transport runs there is no CLI to tell (a server only speaks after the
+		// CLI's initialize).
+		return errors.New("mcpbridge: the CLI is not running yet")
+	}
+	return (*send)(b.ctx, server, data)
+}
+
 // forward hands the server's own messages to the Sender, in order, until the connection closes.
 func (b *Bridge) forward(c *conn) {
 	for {
@@ -333,20 +355,20 @@ func (b *Bridge) forward(c *conn) {
 			b.logger.Warn("mcpbridge: encoding a server message", "server", c.name, "error", err)
 			continue
 		}
-		if err := b.send(b.ctx, c.name, data); err != nil && b.ctx.Err() == nil {
+		if err := b.sendToCLI(c.name, data); err != nil && b.ctx.Err() == nil {
 			b.logger.Warn("mcpbridge: sending a server message to the CLI", "server", c.name, "error", err)
 		}
 	}
 }
 
-// Handle delivers one JSON-RPC message of the CLI to the server named name and returns the
+// HandleMCP delivers one JSON-RPC message of the CLI to the server named name and returns the
 // mcp_response: for a request, the server's reply; for a notification or a reply to the server,
 // an empty result. A message the bridge cannot deliver (unknown server, not JSON-RPC, an id
 // already in flight) is answered with a JSON-RPC error response naming the problem, never dropped.
 // When ctx ends before the reply (the CLI cancelled the request, or the session closes) the
-// server is told with notifications/cancelled, which cancels the handler's ctx, and Handle
+// server is told with notifications/cancelled, which cancels the handler's ctx, and HandleMCP
 // returns ctx's error.
-func (b *Bridge) Handle(ctx context.Context, name string, message jsontext.Value) (jsontext.Value, error) {
+func (b *Bridge) HandleMCP(ctx context.Context, name string, message jsontext.Value) (jsontext.Value, error) {
 	c := b.server(name)
 	if c == nil {
 		return errorResponse(idOf(message), jsonrpc.CodeMethodNotFound, fmt.Sprintf("%v: %q (this session has: %v)", ErrUnknownServer, name, b.Names())), nil
@@ -418,7 +440,7 @@ const ManifestProtocolVersion = "2025-11-25"
 // and the first tools/list result, verbatim, for initialize's sdkMcpServerManifests: a CLI that
 // takes them does not do these round trips itself. toolsList is nil when the server has no tools
 // capability or its listing is paginated. A CLI that does its own handshake anyway (or later
-// reconnects) gets a fresh server session (see Handle).
+// reconnects) gets a fresh server session (see HandleMCP).
 func (b *Bridge) Manifest(ctx context.Context, name string) (initResult, toolsList jsontext.Value, err error) {
 	result := func(reply jsontext.Value, method string) (jsontext.Value, error) {
 		var r struct {
@@ -430,14 +452,14 @@ func (b *Bridge) Manifest(ctx context.Context, name string) (initResult, toolsLi
 		}
 		return r.Result, nil
 	}
-	reply, err := b.Handle(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","id":"sdk-manifest-initialize","method":"initialize","params":{"protocolVersion":"`+ManifestProtocolVersion+`","capabilities":{},"clientInfo":{"name":"agent-sdk-go","version":"1"}}}`))
+	reply, err := b.HandleMCP(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","id":"sdk-manifest-initialize","method":"initialize","params":{"protocolVersion":"`+ManifestProtocolVersion+`","capabilities":{},"clientInfo":{"name":"agent-sdk-go","version":"1"}}}`))
 	if err != nil {
 		return nil, nil, err
 	}
 	if initResult, err = result(reply, "initialize"); err != nil {
 		return nil, nil, err
 	}
-	if _, err := b.Handle(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
+	if _, err := b.HandleMCP(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
 		return nil, nil, err
 	}
 	var caps struct {
@@ -448,7 +470,7 @@ func (b *Bridge) Manifest(ctx context.Context, name string) (initResult, toolsLi
 	if json.Unmarshal(initResult, &caps, json.RejectUnknownMembers(false)) != nil || len(caps.Capabilities.Tools) == 0 {
 		return initResult, nil, nil
 	}
-	reply, err = b.Handle(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","id":"sdk-manifest-tools","method":"tools/list"}`))
+	reply, err = b.HandleMCP(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","id":"sdk-manifest-tools","method":"tools/list"}`))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -477,7 +499,7 @@ func (b *Bridge) cancelCall(c *conn, id jsonrpc.ID) {
 	}
 }
 
-// Close closes the servers' connections (cancelling their handlers in flight; every Handle
+// Close closes the servers' connections (cancelling their handlers in flight; every HandleMCP
 // waiting for a reply returns ErrClosed) and waits for the forwarders. It does not wait for the
 // handlers: Wait does. It returns nil; calling it again does nothing.
 func (b *Bridge) Close() error {
