@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // preToolUse returns a PreToolUse hook_callback line (as the CLI writes it) whose tool_input is
@@ -114,7 +113,7 @@ func TestParseCaseDistinctNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := m.(*control.Request).HookCallback.Input.(*shared.PreToolUseHookInput)
+		in := m.(*parser.ControlRequest).HookCallback.Input.(*shared.PreToolUseHookInput)
 		want := shared.ToolInput{"command": "ls", "Command": "rm -rf /", "COMMAND": "x"}
 		if diff := cmp.Diff(want, in.ToolInput); diff != "" {
 			t.Errorf("ToolInput (-want +got):\n%s", diff)
@@ -125,7 +124,7 @@ func TestParseCaseDistinctNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := m.(*control.Request).HookCallback.Input.(*shared.PreToolUseHookInput)
+		in := m.(*parser.ControlRequest).HookCallback.Input.(*shared.PreToolUseHookInput)
 		if in.ToolName != "Bash" || len(in.ToolInput) != 0 {
 			t.Errorf("ToolName %q, ToolInput %v; want Bash and {}", in.ToolName, in.ToolInput)
 		}
@@ -158,7 +157,7 @@ func TestParseCaseDistinctNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := m.(*control.Request).HookCallback.Input.(*shared.PreToolUseHookInput).ToolInput.String("command"); got != "echo 😀" {
+		if got := m.(*parser.ControlRequest).HookCallback.Input.(*shared.PreToolUseHookInput).ToolInput.String("command"); got != "echo 😀" {
 			t.Errorf("command = %q", got)
 		}
 	})

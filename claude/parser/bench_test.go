@@ -9,7 +9,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 func benchLines(b *testing.B) map[string][]byte {
@@ -104,7 +103,7 @@ func BenchmarkParse(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if r, ok := m.(*control.Request); ok && r.HookCallback == nil && r.CanUseTool == nil {
+			if r, ok := m.(*parser.ControlRequest); ok && r.HookCallback == nil && r.CanUseTool == nil {
 				b.Fatal("a control request decoded without its payload")
 			}
 			if _, raw := m.(*shared.RawMessage); raw {

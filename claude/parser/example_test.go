@@ -5,7 +5,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 func ExampleParse() {
@@ -14,7 +13,7 @@ func ExampleParse() {
 	if err != nil {
 		panic(err)
 	}
-	req := msg.(*control.Request)
+	req := msg.(*parser.ControlRequest)
 	in := req.HookCallback.Input.(*shared.PreToolUseHookInput)
 	fmt.Println(req.Subtype, in.ToolName, in.ToolInput.String("command"), string(in.Extra["brand_new_field"]))
 

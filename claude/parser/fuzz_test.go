@@ -9,7 +9,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // FuzzParse checks that Parse never panics and keeps its contract on any input: a message or an
@@ -59,7 +58,7 @@ func FuzzParse(f *testing.F) {
 		}
 		var in shared.HookInput
 		switch v := m.(type) {
-		case *control.Request:
+		case *parser.ControlRequest:
 			if v.RequestID == "" {
 				t.Fatalf("control_request without a RequestID")
 			}
@@ -72,7 +71,7 @@ func FuzzParse(f *testing.F) {
 			if r := jsontext.Value(v.Request); r.Kind() != '{' || !r.IsValid() || len(bytes.TrimSpace(r)) != len(r) {
 				t.Fatalf("Request is not one JSON object: %q", r)
 			}
-		case *control.HookEvent:
+		case *parser.HookEventLine:
 			in = v.Input
 			for _, k := range []string{"type", "request_id", "id"} {
 				if _, ok := in.Base().Extra[k]; ok {

@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/decoded.golden")
@@ -69,11 +68,11 @@ func dumpMessage(t *testing.T, m shared.Message) string {
 	t.Helper()
 	var in shared.HookInput
 	switch v := m.(type) {
-	case *control.Request:
+	case *parser.ControlRequest:
 		if v.HookCallback != nil {
 			in = v.HookCallback.Input
 		}
-	case *control.HookEvent:
+	case *parser.HookEventLine:
 		in = v.Input
 	}
 	d := struct {

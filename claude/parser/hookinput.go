@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -25,92 +26,102 @@ func (e *InputError) Error() string {
 }
 
 // DecodeHookInput decodes a hook input object into its event's type (shared.NewHookInput) with
-// JSON v2. It keeps raw in Base().Raw and the fields the type has no place for in Base().Extra,
-// both parts of raw, not copies. An input without a hook_event_name string, or with a field of
-// the wrong type, is an *InputError, and so is one with duplicate names (at any depth), invalid
-// UTF-8 or nesting deeper than 10000. An unknown event name decodes into a
-// *shared.GenericHookInput.
+// JSON v2. It keeps raw in Base().Raw (a part of raw, not a copy) and the fields the type has no
+// place for in Base().Extra. An input without a hook_event_name string, or with a field of the
+// wrong type, is an *InputError, and so is one with duplicate names (at any depth), invalid UTF-8
+// or nesting deeper than 10000. An unknown event name decodes into a *shared.GenericHookInput.
 func DecodeHookInput(raw []byte) (shared.HookInput, error) {
-	all, err := objectMembers(raw)
-	if err != nil {
+	v := &inputValue{event: shared.HookEvent(Peek(raw).HookEventName)}
+	if err := json.Unmarshal(raw, v); err != nil {
+		if v.err != nil {
+			return nil, v.err
+		}
 		return nil, &InputError{Reason: err.Error()}
 	}
-	return decodeHookInput(raw, all)
+	v.in.Base().Raw = raw
+	return v.in, nil
 }
 
-// decodeHookInput decodes raw, whose members (read with JSON v2's checks) are all.
-func decodeHookInput(raw []byte, all map[string]jsontext.Value) (shared.HookInput, error) {
-	name, err := optString(all, "hook_event_name")
-	if err != nil || name == "" {
-		return nil, &InputError{Reason: "missing hook_event_name"}
+// inputValue decodes a hook input object, in the pass that decodes the line it is in, into the
+// type of event (as Peek read the event name): the fields the type has no place for go to Extra,
+// and the object's bytes, when line is the line being decoded, to Raw.
+type inputValue struct {
+	event shared.HookEvent
+	line  []byte
+	in    shared.HookInput
+	// err is the *InputError the input could not be decoded with; other errors (the line's
+	// syntax) come from the decoder.
+	err *InputError
+}
+
+// UnmarshalJSONFrom decodes the input at d's position.
+func (v *inputValue) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	if d.PeekKind() != '{' {
+		return errors.New("the hook input is not an object")
 	}
-	ev := shared.HookEvent(name)
-	in := shared.NewHookInput(ev)
-	if err := json.Unmarshal(raw, in); err != nil {
+	if v.event == "" {
+		v.err = &InputError{Reason: "missing hook_event_name"}
+		return v.err
+	}
+	start, prefix := d.InputOffset(), string(d.StackPointer())
+	in, err := decodeInput(d, v.event)
+	if err != nil {
 		var se *json.SemanticError
-		if errors.As(err, &se) && se.JSONPointer != "" {
-			return nil, &InputError{Event: ev, Reason: "field " + strings.TrimPrefix(string(se.JSONPointer), "/") + " has the wrong type: " + se.JSONKind.String()}
+		if errors.As(err, &se) && se.JSONPointer != "" && se.ByteOffset >= start {
+			field := strings.TrimPrefix(strings.TrimPrefix(string(se.JSONPointer), prefix), "/")
+			v.err = &InputError{Event: v.event, Reason: "field " + field + " has the wrong type: " + se.JSONKind.String()}
+			return v.err
 		}
-		return nil, &InputError{Event: ev, Reason: err.Error()}
+		return err
 	}
-	b := in.Base()
-	b.Raw = raw
-	keepUnknown(&b.Extra, all, knownKeys(reflect.TypeOf(in).Elem()))
-	if ev.IsToolEvent() {
+	if v.line != nil {
+		end := d.InputOffset()
+		in.Base().Raw = jsontext.Value(bytes.TrimLeft(v.line[start:end:end], " \t\r\n:"))
+	}
+	if v.event.IsToolEvent() {
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolName == "" {
-			return nil, &InputError{Event: ev, Reason: "missing tool_name"}
+			v.err = &InputError{Event: v.event, Reason: "missing tool_name"}
+			return v.err
 		}
 	}
+	v.in = in
+	return nil
+}
+
+// decodeInput decodes the object at d's position into a new input of event e, with the members
+// its type has no field for in Extra (nil if none).
+func decodeInput(d *jsontext.Decoder, e shared.HookEvent) (shared.HookInput, error) {
+	w := reflect.New(withExtra(reflect.TypeOf(shared.NewHookInput(e)))).Elem()
+	if err := json.UnmarshalDecode(d, w.Addr().Interface()); err != nil {
+		return nil, err
+	}
+	in, _ := w.Field(0).Interface().(shared.HookInput)
+	if w.Field(0).IsNil() {
+		// An empty object: JSON v2 allocates an inlined struct only for a member.
+		in = shared.NewHookInput(e)
+	}
+	in.Base().Extra = w.Field(1).Interface().(map[string]jsontext.Value)
 	return in, nil
 }
 
-// keepUnknown adds to *extra the members of all whose names are not in known; it leaves *extra nil
-// if there are none.
-func keepUnknown[V ~[]byte](extra *map[string]V, all map[string]jsontext.Value, known map[string]struct{}) {
-	for k, v := range all {
-		if _, ok := known[k]; !ok {
-			if *extra == nil {
-				*extra = make(map[string]V)
-			}
-			(*extra)[k] = V(v)
-		}
-	}
-}
+var extraTypes sync.Map // input type -> its withExtra type
 
-var keyCache sync.Map // reflect.Type -> map[string]struct{}
-
-// knownKeys returns the JSON names of t's fields, embedded structs included.
-func knownKeys(t reflect.Type) map[string]struct{} {
-	if v, ok := keyCache.Load(t); ok {
-		return v.(map[string]struct{})
+// withExtra returns, for t (a pointer to an input struct), the type
+//
+//	struct {
+//		In    t                         `json:",embed"`
+//		Extra map[string]jsontext.Value `json:",embed"`
+//	}
+//
+// which JSON v2 decodes as t with its unknown members in Extra, in the same pass.
+func withExtra(t reflect.Type) reflect.Type {
+	if w, ok := extraTypes.Load(t); ok {
+		return w.(reflect.Type)
 	}
-	m := map[string]struct{}{}
-	collectKeys(t, m)
-	keyCache.Store(t, m)
-	return m
-}
-
-func collectKeys(t reflect.Type, m map[string]struct{}) {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if f.Anonymous && tag == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				collectKeys(ft, m)
-				continue
-			}
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		m[name] = struct{}{}
-	}
+	w := reflect.StructOf([]reflect.StructField{
+		{Name: "In", Type: t, Tag: `json:",embed"`},
+		{Name: "Extra", Type: reflect.TypeFor[map[string]jsontext.Value](), Tag: `json:",embed"`},
+	})
+	extraTypes.Store(t, w)
+	return w
 }

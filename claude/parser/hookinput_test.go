@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 	"github.com/tidwall/gjson"
 )
 
@@ -178,9 +177,9 @@ func TestParseHookCallbacks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			req, ok := m.(*control.Request)
+			req, ok := m.(*parser.ControlRequest)
 			if !ok {
-				t.Fatalf("Parse gave %T, want *control.Request", m)
+				t.Fatalf("Parse gave %T, want *parser.ControlRequest", m)
 			}
 			line := gjson.ParseBytes(s.Line)
 			if req.RequestID != line.Get("request_id").Str || req.Subtype != "hook_callback" || req.CanUseTool != nil {

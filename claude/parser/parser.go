@@ -24,7 +24,6 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // ErrNotJSON says a line is not a JSON object: it does not start with '{', or JSON's grammar
@@ -89,21 +88,13 @@ func decode(h Head, line []byte) (shared.Message, error) {
 	case "stream_event":
 		return unmarshal(line, &shared.StreamEvent{Raw: line})
 	case "control_request":
-		top, err := readLine(line)
-		if err != nil {
-			return nil, err
-		}
-		return decodeControlRequest(line, top)
+		return decodeControlRequest(h, line)
 	case "control_response":
 		return decodeControlResponse(line)
 	case "control_cancel_request":
 		return decodeControlCancel(line)
 	case "hook_event":
-		top, err := objectMembers(line)
-		if err != nil {
-			return nil, &InputError{Reason: err.Error()} // as DecodeHookInput says it
-		}
-		return decodeHookEvent(line, top)
+		return decodeHookEvent(h, line)
 	case "hook_response":
 		return decodeHookResponse(line)
 	}
@@ -142,32 +133,40 @@ func decodeUser(line []byte) (shared.Message, error) {
 	return m, nil
 }
 
-// decodeHookEvent reads the spec framing: the input's fields sit at the top level of the line, next
-// to "type" (and an optional "request_id" or "id"). top is the line's members (objectMembers).
-func decodeHookEvent(line []byte, top map[string]jsontext.Value) (shared.Message, error) {
-	input, err := decodeHookInput(line, top)
+// decodeHookEvent reads the spec framing, whose head is h: the input's fields sit at the top level
+// of the line, next to "type" (and an optional "request_id" or "id"), decoded in one pass.
+func decodeHookEvent(h Head, line []byte) (shared.Message, error) {
+	v := &inputValue{event: shared.HookEvent(h.HookEventName)}
+	if err := json.Unmarshal(line, v); err != nil {
+		if v.err != nil {
+			return nil, v.err
+		}
+		return nil, &InputError{Reason: err.Error()} // as DecodeHookInput says it
+	}
+	input, b := v.in, v.in.Base()
+	b.Raw = line
+	requestID, err := optString(b.Extra, "request_id")
 	if err != nil {
 		return nil, err
 	}
-	requestID, err := optString(top, "request_id")
+	id, err := optString(b.Extra, "id")
 	if err != nil {
 		return nil, err
 	}
-	id, err := optString(top, "id")
+	toolUseID, err := optString(b.Extra, "tool_use_id")
 	if err != nil {
 		return nil, err
 	}
-	toolUseID, err := optString(top, "tool_use_id")
-	if err != nil {
-		return nil, err
+	if tc := shared.ToolCall(input); tc != nil {
+		toolUseID = tc.ToolUseID
 	}
-	m := &control.HookEvent{RequestID: requestID, ToolUseID: toolUseID, Input: input, Raw: line}
+	m := &HookEventLine{RequestID: requestID, ToolUseID: toolUseID, Input: input, Raw: line}
 	if m.RequestID == "" {
 		m.RequestID = id
 	}
 	// type, request_id and id belong to the framing, not to the input; so does tool_use_id for an
 	// event that has no such field (it is then only in Extra).
-	if b := input.Base(); b.Extra != nil {
+	if b.Extra != nil {
 		for _, k := range []string{"type", "request_id", "id", "tool_use_id"} {
 			delete(b.Extra, k)
 		}
@@ -187,7 +186,7 @@ func decodeHookResponse(line []byte) (shared.Message, error) {
 	if err := json.Unmarshal(line, &f); err != nil {
 		return nil, err
 	}
-	return &control.HookResponse{RequestID: f.RequestID, ToolUseID: f.ToolUseID, HookEventName: f.HookEventName, Output: line, Raw: line}, nil
+	return &HookResponseLine{RequestID: f.RequestID, ToolUseID: f.ToolUseID, HookEventName: f.HookEventName, Output: line, Raw: line}, nil
 }
 
 // grammatical reports whether line is one JSON value by JSON's grammar alone. Duplicate names,

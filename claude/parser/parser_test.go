@@ -15,7 +15,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
@@ -34,8 +33,8 @@ var streamGolden = map[string]struct {
 	msgType string
 	check   func(t *testing.T, m shared.Message)
 }{
-	"initialize response": {"*control.Response", "control_response", func(t *testing.T, m shared.Message) {
-		r := m.(*control.Response)
+	"initialize response": {"*parser.ControlResponse", "control_response", func(t *testing.T, m shared.Message) {
+		r := m.(*parser.ControlResponse)
 		if r.RequestID != "init_1" || r.Subtype != "success" || r.Error != "" {
 			t.Errorf("ControlResponse{RequestID: %q, Subtype: %q, Error: %q}", r.RequestID, r.Subtype, r.Error)
 		}
@@ -54,8 +53,8 @@ var streamGolden = map[string]struct {
 		}
 	}},
 	"result (success)": {"*shared.ResultMessage", "result", checkResult(resultFields{Subtype: "success", Result: "done", StopReason: "end_turn", TerminalReason: "completed", NumTurns: 2})},
-	"can_use_tool": {"*control.Request", "control_request", func(t *testing.T, m shared.Message) {
-		r := m.(*control.Request)
+	"can_use_tool": {"*parser.ControlRequest", "control_request", func(t *testing.T, m shared.Message) {
+		r := m.(*parser.ControlRequest)
 		if r.RequestID != "111560ec-ed0f-475c-8edf-b956e767b4be" || r.Subtype != "can_use_tool" || r.HookCallback != nil {
 			t.Errorf("ControlRequest{RequestID: %q, Subtype: %q, HookCallback: %v}", r.RequestID, r.Subtype, r.HookCallback)
 		}
@@ -68,8 +67,8 @@ var streamGolden = map[string]struct {
 			t.Errorf("CanUseTool = %+v", c)
 		}
 	}},
-	"control_cancel_request": {"*control.CancelRequest", "control_cancel_request", func(t *testing.T, m shared.Message) {
-		if id := m.(*control.CancelRequest).RequestID; id != "111560ec-ed0f-475c-8edf-b956e767b4be" {
+	"control_cancel_request": {"*parser.ControlCancel", "control_cancel_request", func(t *testing.T, m shared.Message) {
+		if id := m.(*parser.ControlCancel).RequestID; id != "111560ec-ed0f-475c-8edf-b956e767b4be" {
 			t.Errorf("RequestID = %q", id)
 		}
 	}},
@@ -162,8 +161,8 @@ var streamGolden = map[string]struct {
 			t.Errorf("IsReplay = %v, Content = %s", u.IsReplay, u.Message.Content)
 		}
 	}},
-	"mcp_message (CLI->SDK)": {"*control.Request", "control_request", func(t *testing.T, m shared.Message) {
-		r := m.(*control.Request)
+	"mcp_message (CLI->SDK)": {"*parser.ControlRequest", "control_request", func(t *testing.T, m shared.Message) {
+		r := m.(*parser.ControlRequest)
 		if r.Subtype != "mcp_message" || r.HookCallback != nil || r.CanUseTool != nil || r.RequestID != "746c0ae8-4b91-46a2-a52b-387005961b2a" {
 			t.Errorf("ControlRequest = %+v", r)
 		}
@@ -216,15 +215,15 @@ func rawOf(m shared.Message) jsontext.Value {
 		return v.Raw
 	case *shared.StreamEvent:
 		return v.Raw
-	case *control.Request:
+	case *parser.ControlRequest:
 		return v.Raw
-	case *control.Response:
+	case *parser.ControlResponse:
 		return v.Raw
-	case *control.CancelRequest:
+	case *parser.ControlCancel:
 		return v.Raw
-	case *control.HookEvent:
+	case *parser.HookEventLine:
 		return v.Raw
-	case *control.HookResponse:
+	case *parser.HookResponseLine:
 		return v.Raw
 	case *shared.RawMessage:
 		return v.Raw
@@ -306,21 +305,21 @@ func TestParseMessages(t *testing.T) {
 			}},
 		{"control_response error", `{"type":"control_response","response":{"subtype":"error","request_id":"req_1","error":"Model switch blocked","error_code":"blocked_by_hook","model":"x"}}`,
 			func(t *testing.T, m shared.Message) {
-				r := m.(*control.Response)
-				want := control.Response{RequestID: "req_1", Subtype: "error", Error: "Model switch blocked", ErrorCode: "blocked_by_hook"}
+				r := m.(*parser.ControlResponse)
+				want := parser.ControlResponse{RequestID: "req_1", Subtype: "error", Error: "Model switch blocked", ErrorCode: "blocked_by_hook"}
 				if diff := cmp.Diff(want, *r, cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Raw" }, cmp.Ignore())); diff != "" {
 					t.Errorf("ControlResponse (-want +got):\n%s", diff)
 				}
 			}},
 		{"control_response without inner response", `{"type":"control_response","response":{"subtype":"success","request_id":"r"}}`,
 			func(t *testing.T, m shared.Message) {
-				if r := m.(*control.Response); r.Response != nil || r.RequestID != "r" {
+				if r := m.(*parser.ControlResponse); r.Response != nil || r.RequestID != "r" {
 					t.Errorf("Response = %s, RequestID = %q", r.Response, r.RequestID)
 				}
 			}},
 		{"control_response with null response", `{"type":"control_response","response":{"subtype":"success","request_id":"r","response":null}}`,
 			func(t *testing.T, m shared.Message) {
-				if r := m.(*control.Response); string(r.Response) != "null" {
+				if r := m.(*parser.ControlResponse); string(r.Response) != "null" {
 					t.Errorf("Response = %s, want null", r.Response)
 				}
 			}},
@@ -338,7 +337,7 @@ func TestParseMessages(t *testing.T) {
 			}},
 		{"surrounding whitespace", " \t{\"type\":\"control_cancel_request\",\"request_id\":\"x\"} ",
 			func(t *testing.T, m shared.Message) {
-				if r := m.(*control.CancelRequest); r.RequestID != "x" {
+				if r := m.(*parser.ControlCancel); r.RequestID != "x" {
 					t.Errorf("RequestID = %q", r.RequestID)
 				}
 			}},
@@ -363,9 +362,9 @@ func TestParseHookEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, ok := m.(*control.HookEvent)
+	ev, ok := m.(*parser.HookEventLine)
 	if !ok {
-		t.Fatalf("Parse gave %T, want *control.HookEvent", m)
+		t.Fatalf("Parse gave %T, want *parser.HookEventLine", m)
 	}
 	if ev.RequestID != "r1" || ev.ToolUseID != "t1" || ev.Type() != "hook_event" || string(ev.Raw) != line {
 		t.Errorf("HookEventMessage{RequestID: %q, ToolUseID: %q}", ev.RequestID, ev.ToolUseID)
@@ -399,7 +398,7 @@ func TestParseHookEvent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ev := m.(*control.HookEvent)
+			ev := m.(*parser.HookEventLine)
 			if ev.RequestID != tc.wantRequestID {
 				t.Errorf("RequestID = %q, want %q", ev.RequestID, tc.wantRequestID)
 			}
@@ -419,9 +418,9 @@ func TestParseHookResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, ok := m.(*control.HookResponse)
+	r, ok := m.(*parser.HookResponseLine)
 	if !ok {
-		t.Fatalf("Parse gave %T, want *control.HookResponse", m)
+		t.Fatalf("Parse gave %T, want *parser.HookResponseLine", m)
 	}
 	if r.RequestID != "r1" || r.ToolUseID != "t1" || r.HookEventName != shared.HookEventPreToolUse || r.Type() != "hook_response" || string(r.Raw) != line {
 		t.Errorf("HookResponseMessage = %+v", r)
@@ -568,7 +567,7 @@ func TestParseSubslicesDoNotAlias(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.(*control.Request)
+	r := m.(*parser.ControlRequest)
 	b := r.HookCallback.Input.Base()
 	_ = append(r.Request, "XXXXXXXX"...)
 	_ = append(b.Raw, "YYYYYYYY"...)

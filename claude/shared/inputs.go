@@ -393,65 +393,42 @@ type GenericHookInput struct {
 // NewHookInput returns a new, empty input of the type that event e decodes into: for example a
 // *PreToolUseHookInput for PreToolUse, and a *GenericHookInput for an unknown event.
 func NewHookInput(e HookEvent) HookInput {
-	switch e {
-	case HookEventPreToolUse:
-		return new(PreToolUseHookInput)
-	case HookEventPostToolUse:
-		return new(PostToolUseHookInput)
-	case HookEventPostToolUseFailure:
-		return new(PostToolUseFailureHookInput)
-	case HookEventPostToolBatch:
-		return new(PostToolBatchHookInput)
-	case HookEventPermissionRequest:
-		return new(PermissionRequestHookInput)
-	case HookEventPermissionDenied:
-		return new(PermissionDeniedHookInput)
-	case HookEventNotification:
-		return new(NotificationHookInput)
-	case HookEventUserPromptSubmit:
-		return new(UserPromptSubmitHookInput)
-	case HookEventUserPromptExpansion:
-		return new(UserPromptExpansionHookInput)
-	case HookEventSessionStart:
-		return new(SessionStartHookInput)
-	case HookEventSessionEnd:
-		return new(SessionEndHookInput)
-	case HookEventStop:
-		return new(StopHookInput)
-	case HookEventStopFailure:
-		return new(StopFailureHookInput)
-	case HookEventSubagentStart:
-		return new(SubagentStartHookInput)
-	case HookEventSubagentStop:
-		return new(SubagentStopHookInput)
-	case HookEventPreCompact:
-		return new(PreCompactHookInput)
-	case HookEventPostCompact:
-		return new(PostCompactHookInput)
-	case HookEventPreModelSwitch:
-		return new(PreModelSwitchHookInput)
-	case HookEventPostModelSwitch:
-		return new(PostModelSwitchHookInput)
-	case HookEventMessageDisplay:
-		return new(MessageDisplayHookInput)
-	case HookEventPreSkillShellCommand:
-		return new(PreSkillShellCommandHookInput)
-	case HookEventInstructionsLoaded:
-		return new(InstructionsLoadedHookInput)
-	case HookEventConfigChange:
-		return new(ConfigChangeHookInput)
-	case HookEventFileChanged:
-		return new(FileChangedHookInput)
-	case HookEventDirectoryAdded:
-		return new(DirectoryAddedHookInput)
-	case HookEventSetup:
-		return new(SetupHookInput)
-	case HookEventElicitation:
-		return new(ElicitationHookInput)
-	case HookEventElicitationResult:
-		return new(ElicitationResultHookInput)
+	if f, ok := hookInputTypes[e]; ok {
+		return f()
 	}
 	return new(GenericHookInput)
+}
+
+// hookInputTypes makes a new input of each event's type.
+var hookInputTypes = map[HookEvent]func() HookInput{
+	HookEventPreToolUse:           func() HookInput { return new(PreToolUseHookInput) },
+	HookEventPostToolUse:          func() HookInput { return new(PostToolUseHookInput) },
+	HookEventPostToolUseFailure:   func() HookInput { return new(PostToolUseFailureHookInput) },
+	HookEventPostToolBatch:        func() HookInput { return new(PostToolBatchHookInput) },
+	HookEventPermissionRequest:    func() HookInput { return new(PermissionRequestHookInput) },
+	HookEventPermissionDenied:     func() HookInput { return new(PermissionDeniedHookInput) },
+	HookEventNotification:         func() HookInput { return new(NotificationHookInput) },
+	HookEventUserPromptSubmit:     func() HookInput { return new(UserPromptSubmitHookInput) },
+	HookEventUserPromptExpansion:  func() HookInput { return new(UserPromptExpansionHookInput) },
+	HookEventSessionStart:         func() HookInput { return new(SessionStartHookInput) },
+	HookEventSessionEnd:           func() HookInput { return new(SessionEndHookInput) },
+	HookEventStop:                 func() HookInput { return new(StopHookInput) },
+	HookEventStopFailure:          func() HookInput { return new(StopFailureHookInput) },
+	HookEventSubagentStart:        func() HookInput { return new(SubagentStartHookInput) },
+	HookEventSubagentStop:         func() HookInput { return new(SubagentStopHookInput) },
+	HookEventPreCompact:           func() HookInput { return new(PreCompactHookInput) },
+	HookEventPostCompact:          func() HookInput { return new(PostCompactHookInput) },
+	HookEventPreModelSwitch:       func() HookInput { return new(PreModelSwitchHookInput) },
+	HookEventPostModelSwitch:      func() HookInput { return new(PostModelSwitchHookInput) },
+	HookEventMessageDisplay:       func() HookInput { return new(MessageDisplayHookInput) },
+	HookEventPreSkillShellCommand: func() HookInput { return new(PreSkillShellCommandHookInput) },
+	HookEventInstructionsLoaded:   func() HookInput { return new(InstructionsLoadedHookInput) },
+	HookEventConfigChange:         func() HookInput { return new(ConfigChangeHookInput) },
+	HookEventFileChanged:          func() HookInput { return new(FileChangedHookInput) },
+	HookEventDirectoryAdded:       func() HookInput { return new(DirectoryAddedHookInput) },
+	HookEventSetup:                func() HookInput { return new(SetupHookInput) },
+	HookEventElicitation:          func() HookInput { return new(ElicitationHookInput) },
+	HookEventElicitationResult:    func() HookInput { return new(ElicitationResultHookInput) },
 }
 
 // ToolCall returns the tool-call fields of in, or nil if in is not about one tool call.

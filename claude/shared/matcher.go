@@ -137,6 +137,8 @@ func finiteNames(p string) ([]string, bool) {
 	return literalSet(re.Simplify())
 }
 
+// literalSet returns the strings re matches, when they are finitely many (at most
+// maxFiniteNames); false otherwise.
 func literalSet(re *syntax.Regexp) ([]string, bool) {
 	switch re.Op {
 	case syntax.OpNoMatch:
@@ -145,59 +147,80 @@ func literalSet(re *syntax.Regexp) ([]string, bool) {
 		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return []string{""}, true
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			for _, r := range re.Rune {
-				if unicode.SimpleFold(r) != r {
-					return nil, false
-				}
-			}
-		}
-		return []string{string(re.Rune)}, true
+		return literalOf(re)
 	case syntax.OpCharClass:
-		var set []string
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			lo, hi := re.Rune[i], re.Rune[i+1]
-			if int(hi-lo) >= maxFiniteNames-len(set) {
-				return nil, false
-			}
-			for r := lo; r <= hi; r++ {
-				set = append(set, string(r))
-			}
-		}
-		return set, true
+		return charClassSet(re)
 	case syntax.OpCapture:
 		return literalSet(re.Sub[0])
 	case syntax.OpQuest:
 		sub, ok := literalSet(re.Sub[0])
 		return union([]string{""}, sub), ok
 	case syntax.OpAlternate:
-		var set []string
-		for _, s := range re.Sub {
-			sub, ok := literalSet(s)
-			if set = union(set, sub); !ok || len(set) > maxFiniteNames {
-				return nil, false
-			}
-		}
-		return set, true
+		return alternateSet(re)
 	case syntax.OpConcat:
-		set := []string{""}
-		for _, s := range re.Sub {
-			sub, ok := literalSet(s)
-			if !ok || len(set)*len(sub) > maxFiniteNames {
-				return nil, false
-			}
-			var next []string
-			for _, a := range set {
-				for _, b := range sub {
-					next = union(next, []string{a + b})
-				}
-			}
-			set = next
-		}
-		return set, true
+		return concatSet(re)
 	}
 	// OpAnyChar, OpAnyCharNotNL, OpStar, OpPlus, and OpRepeat (which Simplify leaves only unbounded).
 	return nil, false
+}
+
+// literalOf is literalSet of a literal: one string, unless case folding makes it several.
+func literalOf(re *syntax.Regexp) ([]string, bool) {
+	if re.Flags&syntax.FoldCase != 0 {
+		for _, r := range re.Rune {
+			if unicode.SimpleFold(r) != r {
+				return nil, false
+			}
+		}
+	}
+	return []string{string(re.Rune)}, true
+}
+
+// charClassSet is literalSet of a character class: each of its characters.
+func charClassSet(re *syntax.Regexp) ([]string, bool) {
+	var set []string
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		lo, hi := re.Rune[i], re.Rune[i+1]
+		if int(hi-lo) >= maxFiniteNames-len(set) {
+			return nil, false
+		}
+		for r := lo; r <= hi; r++ {
+			set = append(set, string(r))
+		}
+	}
+	return set, true
+}
+
+// alternateSet is literalSet of an alternation: the union of its branches'.
+func alternateSet(re *syntax.Regexp) ([]string, bool) {
+	var set []string
+	for _, s := range re.Sub {
+		sub, ok := literalSet(s)
+		if set = union(set, sub); !ok || len(set) > maxFiniteNames {
+			return nil, false
+		}
+	}
+	return set, true
+}
+
+// concatSet is literalSet of a concatenation: every string of one part followed by every string
+// of the next.
+func concatSet(re *syntax.Regexp) ([]string, bool) {
+	set := []string{""}
+	for _, s := range re.Sub {
+		sub, ok := literalSet(s)
+		if !ok || len(set)*len(sub) > maxFiniteNames {
+			return nil, false
+		}
+		var next []string
+		for _, a := range set {
+			for _, b := range sub {
+				next = union(next, []string{a + b})
+			}
+		}
+		set = next
+	}
+	return set, true
 }
 
 // union appends to a the strings of b it does not hold yet.

@@ -3,12 +3,11 @@ package subprocess
 import (
 	"context"
 	"errors"
+	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // requests correlates the two directions of the control protocol by request id, with all their
@@ -39,7 +38,7 @@ type requests struct {
 
 // pendingResult is the outcome of an SDK request: the CLI's answer, or the reader's error.
 type pendingResult struct {
-	resp *control.Response
+	resp *parser.ControlResponse
 	err  error
 }
 
@@ -73,7 +72,7 @@ func (r *requests) removePending(id string) {
 }
 
 // resolve hands the CLI's answer to its request; it reports false for an unknown id.
-func (r *requests) resolve(resp *control.Response) bool {
+func (r *requests) resolve(resp *parser.ControlResponse) bool {
 	r.mu.Lock()
 	ch, ok := r.pending[resp.RequestID]
 	delete(r.pending, resp.RequestID)

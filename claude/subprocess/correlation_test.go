@@ -3,12 +3,12 @@ package subprocess
 import (
 	"context"
 	"errors"
+	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // TestRequestsRetiredOnce: sequences of begins, answers, cancels and a close; each CLI request is
@@ -74,7 +74,7 @@ func TestPendingFailWithTheReadersError(t *testing.T) {
 	r := newRequests()
 	id1, ch1, _ := r.addPending()
 	_, ch2, _ := r.addPending()
-	if !r.resolve(&control.Response{RequestID: id1, Subtype: "success"}) {
+	if !r.resolve(&parser.ControlResponse{RequestID: id1, Subtype: "success"}) {
 		t.Fatal("resolve found no request")
 	}
 	if res := <-ch1; res.resp == nil || res.err != nil {

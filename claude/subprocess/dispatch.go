@@ -8,7 +8,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
@@ -33,10 +32,10 @@ type hookRequest struct {
 }
 
 // startHookCallback handles a hook_callback request.
-func (t *Transport) startHookCallback(m *control.Request, times roundTripTimes) {
+func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripTimes) {
 	cb := m.HookCallback
 	e := cb.Input.Base().HookEventName
-	if reg, ok := callbackEvent(cb.CallbackID); ok && reg != e {
+	if reg, ok := CallbackID(cb.CallbackID).Event(); ok && reg != e {
 		// The callback the CLI called was registered for reg: an answer is read as reg's, whatever
 		// the input says. Running another event's handlers could allow what reg's would deny.
 		reason := fmt.Sprintf("callback %s was registered for %s but the request is a %s; denied by the SDK", cb.CallbackID, reg, e)
@@ -56,7 +55,7 @@ func (t *Transport) startHookCallback(m *control.Request, times roundTripTimes) 
 }
 
 // startHookEvent handles a hook_event line (the spec framing).
-func (t *Transport) startHookEvent(m *control.HookEvent, times roundTripTimes) {
+func (t *Transport) startHookEvent(m *parser.HookEventLine, times roundTripTimes) {
 	r := &hookRequest{key: m.RequestID, in: m.Input, times: times, spec: true, requestID: m.RequestID, toolUseID: m.ToolUseID}
 	if r.key == "" {
 		// Without a request id, two events for one tool use cannot be told apart: each gets a key
@@ -73,11 +72,28 @@ func (t *Transport) startHookEvent(m *control.HookEvent, times roundTripTimes) {
 	go t.serveHook(ctx, r) // one goroutine per CLI request, tracked by t.reqs
 }
 
-// serveHook runs a hook request's chain and answers it, unless it was cancelled.
+// serveHook runs a hook request's chain on the request's goroutine; its answer comes from
+// finishHook, called once, on this goroutine or, when a handler outlives its deadline, on the
+// deadline's (HookExecutor.Serve).
 func (t *Transport) serveHook(ctx context.Context, r *hookRequest) {
+	e := r.in.Base().HookEventName
+	answer := func(res ChainResult) { t.finishHook(ctx, r, res) }
+	if t.cfg.Hooks == nil || !t.cfg.Hooks.Has(e) {
+		// Nothing registered for this event (an unknown callback, or a stale registration).
+		var res ChainResult
+		if deny := wire.Deny(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
+			res.Output = deny
+		}
+		answer(res)
+		return
+	}
+	t.cfg.Hooks.Serve(ctx, r.in, r.key, answer)
+}
+
+// finishHook answers a hook request with its chain's result, unless it was cancelled.
+func (t *Transport) finishHook(ctx context.Context, r *hookRequest, res ChainResult) {
 	defer t.reqs.done(true)
 	e := r.in.Base().HookEventName
-	res := t.runChain(ctx, r.in, r.key)
 	out := res.Output
 	if r.guard && !res.Cancelled {
 		v, reason := permissionVerdict(out)
@@ -103,21 +119,6 @@ func (t *Transport) serveHook(ctx context.Context, r *hookRequest) {
 	}
 	t.answerHook(r.key, e, out)
 	t.traceRoundTrip(r.key, "hook_callback", e, r.times)
-}
-
-// runChain runs the executor's chain for in; with no handler for its event the answer is the
-// event's denial (or {} for events that do not guard an action).
-func (t *Transport) runChain(ctx context.Context, in shared.HookInput, id string) ChainResult {
-	e := in.Base().HookEventName
-	if t.cfg.Hooks == nil || !t.cfg.Hooks.Has(e) {
-		// Nothing registered for this event (an unknown callback, or a stale registration).
-		var res ChainResult
-		if deny := wire.Deny(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
-			res.Output = deny
-		}
-		return res
-	}
-	return t.cfg.Hooks.Run(ctx, in, id)
 }
 
 // permissionVerdict reads a PermissionRequest answer's decision.
@@ -152,7 +153,7 @@ func (t *Transport) refuseHook(id string, e shared.HookEvent, reason string, tim
 }
 
 // startPermission handles a can_use_tool request.
-func (t *Transport) startPermission(m *control.Request, times roundTripTimes) {
+func (t *Transport) startPermission(m *parser.ControlRequest, times roundTripTimes) {
 	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "subtype", m.Subtype)

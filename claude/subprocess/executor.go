@@ -1,11 +1,7 @@
 package subprocess
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -13,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // DefaultHookTimeout bounds one handler run when neither the HookConfig nor the session sets one.
@@ -49,7 +44,9 @@ type ExecutorOptions struct {
 	// Logger receives failures. Nil means slog.Default(). Tool inputs are never logged.
 	Logger *slog.Logger
 	// Observe, if set, is called when a handler starts (Outcome "") and when it ends, on the
-	// goroutine that called Run, so the reports of one chain never overlap. It must be fast. The
+	// goroutine running the chain (or, for a handler that outlived its deadline or ctx, on the
+	// goroutine that answers for it, after which the chain reports nothing more), so the reports
+	// of one chain never overlap. It must be fast. The
 	// background phase of an async answer is reported from its own goroutine (Async true).
 	Observe func(HookRun)
 	// Progress, if set, gets the progress lines of handler runs (shared.ReportHookProgress, and the
@@ -65,7 +62,7 @@ type ExecutorOptions struct {
 // HookExecutor runs the Go handlers registered for each event as an ordered chain. Its base hooks
 // are fixed at construction; scoped hooks (RegisterScoped) come and go, published as an immutable
 // snapshot that each chain loads once. It is safe for concurrent use: several hook requests run at
-// once, each on the goroutine that called Run.
+// once, each on a goroutine of its own (Serve's caller, or Run's).
 type HookExecutor struct {
 	byEvent map[shared.HookEvent][]*registeredHook
 	opts    ExecutorOptions
@@ -269,237 +266,3 @@ func cliListName(n string) bool {
 	}
 	return true
 }
-
-// ChainResult is the outcome of one chain run.
-type ChainResult struct {
-	// Output is the merged answer to send; nil means "no opinion" ({}).
-	Output shared.HookOutput
-	// Ran counts the handlers that matched and ran.
-	Ran int
-	// Err is the first handler failure, if any (for events that guard an action, Output is then the
-	// event's denial).
-	Err error
-	// Cancelled is true when ctx was cancelled (the CLI cancelled the request or the session
-	// closed): no answer must be sent.
-	Cancelled bool
-}
-
-// chainKey is the context key under which a handler's ctx carries its executor (see InChain).
-type chainKey struct{}
-
-// InChain reports whether ctx is (derived from) the ctx of a handler that x is running: the caller
-// runs inside one of x's hook chains.
-func (x *HookExecutor) InChain(ctx context.Context) bool {
-	cx, _ := ctx.Value(chainKey{}).(*HookExecutor)
-	return cx == x
-}
-
-// Run runs the handlers of in's event whose matcher matches, base hooks first, then scoped ones,
-// in registration order, and merges their answers:
-//   - a deny (permission deny, block decision, PermissionRequest deny), a defer, or continue:false
-//     ends the chain; that answer is what the CLI gets;
-//   - an updatedInput is what the next handler sees in ToolInput, and the last one is sent;
-//   - additionalContext and systemMessage are joined; ask outranks allow;
-//   - a failure (error, panic, timeout, invalid output) of an event that guards an action ends the
-//     chain with the event's denial (fail closed). For other events an error or panic is reported
-//     and the chain goes on; a timeout ends the chain.
-//
-// Run is synchronous: it returns when the chain ends. Each handler runs on a goroutine of its own
-// under context.WithTimeout(ctx, its timeout); Run waits for it, for its deadline, or for ctx.
-// A handler that ignores its ctx does not hold Run up: Run answers at the deadline (a timeout) or
-// at the cancel, and the handler's goroutine is left to finish on its own, its result dropped (as
-// net/http's TimeoutHandler does). Handlers must honour ctx, or they leak until they return.
-//
-// ctx bounds the whole chain: once it is done, Run returns ChainResult{Cancelled: true} (no answer
-// must be sent), even if a handler already answered. in is modified (its ToolInput) as the chain
-// rewrites it. requestID labels the runs (HookRun.RequestID).
-func (x *HookExecutor) Run(ctx context.Context, in shared.HookInput, requestID string) ChainResult {
-	e := in.Base().HookEventName
-	snap := x.scoped.Load()
-	res := x.runChain(ctx, e, in, requestID, snap)
-	if e == shared.HookEventSubagentStop && snap != nil && snap.agents > 0 {
-		// The agent's scopes end with it, before the CLI hears the answer.
-		x.endAgent(in.Base().AgentID, res.Output)
-	}
-	return res
-}
-
-func (x *HookExecutor) runChain(ctx context.Context, e shared.HookEvent, in shared.HookInput, id string, snap *scopeSet) ChainResult {
-	var res ChainResult
-	m := newMerger(e)
-	ctx = context.WithValue(ctx, chainKey{}, x)
-	mv, agent := in.MatchValue(), in.Base().AgentID
-	for _, h := range x.hooksOf(e, snap) {
-		if (h.agentID != "" && h.agentID != agent) || (e.UsesMatcher() && !h.matcher.Match(mv)) {
-			continue
-		}
-		if ctx.Err() != nil {
-			// Cancelled between two handlers: the next one does not start.
-			return ChainResult{Ran: res.Ran, Cancelled: true, Err: x.hookError(e, h, shared.ErrHookCancelled)}
-		}
-		res.Ran++
-		out, err := x.call(ctx, e, h, in, id)
-		if ctx.Err() != nil && errors.Is(err, shared.ErrHookCancelled) {
-			return ChainResult{Ran: res.Ran, Cancelled: true, Err: err}
-		}
-		if err == nil {
-			if m.add(out, in) {
-				break
-			}
-			continue
-		}
-		if res.Err == nil {
-			res.Err = err
-		}
-		x.logger.Warn("hook failed", "event", string(e), "hook", hookLabel(h), "error", errSummary(err))
-		if e.GuardsAction() {
-			res.Output = wire.Deny(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(err))
-			return res
-		}
-		if errors.Is(err, shared.ErrHookTimeout) {
-			break // the handler may still be running: what follows it must not run beside it
-		}
-	}
-	res.Output = m.result()
-	return res
-}
-
-// handlerResult is what a handler's goroutine hands back.
-type handlerResult struct {
-	out   shared.HookOutput
-	err   error
-	stack []byte // set when the handler panicked (err is then a *panicError)
-}
-
-// call runs handler h with its timeout and reports the run to the observers. Its error is a
-// *HookError: the handler's own error, ErrHookPanic (with the stack), ErrHookTimeout,
-// ErrHookCancelled (ctx is done), ErrInvalidOutput, or ErrAsyncNotAllowed.
-func (x *HookExecutor) call(ctx context.Context, e shared.HookEvent, h *registeredHook, in shared.HookInput, id string) (shared.HookOutput, error) {
-	run := HookRun{ID: x.runs.Add(1), Event: e, Index: h.index, Name: h.name, Scope: h.scope, RequestID: id, Started: time.Now()}
-	if tc := shared.ToolCall(in); tc != nil {
-		run.ToolName, run.ToolUseID = tc.ToolName, tc.ToolUseID
-	}
-	if x.opts.Observe != nil {
-		x.opts.Observe(run)
-	}
-	hctx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
-	var prog *progressReporter
-	if x.opts.Progress != nil {
-		prog = &progressReporter{run: run, fn: x.opts.Progress}
-		hctx = shared.WithHookProgress(hctx, prog.report)
-	}
-	done := make(chan handlerResult, 1) // buffered: a handler that returns after Run gave up on it does not block
-	go func() {                         // the handler's goroutine: it ends when the handler returns
-		done <- callHandler(hctx, h.handler, in)
-	}()
-	var r handlerResult
-	select {
-	case r = <-done:
-	case <-hctx.Done():
-		// The deadline, or ctx is done. The handler may go on; its result is dropped.
-	}
-	// Decide by the contexts: a handler that honours ctx returns as ctx ends, with ctx.Err() or
-	// with an answer; either way an answer given then must not count (an allow after the
-	// deadline would fail open).
-	switch {
-	case ctx.Err() != nil:
-		r = handlerResult{err: shared.ErrHookCancelled}
-	case hctx.Err() != nil && r.stack == nil:
-		r = handlerResult{err: fmt.Errorf("%w after %v", shared.ErrHookTimeout, h.timeout)}
-	}
-	out, err := r.out, r.err
-	var work *shared.AsyncWork
-	if err == nil {
-		out, work, err = asyncAnswer(e, out)
-	}
-	if err == nil {
-		if werr := wire.Check(e, out); werr != nil {
-			err = fmt.Errorf("%w: %v", shared.ErrInvalidOutput, werr)
-		}
-	}
-	if err != nil {
-		err = x.hookError(e, h, err)
-		err.(*shared.HookError).Stack = r.stack
-		if r.stack != nil {
-			x.logger.Error("hook panicked", "event", string(e), "hook", hookLabel(h), "panic", fmt.Sprint(r.err), "stack", string(r.stack))
-		}
-		out = nil
-	}
-	if prog != nil {
-		prog.end() // no progress line after the end report
-	}
-	run.Output = out
-	x.observeEnd(run, err)
-	if work != nil {
-		x.startAsync(run, h, work) // reported after this run's end
-	}
-	return out, err
-}
-
-// hookError wraps err as a *HookError of h, unless it is one.
-func (x *HookExecutor) hookError(e shared.HookEvent, h *registeredHook, err error) error {
-	if he, ok := err.(*shared.HookError); ok {
-		return he
-	}
-	return &shared.HookError{Event: e, Index: h.index, Name: h.name, Err: err}
-}
-
-// observeEnd reports the end of run to Observe, its outcome classified from err.
-func (x *HookExecutor) observeEnd(run HookRun, err error) {
-	if x.opts.Observe == nil {
-		return
-	}
-	run.Duration = time.Since(run.Started)
-	run.Outcome = shared.HookOutcomeSuccess
-	switch {
-	case err == nil:
-	case errors.Is(err, shared.ErrHookPanic):
-		run.Outcome = shared.HookOutcomePanic
-	case errors.Is(err, shared.ErrHookTimeout):
-		run.Outcome = shared.HookOutcomeTimeout
-	case errors.Is(err, shared.ErrHookCancelled):
-		run.Outcome = shared.HookOutcomeCancelled
-	default:
-		run.Outcome = shared.HookOutcomeError
-	}
-	run.Err = err
-	x.opts.Observe(run)
-}
-
-// callHandler calls fn, turning a panic into a *panicError with the stack.
-func callHandler(ctx context.Context, fn shared.HookHandler, in shared.HookInput) (r handlerResult) {
-	defer func() {
-		if v := recover(); v != nil {
-			r = handlerResult{err: &panicError{value: v}, stack: debug.Stack()}
-		}
-	}()
-	out, err := fn(ctx, in)
-	return handlerResult{out: out, err: err}
-}
-
-func hookLabel(h *registeredHook) string {
-	if h.name != "" {
-		return h.name
-	}
-	return fmt.Sprintf("#%d", h.index)
-}
-
-// errSummary is the error text without a panic's stack.
-func errSummary(err error) string {
-	var he *shared.HookError
-	if errors.As(err, &he) {
-		return fmt.Sprintf("%s hook %s: %v", he.Event, func() string {
-			if he.Name != "" {
-				return he.Name
-			}
-			return fmt.Sprintf("#%d", he.Index)
-		}(), he.Err)
-	}
-	return err.Error()
-}
-
-type panicError struct{ value any }
-
-func (p *panicError) Error() string { return fmt.Sprintf("%v: %v", shared.ErrHookPanic, p.value) }
-func (p *panicError) Unwrap() error { return shared.ErrHookPanic }

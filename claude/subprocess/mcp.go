@@ -2,11 +2,10 @@ package subprocess
 
 import (
 	"context"
+	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"time"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // In-process MCP servers: the CLI's mcp_message requests are handed to Config.MCP, each on a
@@ -22,19 +21,13 @@ type MCPHandler interface {
 	HandleMCP(ctx context.Context, server string, message jsontext.Value) (jsontext.Value, error)
 }
 
-// mcpMessage is the request of an mcp_message control request.
-type mcpMessage struct {
-	ServerName string         `json:"server_name"`
-	Message    jsontext.Value `json:"message"`
-}
-
 // mcpAnswer is the success payload answering an mcp_message.
 type mcpAnswer struct {
 	MCPResponse jsontext.Value `json:"mcp_response"`
 }
 
 // startMCP handles an mcp_message request.
-func (t *Transport) startMCP(m *control.Request, times roundTripTimes) {
+func (t *Transport) startMCP(m *parser.ControlRequest, times roundTripTimes) {
 	refuse := func(reason string) {
 		times.answered = times.decoded
 		t.answerError(m.RequestID, reason)
@@ -44,13 +37,9 @@ func (t *Transport) startMCP(m *control.Request, times roundTripTimes) {
 		refuse("no in-process MCP server is registered with the SDK (mcp_message)")
 		return
 	}
-	var req mcpMessage
-	if err := json.Unmarshal(m.Request, &req, json.RejectUnknownMembers(false)); err != nil || req.ServerName == "" || len(req.Message) == 0 {
-		reason := "mcp_message without server_name and message"
-		if err != nil {
-			reason = "the SDK could not decode this mcp_message: " + err.Error()
-		}
-		refuse(reason)
+	req := m.MCP // decoded with the line (claude/parser)
+	if req == nil || req.ServerName == "" || len(req.Message) == 0 {
+		refuse("mcp_message without server_name and message")
 		return
 	}
 	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
@@ -63,7 +52,7 @@ func (t *Transport) startMCP(m *control.Request, times roundTripTimes) {
 }
 
 // serveMCP runs one mcp_message and answers it, unless it was cancelled.
-func (t *Transport) serveMCP(ctx context.Context, id string, req mcpMessage, times roundTripTimes) {
+func (t *Transport) serveMCP(ctx context.Context, id string, req *parser.MCPMessage, times roundTripTimes) {
 	defer t.reqs.done(false)
 	reply, err := t.cfg.MCP.HandleMCP(ctx, req.ServerName, req.Message)
 	if ctx.Err() != nil || !t.reqs.retire(id) {

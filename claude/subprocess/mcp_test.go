@@ -118,7 +118,7 @@ func TestMCPBridgeMalformedTraffic(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	tr := startFake(t, Config{MCP: mcpFunc(b.Handle)}, script(
+	tr := startFake(t, Config{MCP: mcpFunc(b.HandleMCP)}, script(
 		"out "+mcpLine("m1", "nope", map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
 		"read",
 		"out "+mcpLine("m2", "calc", map[string]any{"foo": "bar"}),

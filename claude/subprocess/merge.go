@@ -8,12 +8,12 @@ import (
 	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
-// merger folds the answers of one event's chain into one answer. Every answer is first read with
-// wire.Normalize, so the merger sees each decision in one form only (the event's own) and
-// never drops one: an answer it cannot read on an event that guards an action makes the whole
-// chain's answer the event's denial (even if the executor did not check it first).
+// merger folds the answers of one event's chain into one answer. It folds each answer as
+// wire.Normalize read it (the executor reads each answer once, see chainRun.readAnswer), so it sees
+// each decision in one form only (the event's own) and never drops one; its result is in that
+// form too.
 //
-// Its zero value with event set is ready to use (newMerger).
+// Its zero value with event set is ready to use.
 type merger struct {
 	event   shared.HookEvent
 	any     bool
@@ -45,8 +45,6 @@ type merger struct {
 	resPre shared.PreToolUseOutput
 }
 
-func newMerger(e shared.HookEvent) *merger { return &merger{event: e} }
-
 func (m *merger) setDecision(d shared.Decision, reason string) {
 	if wire.Rank(d) > wire.Rank(m.decision) {
 		m.decision, m.reason = d, reason
@@ -61,31 +59,14 @@ func (m *merger) fail(reason string) bool {
 	return true
 }
 
-// add folds one handler's answer in; it reports whether the chain must stop: after a deny, a
-// block, a defer, an answer a guarding event cannot take, or (on events that do not guard an
-// action) continue:false.
-func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
-	guard := m.event.GuardsAction()
-	switch v := o.(type) {
-	case nil:
-		return false
+// add folds one handler's answer in: o as the handler gave it (an async answer is kept as it is)
+// and s, its synchronous answer as wire.Normalize returned it (nil: no opinion). It reports
+// whether the chain must stop: after a deny, a block, a defer, an answer a guarding event cannot
+// take, or (on events that do not guard an action) continue:false.
+func (m *merger) add(o shared.HookOutput, s *shared.SyncHookOutput, in shared.HookInput) (stop bool) {
+	switch o.(type) {
 	case shared.AsyncHookOutput, *shared.AsyncHookOutput, *shared.AsyncWork:
-		if guard {
-			return m.fail(fmt.Sprintf("an async answer (%T) cannot guard an action", o))
-		}
-		if a, ok := v.(shared.AsyncHookOutput); ok {
-			m.async = &a
-		} else if a, ok := v.(*shared.AsyncHookOutput); ok && a != nil {
-			m.async = a
-		}
-		return false
-	}
-	s, err := wire.Normalize(m.event, o)
-	if err != nil {
-		if guard {
-			return m.fail(err.Error())
-		}
-		return false // reported by the executor; fail open
+		return m.addAsync(o)
 	}
 	if s == nil {
 		return false
@@ -102,83 +83,122 @@ func (m *merger) add(o shared.HookOutput, in shared.HookInput) (stop bool) {
 		m.out.StopReason = s.StopReason
 		// On a guarding event the later guards still run: continue:false decides nothing about
 		// the action (a PreToolUse'd tool still runs).
-		stop = !guard
+		stop = !m.event.GuardsAction()
 	}
 	switch m.event {
 	case shared.HookEventPreToolUse:
-		sp, _ := s.HookSpecificOutput.(*shared.PreToolUseOutput)
-		if sp == nil {
-			break
-		}
-		if sp.PermissionDecision != "" {
-			m.setDecision(sp.PermissionDecision, sp.PermissionDecisionReason)
-			if sp.PermissionDecision == shared.DecisionDeny || sp.PermissionDecision == shared.DecisionDefer {
-				stop = true
-			}
-		}
-		if sp.UpdatedInput != nil {
-			m.rewrite(sp.UpdatedInput, in)
-		}
-		m.addContext(sp.AdditionalContext)
+		return m.addPreToolUse(s, in) || stop
 	case shared.HookEventPermissionRequest:
-		sp, _ := s.HookSpecificOutput.(*shared.PermissionRequestOutput)
-		if sp == nil || sp.Decision == nil {
-			break
-		}
-		r := *sp.Decision
-		if r.Behavior == shared.PermissionDeny {
-			m.perm = &r
-			return true
-		}
-		if r.UpdatedInput != nil {
-			m.rewrite(r.UpdatedInput, in)
-		}
-		if m.perm == nil {
-			m.perm = &r
-		} else {
-			m.perm.UpdatedPermissions = append(m.perm.UpdatedPermissions, r.UpdatedPermissions...)
-		}
+		return m.addPermissionRequest(s, in) || stop
 	case shared.HookEventPreModelSwitch:
-		if sp, _ := s.HookSpecificOutput.(*shared.ModelSwitchOutput); sp != nil && sp.PermissionDecision != "" {
-			m.setDecision(sp.PermissionDecision, sp.PermissionDecisionReason)
-			if sp.PermissionDecision == shared.DecisionDeny {
-				stop = true
-			}
+		return m.addModelSwitch(s) || stop
+	}
+	return m.addOther(s) || stop
+}
+
+// addAsync folds an async answer in: it cannot guard an action; elsewhere the last {"async":true}
+// is the answer of a chain that gave no other.
+func (m *merger) addAsync(o shared.HookOutput) (stop bool) {
+	if m.event.GuardsAction() {
+		return m.fail(fmt.Sprintf("an async answer (%T) cannot guard an action", o))
+	}
+	switch a := o.(type) {
+	case shared.AsyncHookOutput:
+		m.async = &a
+	case *shared.AsyncHookOutput:
+		if a != nil {
+			m.async = a
+		}
+	}
+	return false
+}
+
+// addPreToolUse folds a PreToolUse verdict in: the strongest decision wins, a deny or a defer
+// ends the chain.
+func (m *merger) addPreToolUse(s *shared.SyncHookOutput, in shared.HookInput) (stop bool) {
+	sp, _ := s.HookSpecificOutput.(*shared.PreToolUseOutput)
+	if sp == nil {
+		return false
+	}
+	if sp.PermissionDecision != "" {
+		m.setDecision(sp.PermissionDecision, sp.PermissionDecisionReason)
+		stop = sp.PermissionDecision == shared.DecisionDeny || sp.PermissionDecision == shared.DecisionDefer
+	}
+	if sp.UpdatedInput != nil {
+		m.rewrite(sp.UpdatedInput, in)
+	}
+	m.addContext(sp.AdditionalContext)
+	return stop
+}
+
+// addPermissionRequest folds a PermissionRequest verdict in: a deny ends the chain; allows add
+// their permission updates to the first allow.
+func (m *merger) addPermissionRequest(s *shared.SyncHookOutput, in shared.HookInput) (stop bool) {
+	sp, _ := s.HookSpecificOutput.(*shared.PermissionRequestOutput)
+	if sp == nil || sp.Decision == nil {
+		return false
+	}
+	r := *sp.Decision
+	if r.Behavior == shared.PermissionDeny {
+		m.perm = &r
+		return true
+	}
+	if r.UpdatedInput != nil {
+		m.rewrite(r.UpdatedInput, in)
+	}
+	if m.perm == nil {
+		m.perm = &r
+	} else {
+		m.perm.UpdatedPermissions = append(m.perm.UpdatedPermissions, r.UpdatedPermissions...)
+	}
+	return false
+}
+
+// addModelSwitch folds a PreModelSwitch verdict in: a deny ends the chain.
+func (m *merger) addModelSwitch(s *shared.SyncHookOutput) (stop bool) {
+	sp, _ := s.HookSpecificOutput.(*shared.ModelSwitchOutput)
+	if sp == nil || sp.PermissionDecision == "" {
+		return false
+	}
+	m.setDecision(sp.PermissionDecision, sp.PermissionDecisionReason)
+	return sp.PermissionDecision == shared.DecisionDeny
+}
+
+// addOther folds the answer of an event without a permission verdict in: its top-level decision
+// (a deny ends the chain) and its event-specific output.
+func (m *merger) addOther(s *shared.SyncHookOutput) (stop bool) {
+	switch s.Decision {
+	case shared.DecisionDeny:
+		m.out.Decision, m.out.Reason = shared.DecisionDeny, s.Reason
+		stop = true
+	case shared.DecisionAllow:
+		if m.out.Decision == "" {
+			m.out.Decision, m.out.Reason = shared.DecisionAllow, s.Reason
 		}
 	default:
-		switch s.Decision {
-		case shared.DecisionDeny:
-			m.out.Decision, m.out.Reason = shared.DecisionDeny, s.Reason
-			stop = true
-		case shared.DecisionAllow:
-			if m.out.Decision == "" {
-				m.out.Decision, m.out.Reason = shared.DecisionAllow, s.Reason
-			}
-		default:
-			if s.Reason != "" && m.out.Reason == "" {
-				m.out.Reason = s.Reason
-			}
+		if s.Reason != "" && m.out.Reason == "" {
+			m.out.Reason = s.Reason
 		}
-		switch sp := s.HookSpecificOutput.(type) {
-		case *shared.ContextOutput:
-			m.addContext(sp.AdditionalContext)
-		case *shared.UserPromptSubmitOutput:
-			m.addContext(sp.AdditionalContext)
-			m.hasUPS = true
-			if sp.SessionTitle != "" {
-				m.ups.SessionTitle = sp.SessionTitle
-			}
-			m.ups.SuppressOriginalPrompt = m.ups.SuppressOriginalPrompt || sp.SuppressOriginalPrompt
-		case *shared.PostToolUseOutput:
-			m.addContext(sp.AdditionalContext)
-			m.last = sp
-		case *shared.SessionStartOutput:
-			m.addContext(sp.AdditionalContext)
-			m.last = sp
-		case nil:
-		default:
-			m.last = sp
+	}
+	switch sp := s.HookSpecificOutput.(type) {
+	case *shared.ContextOutput:
+		m.addContext(sp.AdditionalContext)
+	case *shared.UserPromptSubmitOutput:
+		m.addContext(sp.AdditionalContext)
+		m.hasUPS = true
+		if sp.SessionTitle != "" {
+			m.ups.SessionTitle = sp.SessionTitle
 		}
+		m.ups.SuppressOriginalPrompt = m.ups.SuppressOriginalPrompt || sp.SuppressOriginalPrompt
+	case *shared.PostToolUseOutput:
+		m.addContext(sp.AdditionalContext)
+		m.last = sp
+	case *shared.SessionStartOutput:
+		m.addContext(sp.AdditionalContext)
+		m.last = sp
+	case nil:
+	default:
+		m.last = sp
 	}
 	return stop
 }
@@ -225,8 +245,9 @@ func (m *merger) result() shared.HookOutput {
 			out.HookSpecificOutput = &m.resPre
 		}
 		if m.decision == shared.DecisionDeny {
-			// Also the legacy spelling, so every CLI version reads it as a block.
-			out.Decision, out.Reason = shared.DecisionBlock, m.reason
+			// Also the top-level deny (written as the legacy "block"), so every CLI version reads it
+			// as a block.
+			out.Decision, out.Reason = shared.DecisionDeny, m.reason
 		}
 	case shared.HookEventPreModelSwitch:
 		if m.decision != "" {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/control"
 )
 
 // roundTripTimes are a request's times for Config.OnRoundTrip (zero without it).
@@ -81,7 +80,7 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 		t.cfg.OnMessage(msg)
 	}
 	switch m := msg.(type) {
-	case *control.Request:
+	case *parser.ControlRequest:
 		switch m.Subtype {
 		case "hook_callback":
 			t.startHookCallback(m, times)
@@ -95,15 +94,15 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 			t.traceRoundTrip(m.RequestID, m.Subtype, "", times)
 		}
 		return
-	case *control.Response:
+	case *parser.ControlResponse:
 		if !t.reqs.resolve(m) {
 			t.logger.Debug("subprocess: control_response for an unknown request", "request_id", m.RequestID)
 		}
 		return
-	case *control.CancelRequest:
+	case *parser.ControlCancel:
 		t.reqs.cancel(m.RequestID)
 		return
-	case *control.HookEvent:
+	case *parser.HookEventLine:
 		t.startHookEvent(m, times)
 		return
 	case *shared.SystemMessage:

@@ -59,10 +59,15 @@ type blockAnswer struct {
 
 var lastResortBlock = blockAnswer{Decision: "block", Reason: "invalid hook output; denied by the SDK"}
 
-// wireAnswer returns a hook's answer as the CLI reads it for event e. An output that does not fit
-// e is replaced by e's denial (or {} for events that do not guard an action), and that failing
-// too, by a top-level block.
+// wireAnswer returns a hook's answer as the CLI reads it for event e. A *shared.SyncHookOutput is
+// a chain's answer or an event's denial, already in wire.Normalize's form (ChainResult.Output):
+// it is encoded as it is. Anything else is checked by wire.Output: an output that does not fit e
+// is replaced by e's denial (or {} for events that do not guard an action), and that failing too,
+// by a top-level block.
 func (t *Transport) wireAnswer(e shared.HookEvent, out shared.HookOutput) any {
+	if s, ok := out.(*shared.SyncHookOutput); ok && s != nil {
+		return wire.Encode(e, s)
+	}
 	w, err := wire.Output(e, out)
 	if err == nil {
 		return w

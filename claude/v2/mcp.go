@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -212,8 +211,9 @@ func (m *mcpOptions) entries() map[string]mcpServerEntry {
 	return out
 }
 
-// mcpHost serves a session's in-process servers: the transport hands it the CLI's mcp_message
-// requests, and it sends the servers' own messages through the transport once that runs.
+// mcpHost holds a session's in-process servers: their bridge, which the transport hands the CLI's
+// mcp_message requests and which sends the servers' own messages through the transport once that
+// runs (Bridge.Attach), with no session code in between; and what SetMCPServers changes.
 type mcpHost struct {
 	bridge *mcpbridge.Bridge
 	// manifests of the servers given at start, sent in initialize.
@@ -222,7 +222,6 @@ type mcpHost struct {
 	// still ends with its ctx); dynamic holds the in-process servers it added.
 	setMu   chan struct{}
 	dynamic map[string]*mcp.Server
-	t       atomic.Pointer[subprocess.Transport]
 	logger  *slog.Logger
 }
 
@@ -233,7 +232,7 @@ type mcpHost struct {
 // whose manifest cannot be taken is left to the CLI's own handshake.
 func newMCPHost(ctx context.Context, m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
 	h := &mcpHost{logger: logger, setMu: make(chan struct{}, 1)}
-	b, err := mcpbridge.New(m.inProcess, h.send, logger)
+	b, err := mcpbridge.New(m.inProcess, nil, logger) // the transport's SendMCP is attached when it runs
 	if err != nil {
 		return nil, fmt.Errorf("v2: %w", err)
 	}
@@ -256,21 +255,6 @@ func newMCPHost(ctx context.Context, m *mcpOptions, logger *slog.Logger) (*mcpHo
 type mcpManifest struct {
 	InitializeResult jsontext.Value `json:"initializeResult"`
 	ToolsListResult  jsontext.Value `json:"toolsListResult,omitempty"`
-}
-
-// HandleMCP implements subprocess.MCPHandler.
-func (h *mcpHost) HandleMCP(ctx context.Context, server string, message jsontext.Value) (jsontext.Value, error) {
-	return h.bridge.Handle(ctx, server, message)
-}
-
-// send carries a server's own message to the CLI. Before the transport runs there is no CLI to
-// tell: the message is dropped and logged (a server only speaks after the CLI's initialize).
-func (h *mcpHost) send(ctx context.Context, server string, message jsontext.Value) error {
-	t := h.t.Load()
-	if t == nil {
-		return errors.New("the CLI is not running yet")
-	}
-	return t.SendMCP(ctx, server, message)
 }
 
 // ErrMCPHandlerRunning is in Close's error when an in-process MCP tool handler (or another MCP
@@ -297,8 +281,21 @@ func (h *mcpHost) close(grace time.Duration) error {
 	return nil
 }
 
-// mcpHandler returns the session's MCP handler for the transport.
-func (s *Session) mcpHandler() subprocess.MCPHandler { return s.mcp }
+// mcpHandler returns the session's MCP handler for the transport: the bridge of its in-process
+// servers, or nil.
+func (s *Session) mcpHandler() subprocess.MCPHandler {
+	if s.mcp == nil {
+		return nil
+	}
+	return s.mcp.bridge
+}
+
+// attachMCP connects the in-process servers' own messages to t, the transport now running.
+func (s *Session) attachMCP(t *subprocess.Transport) {
+	if s.mcp != nil {
+		s.mcp.bridge.Attach(t.SendMCP)
+	}
+}
 
 // MCPSetResult is the CLI's answer to SetMCPServers.
 type MCPSetResult struct {

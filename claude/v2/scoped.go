@@ -133,7 +133,7 @@ func (s *Session) registration() map[string][]initHookMatcher {
 		e := shared.HookEventSubagentStop
 		if _, ok := reg[string(e)]; !ok || reg[string(e)][0].Matcher != "" {
 			secs := int(math.Ceil((s.x.ChainTimeout(e) + callbackMargin).Seconds()))
-			reg[string(e)] = []initHookMatcher{{HookCallbackIDs: []string{"hook_" + string(e)}, Timeout: secs}}
+			reg[string(e)] = []initHookMatcher{{HookCallbackIDs: []string{string(subprocess.HookCallbackID(e))}, Timeout: secs}}
 		}
 	}
 	return reg

@@ -327,9 +327,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.mcp != nil {
-		s.mcp.t.Store(t)
-	}
+	s.attachMCP(t)
 	s.regMu.Lock()
 	s.t = t
 	s.regMu.Unlock()
@@ -504,7 +502,7 @@ func hookRegistration(x *subprocess.HookExecutor) map[string][]initHookMatcher {
 		secs := int(math.Ceil((x.ChainTimeout(e) + callbackMargin).Seconds()))
 		m := initHookMatcher{
 			Matcher:         x.CLIMatcher(e),
-			HookCallbackIDs: []string{"hook_" + string(e)},
+			HookCallbackIDs: []string{string(subprocess.HookCallbackID(e))},
 			Timeout:         secs,
 		}
 		if e.GuardsAction() {

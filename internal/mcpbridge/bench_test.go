@@ -29,7 +29,7 @@ func benchBridge(b *testing.B) *Bridge {
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 	} {
-		if _, err := br.Handle(ctx, "calc", jsontext.Value(m)); err != nil {
+		if _, err := br.HandleMCP(ctx, "calc", jsontext.Value(m)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -43,7 +43,7 @@ func BenchmarkToolCall(b *testing.B) {
 	id := 0
 	for b.Loop() {
 		id++
-		if _, err := br.Handle(ctx, "calc", jsontext.Value(toolCall(id, "echo", "hi"))); err != nil {
+		if _, err := br.HandleMCP(ctx, "calc", jsontext.Value(toolCall(id, "echo", "hi"))); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -57,7 +57,7 @@ func BenchmarkToolCallParallel(b *testing.B) {
 	b.SetParallelism(5) // 2 CPUs x 5 = 10 callers
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if _, err := br.Handle(ctx, "calc", jsontext.Value(toolCall(int(id.Add(1)), "echo", "hi"))); err != nil {
+			if _, err := br.HandleMCP(ctx, "calc", jsontext.Value(toolCall(int(id.Add(1)), "echo", "hi"))); err != nil {
 				b.Error(err)
 				return
 			}
@@ -66,7 +66,7 @@ func BenchmarkToolCallParallel(b *testing.B) {
 }
 
 // BenchmarkDecode: reading the CLI's tools/call message, the bridge's way (decode) and the MCP
-// SDK's (jsonrpc.DecodeMessage, which Handle used before: two decodes, each with a 32 KiB
+// SDK's (jsonrpc.DecodeMessage, which HandleMCP used before: two decodes, each with a 32 KiB
 // buffer of its own).
 func BenchmarkDecode(b *testing.B) {
 	msg := jsontext.Value(toolCall(12, "echo", "hello there"))

@@ -4,9 +4,9 @@
 // Each server is connected once per session (Server.Connect) through a transport of the
 // bridge's own, conn: an mcp.Connection that hands jsonrpc.Message values over a channel, so
 // nothing is encoded or decoded between the bridge and the server. A JSON-RPC message the CLI
-// sends for a server (Handle) is decoded once and handed to the server's reader; the server's
+// sends for a server (HandleMCP) is decoded once and handed to the server's reader; the server's
 // reply to a request comes back through the connection's Write, which hands it to the waiting
-// Handle by its id; Handle encodes it as the mcp_message answer (mcp_response). Everything else
+// HandleMCP by its id; HandleMCP encodes it as the mcp_message answer (mcp_response). Everything else
 // the server writes (its notifications, and its own requests such as elicitation) goes on a
 // channel to the Sender, which carries it to the CLI as an mcp_message of the SDK.
 //
@@ -40,7 +40,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
@@ -60,7 +59,7 @@ type Sender func(ctx context.Context, server string, message jsontext.Value) err
 // ErrUnknownServer is the cause of the answer to a message for a server the bridge does not hold.
 var ErrUnknownServer = errors.New("mcpbridge: no in-process MCP server of that name")
 
-// ErrClosed is returned by Handle once the bridge is closed.
+// ErrClosed is returned by HandleMCP once the bridge is closed.
 var ErrClosed = errors.New("mcpbridge: closed")
 
 // maxQueued bounds the server messages waiting for the Sender; a full queue makes the server wait.
@@ -72,7 +71,8 @@ type Bridge struct {
 	ctx    context.Context // ends on Close: the servers' sessions and the Sender's calls
 	cancel context.CancelFunc
 
-	send Sender
+	// send is the Sender (New's, or Attach's), nil until there is one.
+	send atomic.Pointer[Sender]
 
 	mu      sync.Mutex
 	servers map[string]*conn
@@ -91,7 +91,7 @@ type conn struct {
 
 	in     chan jsonrpc.Message // the CLI's messages, taken by the server's reader (Read)
 	out    chan jsonrpc.Message // the server's own messages, for the forwarder
-	closed chan struct{}        // closed by Close: Read, Write and Handle's waits end
+	closed chan struct{}        // closed by Close: Read, Write and HandleMCP's waits end
 	close1 sync.Once
 	ended  chan struct{} // closed by the closer once the server session has ended (see shut)
 	shut1  sync.Once
@@ -130,7 +130,7 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write implements mcp.Connection: a reply goes to the Handle waiting for it, the server's own
+// Write implements mcp.Connection: a reply goes to the HandleMCP waiting for it, the server's own
 // messages to the forwarder (waiting while maxQueued of them are queued).
 func (c *conn) Write(ctx context.Context, m jsonrpc.Message) error {
 	if r, ok := m.(*jsonrpc.Response); ok {
@@ -191,13 +191,18 @@ func (b *Bridge) shutLocked(c *conn) {
 }
 
 // New connects servers (by name) and returns the bridge. send carries the servers' own messages
-// to the CLI; it must not be nil. A nil logger means slog.Default().
+// to the CLI; it may be nil, for a bridge made before the transport it serves: Attach gives it
+// the transport's then (until that, a server's own message is dropped and logged). A nil logger
+// means slog.Default().
 func New(servers map[string]*mcp.Server, send Sender, logger *slog.Logger) (*Bridge, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Bridge{logger: logger, ctx: ctx, cancel: cancel, send: send, servers: map[string]*conn{}}
+	b := &Bridge{logger: logger, ctx: ctx, cancel: cancel, servers: map[string]*conn{}}
+	if send != nil {
+		b.Attach(send)
+	}
 	for _, name := range sortedNames(servers) {
 		if err := b.Add(name, servers[name]); err != nil {
 			b.Close()
@@ -319,6 +324,22 @@ func (b *Bridge) Names() []string {
 	return names
 }
 
+// Attach makes send the Sender of the servers' own messages from now on: the transport's, which
+// starts after the bridge (the servers' manifests go into its initialize request). The transport
+// and the bridge then talk directly: mcp_message requests to HandleMCP, server messages to send.
+func (b *Bridge) Attach(send Sender) { b.send.Store(&send) }
+
+// sendToCLI hands one of a server's own messages to the Sender.
+func (b *Bridge) sendToCLI(server string, data jsontext.Value) error {
+	send := b.send.Load()
+	if send == nil {
+		// Before the transport runs there is no CLI to tell (a server only speaks after the
+		// CLI's initialize).
+		return errors.New("mcpbridge: the CLI is not running yet")
+	}
+	return (*send)(b.ctx, server, data)
+}
+
 // forward hands the server's own messages to the Sender, in order, until the connection closes.
 func (b *Bridge) forward(c *conn) {
 	for {
@@ -333,20 +354,20 @@ func (b *Bridge) forward(c *conn) {
 			b.logger.Warn("mcpbridge: encoding a server message", "server", c.name, "error", err)
 			continue
 		}
-		if err := b.send(b.ctx, c.name, data); err != nil && b.ctx.Err() == nil {
+		if err := b.sendToCLI(c.name, data); err != nil && b.ctx.Err() == nil {
 			b.logger.Warn("mcpbridge: sending a server message to the CLI", "server", c.name, "error", err)
 		}
 	}
 }
 
-// Handle delivers one JSON-RPC message of the CLI to the server named name and returns the
+// HandleMCP delivers one JSON-RPC message of the CLI to the server named name and returns the
 // mcp_response: for a request, the server's reply; for a notification or a reply to the server,
 // an empty result. A message the bridge cannot deliver (unknown server, not JSON-RPC, an id
 // already in flight) is answered with a JSON-RPC error response naming the problem, never dropped.
 // When ctx ends before the reply (the CLI cancelled the request, or the session closes) the
-// server is told with notifications/cancelled, which cancels the handler's ctx, and Handle
+// server is told with notifications/cancelled, which cancels the handler's ctx, and HandleMCP
 // returns ctx's error.
-func (b *Bridge) Handle(ctx context.Context, name string, message jsontext.Value) (jsontext.Value, error) {
+func (b *Bridge) HandleMCP(ctx context.Context, name string, message jsontext.Value) (jsontext.Value, error) {
 	c := b.server(name)
 	if c == nil {
 		return errorResponse(idOf(message), jsonrpc.CodeMethodNotFound, fmt.Sprintf("%v: %q (this session has: %v)", ErrUnknownServer, name, b.Names())), nil
@@ -409,61 +430,6 @@ func (b *Bridge) Handle(ctx context.Context, name string, message jsontext.Value
 	}
 }
 
-// ManifestProtocolVersion is the MCP protocol version Manifest initializes a server with: the
-// version CLI 2.1.330's MCP client requests (a manifest of another version is not used by the CLI).
-const ManifestProtocolVersion = "2025-11-25"
-
-// Manifest initializes the server named name as the CLI's client would (initialize with no
-// client capabilities, notifications/initialized, tools/list) and returns the initialize result
-// and the first tools/list result, verbatim, for initialize's sdkMcpServerManifests: a CLI that
-// takes them does not do these round trips itself. toolsList is nil when the server has no tools
-// capability or its listing is paginated. A CLI that does its own handshake anyway (or later
-// reconnects) gets a fresh server session (see Handle).
-func (b *Bridge) Manifest(ctx context.Context, name string) (initResult, toolsList jsontext.Value, err error) {
-	result := func(reply jsontext.Value, method string) (jsontext.Value, error) {
-		var r struct {
-			Result jsontext.Value `json:"result"`
-			Error  jsontext.Value `json:"error"`
-		}
-		if err := json.Unmarshal(reply, &r, json.RejectUnknownMembers(false)); err != nil || len(r.Result) == 0 {
-			return nil, fmt.Errorf("mcpbridge: server %q: %s failed: %s", name, method, reply)
-		}
-		return r.Result, nil
-	}
-	reply, err := b.Handle(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","id":"sdk-manifest-initialize","method":"initialize","params":{"protocolVersion":"`+ManifestProtocolVersion+`","capabilities":{},"clientInfo":{"name":"agent-sdk-go","version":"1"}}}`))
-	if err != nil {
-		return nil, nil, err
-	}
-	if initResult, err = result(reply, "initialize"); err != nil {
-		return nil, nil, err
-	}
-	if _, err := b.Handle(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
-		return nil, nil, err
-	}
-	var caps struct {
-		Capabilities struct {
-			Tools jsontext.Value `json:"tools"`
-		} `json:"capabilities"`
-	}
-	if json.Unmarshal(initResult, &caps, json.RejectUnknownMembers(false)) != nil || len(caps.Capabilities.Tools) == 0 {
-		return initResult, nil, nil
-	}
-	reply, err = b.Handle(ctx, name, jsontext.Value(`{"jsonrpc":"2.0","id":"sdk-manifest-tools","method":"tools/list"}`))
-	if err != nil {
-		return nil, nil, err
-	}
-	if toolsList, err = result(reply, "tools/list"); err != nil {
-		return nil, nil, err
-	}
-	var page struct {
-		NextCursor string `json:"nextCursor"`
-	}
-	if json.Unmarshal(toolsList, &page, json.RejectUnknownMembers(false)) == nil && page.NextCursor != "" {
-		return initResult, nil, nil
-	}
-	return initResult, toolsList, nil
-}
-
 // cancelCall tells the server the CLI no longer waits for call id: the MCP SDK cancels the
 // handler's ctx. It does not wait long: a connection that does not take it is closing.
 func (b *Bridge) cancelCall(c *conn, id jsonrpc.ID) {
@@ -477,7 +443,7 @@ func (b *Bridge) cancelCall(c *conn, id jsonrpc.ID) {
 	}
 }
 
-// Close closes the servers' connections (cancelling their handlers in flight; every Handle
+// Close closes the servers' connections (cancelling their handlers in flight; every HandleMCP
 // waiting for a reply returns ErrClosed) and waits for the forwarders. It does not wait for the
 // handlers: Wait does. It returns nil; calling it again does nothing.
 func (b *Bridge) Close() error {
@@ -542,114 +508,4 @@ func (b *Bridge) Wait(ctx context.Context) error {
 	}
 	slices.Sort(running)
 	return &HandlersRunningError{Servers: slices.Compact(running), Err: context.Cause(ctx)}
-}
-
-// decode reads one JSON-RPC message of the CLI as jsonrpc.DecodeMessage does (a request when it
-// has a method, else a response, which needs an id), with the SDK's JSON codec: duplicate keys
-// and invalid UTF-8 are refused, as everywhere in the SDK. (jsonrpc.DecodeMessage costs ~23 µs
-// and two 32 KiB buffers per message; this ~1 µs.)
-func decode(data jsontext.Value) (jsonrpc.Message, error) {
-	var w struct {
-		JSONRPC string         `json:"jsonrpc"`
-		ID      any            `json:"id"`
-		Method  *string        `json:"method"`
-		Params  jsontext.Value `json:"params"`
-		Result  jsontext.Value `json:"result"`
-		Error   *struct {
-			Code    int64          `json:"code"`
-			Message string         `json:"message"`
-			Data    jsontext.Value `json:"data"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(data, &w, json.RejectUnknownMembers(false)); err != nil {
-		return nil, err
-	}
-	if w.JSONRPC != "2.0" {
-		return nil, fmt.Errorf("jsonrpc is %q, not \"2.0\"", w.JSONRPC)
-	}
-	id, err := jsonrpc.MakeID(w.ID)
-	if err != nil {
-		return nil, err
-	}
-	if w.Method != nil {
-		return &jsonrpc.Request{ID: id, Method: *w.Method, Params: []byte(w.Params)}, nil
-	}
-	if !id.IsValid() {
-		return nil, errors.New("neither a method nor an id")
-	}
-	r := &jsonrpc.Response{ID: id, Result: []byte(w.Result)}
-	if w.Error != nil {
-		r.Error = &jsonrpc.Error{Code: w.Error.Code, Message: w.Error.Message, Data: []byte(w.Error.Data)}
-	}
-	return r, nil
-}
-
-// emptyResult answers a notification (the shape the official SDKs use).
-var emptyResult = jsontext.Value(`{"jsonrpc":"2.0","result":{},"id":0}`)
-
-// idOf reads a message's id, if it has one, for an error answer; nil otherwise.
-func idOf(message jsontext.Value) any {
-	var m struct {
-		ID jsontext.Value `json:"id"`
-	}
-	if json.Unmarshal(message, &m, json.RejectUnknownMembers(false)) != nil || len(m.ID) == 0 {
-		return nil
-	}
-	var id any
-	if json.Unmarshal(m.ID, &id) != nil {
-		return nil
-	}
-	switch id.(type) {
-	case string, float64:
-		return id
-	}
-	return nil
-}
-
-// errorResponse is a JSON-RPC error response.
-func errorResponse(id any, code int64, msg string) jsontext.Value {
-	type wireError struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}
-	data, err := json.Marshal(struct {
-		JSONRPC string    `json:"jsonrpc"`
-		ID      any       `json:"id"`
-		Error   wireError `json:"error"`
-	}{"2.0", id, wireError{code, msg}})
-	if err != nil { // cannot be: every field encodes
-		return jsontext.Value(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"mcpbridge: internal error"}}`)
-	}
-	return data
-}
-
-// recoverPanics is the receiving middleware that recovers a panic of a method handler run for
-// a bridge's connection: a tools/call that panics returns an error result (IsError, the panic's
-// value as text) that the model sees; any other method returns an error. The panic and its stack
-// are logged through the logger of the connection's session. A request of another connection of
-// the server (one not made by a bridge) passes untouched.
-func recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		c, _ := ctx.Value(connKey{}).(*conn)
-		if c == nil {
-			return next(ctx, method, req)
-		}
-		c.guarded.Store(true)
-		defer func() {
-			p := recover()
-			if p == nil {
-				return
-			}
-			c.logger.Error("mcpbridge: MCP handler panicked", "server", c.name, "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			if method == "tools/call" {
-				res, err = &mcp.CallToolResult{
-					IsError: true,
-					Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("the tool panicked: %v", p)}},
-				}, nil
-				return
-			}
-			res, err = nil, fmt.Errorf("the %s handler panicked: %v", method, p)
-		}()
-		return next(ctx, method, req)
-	}
 }

@@ -78,7 +78,7 @@ func handshake(t *testing.T, b *Bridge) {
 
 func call(t *testing.T, b *Bridge, server, msg string) map[string]any {
 	t.Helper()
-	resp, err := b.Handle(t.Context(), server, jsontext.Value(msg))
+	resp, err := b.HandleMCP(t.Context(), server, jsontext.Value(msg))
 	if err != nil {
 		t.Fatalf("Handle(%s): %v", msg, err)
 	}
@@ -181,7 +181,7 @@ func TestParallelCallsOverlap(t *testing.T) {
 	errs := make(chan error, n)
 	for i := range n {
 		calls.Go(func() {
-			resp, err := b.Handle(t.Context(), "calc", jsontext.Value(toolCall(100+i, "slow", fmt.Sprint(i))))
+			resp, err := b.HandleMCP(t.Context(), "calc", jsontext.Value(toolCall(100+i, "slow", fmt.Sprint(i))))
 			if err == nil && !strings.Contains(string(resp), fmt.Sprintf(`\"echo\":\"%d\"`, i)) {
 				err = fmt.Errorf("call %d: reply %s", i, resp)
 			}
@@ -205,7 +205,7 @@ func TestCancelReachesHandler(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Handle(ctx, "calc", jsontext.Value(toolCall(1, "block", "a")))
+		_, err := b.HandleMCP(ctx, "calc", jsontext.Value(toolCall(1, "block", "a")))
 		done <- err
 	}()
 	<-started
@@ -218,7 +218,7 @@ func TestCancelReachesHandler(t *testing.T) {
 	}
 
 	go func() {
-		_, err := b.Handle(t.Context(), "calc", jsontext.Value(toolCall(2, "block", "b")))
+		_, err := b.HandleMCP(t.Context(), "calc", jsontext.Value(toolCall(2, "block", "b")))
 		done <- err
 	}()
 	<-started
@@ -249,7 +249,7 @@ func TestServerMessagesReachSender(t *testing.T) {
 func TestDuplicateInFlightID(t *testing.T) {
 	started, ended := make(chan string, 2), make(chan error, 2)
 	b, _ := newBridge(t, testServer(started, ended))
-	go b.Handle(t.Context(), "calc", jsontext.Value(toolCall(5, "block", "a")))
+	go b.HandleMCP(t.Context(), "calc", jsontext.Value(toolCall(5, "block", "a")))
 	<-started
 	m := call(t, b, "calc", toolCall(5, "echo", "b"))
 	if e, _ := m["error"].(map[string]any); e == nil || !strings.Contains(e["message"].(string), "already in flight") {
@@ -277,7 +277,7 @@ func TestAddRemove(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Handle(t.Context(), "late", jsontext.Value(toolCall(2, "block", "x")))
+		_, err := b.HandleMCP(t.Context(), "late", jsontext.Value(toolCall(2, "block", "x")))
 		done <- err
 	}()
 	<-started
@@ -304,7 +304,7 @@ func TestReinitializeReconnects(t *testing.T) {
 	b, _ := newBridge(t, testServer(started, ended))
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Handle(t.Context(), "calc", jsontext.Value(toolCall(2, "block", "x")))
+		_, err := b.HandleMCP(t.Context(), "calc", jsontext.Value(toolCall(2, "block", "x")))
 		done <- err
 	}()
 	<-started
@@ -390,7 +390,7 @@ func TestServerRequestAnswered(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			done := make(chan map[string]any, 1)
 			go func() {
-				resp, err := b.Handle(t.Context(), "calc", jsontext.Value(toolCall(10+i, "roots", "")))
+				resp, err := b.HandleMCP(t.Context(), "calc", jsontext.Value(toolCall(10+i, "roots", "")))
 				var m map[string]any
 				if err == nil {
 					err = json.Unmarshal(resp, &m)

@@ -57,7 +57,7 @@ func TestStuckHandlerHoldsNothing(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)
 		go func() {
-			_, err := b.Handle(ctx, "a", jsontext.Value(toolCall(1, "stuck", "interrupted")))
+			_, err := b.HandleMCP(ctx, "a", jsontext.Value(toolCall(1, "stuck", "interrupted")))
 			done <- err
 		}()
 		<-started
@@ -76,7 +76,7 @@ func TestStuckHandlerHoldsNothing(t *testing.T) {
 
 		// Remove b while a call of b is stuck: Remove returns, the call gets ErrClosed.
 		go func() {
-			_, err := b.Handle(t.Context(), "b", jsontext.Value(toolCall(3, "stuck", "removed")))
+			_, err := b.HandleMCP(t.Context(), "b", jsontext.Value(toolCall(3, "stuck", "removed")))
 			done <- err
 		}()
 		<-started
@@ -89,7 +89,7 @@ func TestStuckHandlerHoldsNothing(t *testing.T) {
 
 		// Close while a call of a is stuck: Close returns, the call gets ErrClosed.
 		go func() {
-			_, err := b.Handle(t.Context(), "a", jsontext.Value(toolCall(4, "stuck", "closed")))
+			_, err := b.HandleMCP(t.Context(), "a", jsontext.Value(toolCall(4, "stuck", "closed")))
 			done <- err
 		}()
 		<-started
@@ -112,7 +112,7 @@ func TestWaitNamesStuckServers(t *testing.T) {
 		}
 		initialize(t, b, "a")
 		initialize(t, b, "b")
-		go b.Handle(t.Context(), "a", jsontext.Value(toolCall(1, "stuck", "x")))
+		go b.HandleMCP(t.Context(), "a", jsontext.Value(toolCall(1, "stuck", "x")))
 		<-started
 		b.Close()
 

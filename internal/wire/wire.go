@@ -2,7 +2,6 @@ package wire
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -92,8 +91,15 @@ func Output(e shared.HookEvent, o shared.HookOutput) (*HookOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Encode(e, s), nil
+}
+
+// Encode returns the answer the CLI reads for s, an output of event e in the form Normalize
+// returns (nil: the empty answer {}). It does not check s again: give it only what Normalize
+// returned, what Deny returns, or a merge of such answers (claude/subprocess's merger).
+func Encode(e shared.HookEvent, s *shared.SyncHookOutput) *HookOutput {
 	if s == nil {
-		return &HookOutput{}, nil
+		return &HookOutput{}
 	}
 	w := &HookOutput{
 		StopReason:     s.StopReason,
@@ -118,7 +124,7 @@ func Output(e shared.HookEvent, o shared.HookOutput) (*HookOutput, error) {
 	if s.HookSpecificOutput != nil {
 		w.HookSpecificOutput = wireSpecific(e, s.HookSpecificOutput)
 	}
-	return w, nil
+	return w
 }
 
 func wireAsync(e shared.HookEvent, a *shared.AsyncHookOutput) (*HookOutput, error) {
@@ -169,261 +175,6 @@ func Normalize(e shared.HookEvent, o shared.HookOutput) (*shared.SyncHookOutput,
 		return nil, outErr(e, "%T is not a synchronous output", o)
 	}
 	return normalize(e, s)
-}
-
-func normalize(e shared.HookEvent, s *shared.SyncHookOutput) (*shared.SyncHookOutput, error) {
-	guard := e.GuardsAction()
-	c := *s
-	c.Decision, c.UpdatedInput, c.HookSpecificOutput = "", nil, nil
-	d, ok := s.Decision.Normalize()
-	if !ok {
-		return nil, outErr(e, "unknown decision %q", s.Decision)
-	}
-	spec := s.HookSpecificOutput
-	if spec != nil && isNilValue(spec) {
-		if guard {
-			return nil, outErr(e, typedNilReason, fmt.Sprintf("hookSpecificOutput %T", spec))
-		}
-		spec = nil
-	}
-	if raw, ok := spec.(*shared.RawSpecificOutput); ok {
-		typed, err := readRaw(e, raw)
-		switch {
-		case err == nil:
-			spec = typed
-		case guard:
-			return nil, err
-		}
-		// Elsewhere a raw output the SDK has no type for is written as it is.
-	}
-	if spec != nil && !spec.ForEvent(e) {
-		return nil, outErr(e, "hookSpecificOutput %T belongs to another event", spec)
-	}
-	if (d == shared.DecisionAsk || d == shared.DecisionDefer) && e != shared.HookEventPreToolUse {
-		return nil, outErr(e, "decision %q is only meaningful for PreToolUse", s.Decision)
-	}
-	if s.UpdatedInput != nil && e != shared.HookEventPreToolUse && e != shared.HookEventPermissionRequest {
-		return nil, outErr(e, "updatedInput (AllowWithInput) is only meaningful for PreToolUse and PermissionRequest")
-	}
-	switch e {
-	case shared.HookEventPreToolUse:
-		p := shared.PreToolUseOutput{}
-		switch sp := spec.(type) {
-		case nil:
-		case *shared.PreToolUseOutput:
-			p = *sp
-			if p.PermissionDecision != "" {
-				pd, ok := p.PermissionDecision.Normalize()
-				if !ok {
-					return nil, outErr(e, "unknown permission decision %q", sp.PermissionDecision)
-				}
-				p.PermissionDecision = pd
-			}
-		case *shared.ContextOutput:
-			p.AdditionalContext = sp.AdditionalContext
-		default:
-			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
-		}
-		if d != shared.DecisionNone && Rank(d) > Rank(p.PermissionDecision) {
-			p.PermissionDecision, p.PermissionDecisionReason = d, s.Reason
-		}
-		if s.UpdatedInput != nil {
-			if p.UpdatedInput != nil {
-				return nil, outErr(e, "two updatedInputs in one answer")
-			}
-			p.UpdatedInput = s.UpdatedInput
-		}
-		c.Reason = ""
-		if p.PermissionDecision == shared.DecisionDeny {
-			// Also the legacy spelling, so that every CLI version reads it as a block.
-			c.Decision, c.Reason = shared.DecisionDeny, p.PermissionDecisionReason
-		} else if d == shared.DecisionNone {
-			c.Reason = s.Reason
-		}
-		if p.PermissionDecision != "" || p.PermissionDecisionReason != "" || p.UpdatedInput != nil || p.AdditionalContext != "" {
-			c.HookSpecificOutput = &p
-		}
-	case shared.HookEventPermissionRequest:
-		var r *shared.PermissionResult
-		switch sp := spec.(type) {
-		case nil:
-		case *shared.PermissionRequestOutput:
-			if sp.Decision != nil {
-				if b := sp.Decision.Behavior; b != shared.PermissionAllow && b != shared.PermissionDeny {
-					return nil, outErr(e, "unknown permission behavior %q", b)
-				}
-				cp := *sp.Decision
-				r = &cp
-			}
-		default:
-			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
-		}
-		switch {
-		case d == shared.DecisionDeny:
-			if r == nil || r.Behavior != shared.PermissionDeny {
-				r = &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: s.Reason}
-			}
-		case d == shared.DecisionAllow && r == nil:
-			r = &shared.PermissionResult{Behavior: shared.PermissionAllow}
-		}
-		if s.UpdatedInput != nil {
-			switch {
-			case r == nil:
-				return nil, outErr(e, "updatedInput without an allow")
-			case r.Behavior == shared.PermissionAllow && r.UpdatedInput != nil:
-				return nil, outErr(e, "two updatedInputs in one answer")
-			case r.Behavior == shared.PermissionAllow:
-				r.UpdatedInput = s.UpdatedInput
-			}
-		}
-		if r != nil && r.Behavior == shared.PermissionDeny && r.Message == "" {
-			r.Message = "denied by a PermissionRequest hook"
-		}
-		c.Reason = ""
-		if r != nil {
-			c.HookSpecificOutput = &shared.PermissionRequestOutput{Decision: r}
-		} else if d == shared.DecisionNone {
-			c.Reason = s.Reason
-		}
-	case shared.HookEventPreModelSwitch:
-		m := shared.ModelSwitchOutput{}
-		switch sp := spec.(type) {
-		case nil:
-		case *shared.ModelSwitchOutput:
-			m = *sp
-			if m.PermissionDecision != "" {
-				pd, ok := m.PermissionDecision.Normalize()
-				if !ok || (pd != shared.DecisionAllow && pd != shared.DecisionDeny) {
-					return nil, outErr(e, "invalid model switch decision %q", sp.PermissionDecision)
-				}
-				m.PermissionDecision = pd
-			}
-		default:
-			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
-		}
-		if d != shared.DecisionNone && Rank(d) > Rank(m.PermissionDecision) {
-			m.PermissionDecision, m.PermissionDecisionReason = d, s.Reason
-		}
-		c.Reason = ""
-		if m != (shared.ModelSwitchOutput{}) {
-			c.HookSpecificOutput = &m
-		} else if d == shared.DecisionNone {
-			c.Reason = s.Reason
-		}
-	default:
-		// The top-level decision: approve / block (the event's own form, including
-		// UserPromptSubmit's and UserPromptExpansion's denial).
-		c.Decision = d
-		switch spec.(type) {
-		case nil, *shared.ContextOutput, *shared.UserPromptSubmitOutput, *shared.PostToolUseOutput, *shared.SessionStartOutput,
-			*shared.PermissionDeniedOutput, *shared.MessageDisplayOutput, *shared.RawSpecificOutput:
-			c.HookSpecificOutput = spec
-		default:
-			return nil, outErr(e, "unsupported hookSpecificOutput type %T", spec)
-		}
-	}
-	return &c, nil
-}
-
-// Rank orders permission decisions (allow < ask < defer < deny; 0 for none): a stronger one
-// replaces a weaker one, in a handler's answer and across a chain's (claude/subprocess's merger).
-func Rank(d shared.Decision) int {
-	switch d {
-	case shared.DecisionAllow:
-		return 1
-	case shared.DecisionAsk:
-		return 2
-	case shared.DecisionDefer:
-		return 3
-	case shared.DecisionDeny:
-		return 4
-	}
-	return 0
-}
-
-// isNilValue reports whether v is a typed nil pointer (or map, slice, func...) in an interface.
-func isNilValue(v any) bool {
-	r := reflect.ValueOf(v)
-	switch r.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
-		return r.IsNil()
-	}
-	return false
-}
-
-// readRaw reads a raw hookSpecificOutput of event e into e's typed output as the CLI would: exact
-// key names, the CLI's own words; anything it cannot read that way is an *OutputError (a denial on
-// a guarding event; elsewhere the raw output is written as it is).
-func readRaw(e shared.HookEvent, r *shared.RawSpecificOutput) (shared.HookSpecificOutput, error) {
-	fields := make(map[string]any, len(r.Fields))
-	for k, v := range r.Fields {
-		fields[k] = v
-	}
-	if name, ok := fields["hookEventName"]; ok {
-		if n, ok := name.(string); !ok || shared.HookEvent(n) != e {
-			return nil, outErr(e, "raw hookSpecificOutput has hookEventName %v (the CLI blocks on a wrong one)", name)
-		}
-		delete(fields, "hookEventName")
-	}
-	if len(fields) == 0 {
-		return nil, nil
-	}
-	b, err := json.Marshal(fields)
-	if err != nil {
-		return nil, outErr(e, "raw hookSpecificOutput cannot be encoded: %v", err)
-	}
-	var spec shared.HookSpecificOutput
-	switch e {
-	case shared.HookEventPreToolUse:
-		spec = &shared.PreToolUseOutput{}
-	case shared.HookEventPermissionRequest:
-		spec = &shared.PermissionRequestOutput{}
-	case shared.HookEventPreModelSwitch:
-		spec = &shared.ModelSwitchOutput{}
-	case shared.HookEventUserPromptSubmit:
-		spec = &shared.UserPromptSubmitOutput{}
-	case shared.HookEventPostToolUse:
-		spec = &shared.PostToolUseOutput{}
-	case shared.HookEventSessionStart:
-		spec = &shared.SessionStartOutput{}
-	case shared.HookEventPermissionDenied:
-		spec = &shared.PermissionDeniedOutput{}
-	case shared.HookEventMessageDisplay:
-		spec = &shared.MessageDisplayOutput{}
-	default:
-		spec = &shared.ContextOutput{}
-	}
-	if err := json.Unmarshal(b, spec, json.RejectUnknownMembers(true)); err != nil {
-		return nil, outErr(e, "raw hookSpecificOutput the SDK cannot read as the CLI would: %v", err)
-	}
-	word := func(w shared.Decision, allowed ...shared.Decision) error {
-		if w == "" {
-			return nil
-		}
-		for _, a := range allowed {
-			if w == a {
-				return nil
-			}
-		}
-		return outErr(e, "raw hookSpecificOutput has the word %q, which the CLI does not read", w)
-	}
-	switch v := spec.(type) {
-	case *shared.PreToolUseOutput:
-		err = word(v.PermissionDecision, shared.DecisionAllow, shared.DecisionDeny, shared.DecisionAsk, shared.DecisionDefer)
-	case *shared.ModelSwitchOutput:
-		err = word(v.PermissionDecision, shared.DecisionAllow, shared.DecisionDeny)
-	case *shared.PermissionRequestOutput:
-		if v.Decision != nil {
-			err = word(shared.Decision(v.Decision.Behavior), shared.Decision(shared.PermissionAllow), shared.Decision(shared.PermissionDeny))
-			if err == nil && v.Decision.Behavior == "" {
-				err = outErr(e, "raw hookSpecificOutput decision without a behavior")
-			}
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return spec, nil
 }
 
 // Check reports whether o can be sent for event e: the error Output(e, o) would
@@ -488,23 +239,4 @@ func wireSpecific(e shared.HookEvent, spec shared.HookSpecificOutput) any {
 		return m
 	}
 	return w
-}
-
-// Deny returns event e's own denial with reason: the answer the SDK sends when a handler of
-// an event that guards an action fails (error, panic, timeout, invalid output). For PreToolUse it
-// is permissionDecision deny (and the legacy decision:"block"); for PermissionRequest a deny
-// decision; for PreModelSwitch a deny; for UserPromptSubmit and UserPromptExpansion a block. For
-// other events it returns nil: they fail open.
-func Deny(e shared.HookEvent, reason string) *shared.SyncHookOutput {
-	switch e {
-	case shared.HookEventPreToolUse:
-		return &shared.SyncHookOutput{Decision: shared.DecisionBlock, Reason: reason, HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: reason}}
-	case shared.HookEventPermissionRequest:
-		return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}
-	case shared.HookEventPreModelSwitch:
-		return &shared.SyncHookOutput{HookSpecificOutput: &shared.ModelSwitchOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: reason}}
-	case shared.HookEventUserPromptSubmit, shared.HookEventUserPromptExpansion:
-		return &shared.SyncHookOutput{Decision: shared.DecisionBlock, Reason: reason}
-	}
-	return nil
 }
