@@ -306,7 +306,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		Args:              o.args(),
 		Dir:               o.cwd,
 		BaseEnv:           o.baseEnv,
-		Env:               o.env,
+		Env:               append(o.surfaceEnv(), o.env...), // surface.go
 		Hooks:             x,
 		CanUseTool:        o.canUseTool,
 		MaxLineSize:       o.maxLineSize,
@@ -319,6 +319,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		OnRoundTrip:       o.onRoundTrip,
 		HookEvents:        o.hookEvents,
 		MCP:               s.mcpHandler(),
+		HostRequests:      s.hostRequests(), // surface.go
 	})
 	if err != nil {
 		return nil, err
@@ -474,6 +475,8 @@ type initRequest struct {
 	Title                  string            `json:"title,omitzero"`
 	ForwardSubagentText    bool              `json:"forwardSubagentText,omitzero"`
 	ExcludeDynamicSections bool              `json:"excludeDynamicSections,omitzero"`
+	// The options of surface.go, sent with every initialize.
+	surfaceInitFields `json:",inline"`
 }
 
 type initHookMatcher struct {
@@ -953,6 +956,9 @@ func (o *options) validate() error {
 	}
 	if o.sessionID != "" && !isUUID(o.sessionID) {
 		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
+	}
+	if err := o.surfaceValidate(); err != nil { // surface.go
+		return err
 	}
 	return o.validateMore()
 }
