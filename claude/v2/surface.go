@@ -24,6 +24,8 @@ type surfaceOptions struct {
 	progressSummaries bool
 	promptSuggestions bool
 	previewFormat     string // toolConfig.askUserQuestion.previewFormat
+
+	mcpSettings map[string]MCPServerSettings // in-process servers' (mcpsettings.go)
 }
 
 // surfaceInitFields are what surfaceOptions add to every initialize request.
@@ -32,6 +34,8 @@ type surfaceInitFields struct {
 	PerTaskStopAffordance  bool     `json:"perTaskStopAffordance,omitzero"`
 	AgentProgressSummaries bool     `json:"agentProgressSummaries,omitzero"`
 	PromptSuggestions      bool     `json:"promptSuggestions,omitzero"`
+	// SDKMCPServerConfigs are the in-process servers' settings (mcpsettings.go).
+	SDKMCPServerConfigs map[string]mcpSettingsEntry `json:"sdkMcpServerConfigs,omitzero"`
 }
 
 // surfaceValidate checks the options of surfaceOptions.
@@ -41,6 +45,9 @@ func (o *options) surfaceValidate() error {
 		return optionErr("WithUserInputTimeout", "negative duration %v", x.inputTimeout)
 	}
 	if err := x.validateDialog(); err != nil {
+		return err
+	}
+	if err := o.validateMCPSettings(); err != nil {
 		return err
 	}
 	return x.validateDeclarations()
@@ -62,6 +69,7 @@ func (o *options) surfaceInit() surfaceInitFields {
 		PerTaskStopAffordance:  x.perTaskStop,
 		AgentProgressSummaries: x.progressSummaries,
 		PromptSuggestions:      x.promptSuggestions,
+		SDKMCPServerConfigs:    o.sdkServerConfigs(),
 	}
 }
 
