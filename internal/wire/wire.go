@@ -310,6 +310,15 @@ func normalize(e shared.HookEvent, s *shared.SyncHookOutput) (*shared.SyncHookOu
 		} else if d == shared.DecisionNone {
 			c.Reason = s.Reason
 		}
+	case shared.HookEventPreSkillShellCommand:
+		// Only the top-level decision (approve / block). The CLI also reads a hookSpecificOutput
+		// of PreToolUse's shape, where any answer but allow keeps the command from running; the
+		// SDK takes none, so that one form carries the verdict: a handler's output of another
+		// shape denies (fail-closed).
+		if spec != nil {
+			return nil, outErr(e, "hookSpecificOutput %T is not read on PreSkillShellCommand: answer shared.Deny, shared.Block or shared.Allow", spec)
+		}
+		c.Decision = d
 	default:
 		// The top-level decision: approve / block (the event's own form, including
 		// UserPromptSubmit's and UserPromptExpansion's denial).
@@ -503,7 +512,7 @@ func Deny(e shared.HookEvent, reason string) *shared.SyncHookOutput {
 		return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}
 	case shared.HookEventPreModelSwitch:
 		return &shared.SyncHookOutput{HookSpecificOutput: &shared.ModelSwitchOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: reason}}
-	case shared.HookEventUserPromptSubmit, shared.HookEventUserPromptExpansion:
+	case shared.HookEventUserPromptSubmit, shared.HookEventUserPromptExpansion, shared.HookEventPreSkillShellCommand:
 		return &shared.SyncHookOutput{Decision: shared.DecisionBlock, Reason: reason}
 	}
 	return nil
