@@ -49,11 +49,10 @@ const (
 // HookEventPreSkillShellCommand (CLI 2.1.332 and later; TypeScript SDK 0.3.332's 34th event) runs
 // before a shell command that a skill or slash command embeds (!`command`) runs. Its input has
 // tool_name ("Bash" or "PowerShell"), tool_input.command, command_name and invoked_by; it guards
-// the command as PreToolUse guards a tool call (deny keeps it from running). It is not yet in
-// AllHookEvents and IsKnown is false, so registering a hook for it is an error from
-// CreateSession: the SDK's chain merger does not yet carry a denial of this event to the CLI
-// (subprocess's TestGeneratedGuardChainsOnTheWire found a chain whose denial was lost), and a guard
-// that can fail open is worse than none. Its input decodes as *PreSkillShellCommandHookInput.
+// the command: shared.Deny or shared.Block keeps it from running, shared.Allow adds nothing (the
+// command runs unless a hook refuses it). Only the top-level decision is read: any other answer
+// (ask, a rewrite, an event-specific output) denies, as the CLI itself does for ask and a
+// rewrite. Its input decodes as *PreSkillShellCommandHookInput.
 const HookEventPreSkillShellCommand HookEvent = "PreSkillShellCommand"
 
 // allEvents lists every known event in a stable order (the CLI's schema order).
@@ -67,6 +66,7 @@ var allEvents = []HookEvent{
 	HookEventTaskCompleted, HookEventElicitation, HookEventElicitationResult, HookEventConfigChange,
 	HookEventWorktreeCreate, HookEventWorktreeRemove, HookEventInstructionsLoaded,
 	HookEventCwdChanged, HookEventFileChanged, HookEventDirectoryAdded, HookEventMessageDisplay,
+	HookEventPreSkillShellCommand,
 }
 
 var knownEvents = func() map[HookEvent]bool {
@@ -104,7 +104,7 @@ func (e HookEvent) IsToolEvent() bool {
 func (e HookEvent) GuardsAction() bool {
 	switch e {
 	case HookEventPreToolUse, HookEventPermissionRequest, HookEventUserPromptSubmit,
-		HookEventUserPromptExpansion, HookEventPreModelSwitch:
+		HookEventUserPromptExpansion, HookEventPreModelSwitch, HookEventPreSkillShellCommand:
 		return true
 	}
 	return false

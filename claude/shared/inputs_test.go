@@ -16,45 +16,46 @@ import (
 // wantInputType is the concrete type NewHookInput must return for each event, spelled out (not
 // derived from the code under test).
 var wantInputType = map[shared.HookEvent]string{
-	"PreToolUse":          "*shared.PreToolUseHookInput",
-	"PostToolUse":         "*shared.PostToolUseHookInput",
-	"PostToolUseFailure":  "*shared.PostToolUseFailureHookInput",
-	"PostToolBatch":       "*shared.PostToolBatchHookInput",
-	"Notification":        "*shared.NotificationHookInput",
-	"UserPromptSubmit":    "*shared.UserPromptSubmitHookInput",
-	"UserPromptExpansion": "*shared.UserPromptExpansionHookInput",
-	"SessionStart":        "*shared.SessionStartHookInput",
-	"SessionEnd":          "*shared.SessionEndHookInput",
-	"Stop":                "*shared.StopHookInput",
-	"StopFailure":         "*shared.StopFailureHookInput",
-	"SubagentStart":       "*shared.SubagentStartHookInput",
-	"SubagentStop":        "*shared.SubagentStopHookInput",
-	"PreCompact":          "*shared.PreCompactHookInput",
-	"PostCompact":         "*shared.PostCompactHookInput",
-	"PreModelSwitch":      "*shared.PreModelSwitchHookInput",
-	"PostModelSwitch":     "*shared.PostModelSwitchHookInput",
-	"PermissionRequest":   "*shared.PermissionRequestHookInput",
-	"PermissionDenied":    "*shared.PermissionDeniedHookInput",
-	"Setup":               "*shared.SetupHookInput",
-	"TeammateIdle":        "*shared.GenericHookInput",
-	"TaskCreated":         "*shared.GenericHookInput",
-	"TaskCompleted":       "*shared.GenericHookInput",
-	"Elicitation":         "*shared.ElicitationHookInput",
-	"ElicitationResult":   "*shared.ElicitationResultHookInput",
-	"ConfigChange":        "*shared.ConfigChangeHookInput",
-	"WorktreeCreate":      "*shared.GenericHookInput",
-	"WorktreeRemove":      "*shared.GenericHookInput",
-	"InstructionsLoaded":  "*shared.InstructionsLoadedHookInput",
-	"CwdChanged":          "*shared.GenericHookInput",
-	"FileChanged":         "*shared.FileChangedHookInput",
-	"DirectoryAdded":      "*shared.DirectoryAddedHookInput",
-	"MessageDisplay":      "*shared.MessageDisplayHookInput",
+	"PreToolUse":           "*shared.PreToolUseHookInput",
+	"PreSkillShellCommand": "*shared.PreSkillShellCommandHookInput",
+	"PostToolUse":          "*shared.PostToolUseHookInput",
+	"PostToolUseFailure":   "*shared.PostToolUseFailureHookInput",
+	"PostToolBatch":        "*shared.PostToolBatchHookInput",
+	"Notification":         "*shared.NotificationHookInput",
+	"UserPromptSubmit":     "*shared.UserPromptSubmitHookInput",
+	"UserPromptExpansion":  "*shared.UserPromptExpansionHookInput",
+	"SessionStart":         "*shared.SessionStartHookInput",
+	"SessionEnd":           "*shared.SessionEndHookInput",
+	"Stop":                 "*shared.StopHookInput",
+	"StopFailure":          "*shared.StopFailureHookInput",
+	"SubagentStart":        "*shared.SubagentStartHookInput",
+	"SubagentStop":         "*shared.SubagentStopHookInput",
+	"PreCompact":           "*shared.PreCompactHookInput",
+	"PostCompact":          "*shared.PostCompactHookInput",
+	"PreModelSwitch":       "*shared.PreModelSwitchHookInput",
+	"PostModelSwitch":      "*shared.PostModelSwitchHookInput",
+	"PermissionRequest":    "*shared.PermissionRequestHookInput",
+	"PermissionDenied":     "*shared.PermissionDeniedHookInput",
+	"Setup":                "*shared.SetupHookInput",
+	"TeammateIdle":         "*shared.GenericHookInput",
+	"TaskCreated":          "*shared.GenericHookInput",
+	"TaskCompleted":        "*shared.GenericHookInput",
+	"Elicitation":          "*shared.ElicitationHookInput",
+	"ElicitationResult":    "*shared.ElicitationResultHookInput",
+	"ConfigChange":         "*shared.ConfigChangeHookInput",
+	"WorktreeCreate":       "*shared.GenericHookInput",
+	"WorktreeRemove":       "*shared.GenericHookInput",
+	"InstructionsLoaded":   "*shared.InstructionsLoadedHookInput",
+	"CwdChanged":           "*shared.GenericHookInput",
+	"FileChanged":          "*shared.FileChangedHookInput",
+	"DirectoryAdded":       "*shared.DirectoryAddedHookInput",
+	"MessageDisplay":       "*shared.MessageDisplayHookInput",
 }
 
 func TestAllHookEvents(t *testing.T) {
 	all := shared.AllHookEvents()
-	if len(all) != 33 {
-		t.Errorf("len(AllHookEvents()) = %d, want the CLI's 33", len(all))
+	if len(all) != 34 {
+		t.Errorf("len(AllHookEvents()) = %d, want the CLI's 34", len(all))
 	}
 	seen := map[shared.HookEvent]bool{}
 	for _, e := range all {
@@ -88,7 +89,7 @@ func TestAllHookEvents(t *testing.T) {
 
 func TestHookEventClasses(t *testing.T) {
 	tool := []shared.HookEvent{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
-	guards := []shared.HookEvent{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "PreModelSwitch"}
+	guards := []shared.HookEvent{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "PreModelSwitch", "PreSkillShellCommand"}
 	noMatcher := []shared.HookEvent{"UserPromptSubmit", "Stop", "PostToolBatch", "TeammateIdle", "TaskCreated", "TaskCompleted"}
 	var gotTool, gotGuards, gotNoMatcher []shared.HookEvent
 	for _, e := range shared.AllHookEvents() {

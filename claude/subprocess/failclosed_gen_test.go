@@ -82,6 +82,8 @@ const (
 	evMS   = shared.HookEventPreModelSwitch
 	evUPS  = shared.HookEventUserPromptSubmit
 	evUPE  = shared.HookEventUserPromptExpansion
+	// evSkill guards a skill's shell command (CLI 2.1.332).
+	evSkill = shared.HookEventPreSkillShellCommand
 )
 
 // wordKind is what a permission word means where the CLI reads it.
@@ -310,6 +312,16 @@ func cliReads(t *testing.T, e shared.HookEvent, b []byte) cliVerdict {
 		default:
 			t.Fatalf("answer %s: model switch decision %q", b, pd)
 		}
+	case evSkill:
+		// CLI 2.1.332 reads a PreSkillShellCommand (or PreToolUse) hookSpecificOutput first: deny,
+		// ask, defer or an updatedInput block the command; then the top-level decision.
+		switch pd := str("permissionDecision"); {
+		case w.Decision == "block" || pd == "deny" || pd == "ask" || pd == "defer" || input(w.HSO) != nil:
+			return cliVerdict{Kind: "deny"}
+		case w.Decision == "approve":
+			return cliVerdict{Kind: "allow"}
+		}
+		return cliVerdict{Kind: "none"}
 	case evUPS, evUPE:
 		switch {
 		case w.Decision == "block":

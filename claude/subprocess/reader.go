@@ -89,6 +89,9 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) {
 		case "mcp_message":
 			t.startMCP(m, times)
 		default:
+			if t.startHostRequest(m, times) { // hostrequests.go
+				return
+			}
 			times.answered = times.decoded // the refusal needs no decision
 			t.answerError(m.RequestID, "unsupported control request subtype: "+m.Subtype)
 			t.traceRoundTrip(m.RequestID, m.Subtype, "", times)

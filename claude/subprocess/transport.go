@@ -63,6 +63,10 @@ type Config struct {
 	// MCP answers the CLI's mcp_message requests (in-process MCP servers, see MCPHandler), each on
 	// a goroutine of its own; nil refuses them with an error answer.
 	MCP MCPHandler
+	// HostRequests answers other control requests of the CLI by subtype (elicitation,
+	// request_user_dialog: see hostrequests.go), each on a goroutine of its own; a subtype not
+	// in it is refused with an error answer.
+	HostRequests map[string]HostRequestHandler
 	// CanUseTool answers can_use_tool requests, each on a goroutine of its own, bounded by
 	// PermissionTimeout; nil denies them.
 	CanUseTool shared.CanUseToolFunc

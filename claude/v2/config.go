@@ -437,5 +437,5 @@ func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
 	x := s.o.more.extra
 	return initRequest{Subtype: "initialize", Hooks: reg, Agents: s.o.more.agents, Skills: s.o.more.skills.names,
 		PlanModeInstructions: x.planInstructions, ToolAliases: x.toolAliases, Title: x.title, ForwardSubagentText: x.forwardSubagentTx,
-		ExcludeDynamicSections: x.excludeDynamic}
+		ExcludeDynamicSections: x.excludeDynamic, surfaceInitFields: s.o.surfaceInit()}
 }

@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(mcpServerEnv) == "1" {
 		os.Exit(permMCPServer())
 	}
+	if os.Getenv(elicitServerEnv) == "1" {
+		os.Exit(elicitMCPServer()) // e2e_elicitation_test.go
+	}
 	// No goroutine may be left once every test is done and every session closed (the tests'
 	// misbehaving handlers and stores end when their test does).
 	goleak.VerifyTestMain(m)

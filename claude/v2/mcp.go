@@ -49,6 +49,9 @@ type MCPStdioServer struct {
 	// Env is added to the server's environment; it is delivered to the CLI over stdin, never on
 	// its command line.
 	Env map[string]string `json:"env,omitempty"`
+	// Settings are the CLI's settings for the server (mcpsettings.go); Tools is not read for a
+	// stdio server.
+	Settings MCPServerSettings `json:"-"`
 }
 
 // MCPSSEServer is a remote MCP server reached over server-sent events.
@@ -57,6 +60,8 @@ type MCPSSEServer struct {
 	URL string `json:"url"`
 	// Headers are sent with each request (e.g. Authorization); delivered over stdin.
 	Headers map[string]string `json:"headers,omitempty"`
+	// Settings are the CLI's settings for the server (mcpsettings.go).
+	Settings MCPServerSettings `json:"-"`
 }
 
 // MCPHTTPServer is a remote MCP server reached over streamable HTTP.
@@ -65,6 +70,8 @@ type MCPHTTPServer struct {
 	URL string `json:"url"`
 	// Headers are sent with each request (e.g. Authorization); delivered over stdin.
 	Headers map[string]string `json:"headers,omitempty"`
+	// Settings are the CLI's settings for the server (mcpsettings.go).
+	Settings MCPServerSettings `json:"-"`
 }
 
 // MCPInProcessServer is an in-process server for Session.SetMCPServers (at start, use
@@ -88,6 +95,8 @@ type mcpServerEntry struct {
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// The server's settings (mcpsettings.go).
+	mcpSettingsEntry `json:",inline"`
 }
 
 func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
@@ -96,17 +105,17 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 		if c == nil || c.Command == "" {
 			return mcpServerEntry{}, errors.New("a stdio server needs a Command")
 		}
-		return mcpServerEntry{Type: "stdio", Command: c.Command, Args: c.Args, Env: c.Env}, nil
+		return withSettings(mcpServerEntry{Type: "stdio", Command: c.Command, Args: c.Args, Env: c.Env}, c.Settings)
 	case *MCPSSEServer:
 		if c == nil || c.URL == "" {
 			return mcpServerEntry{}, errors.New("an SSE server needs a URL")
 		}
-		return mcpServerEntry{Type: "sse", URL: c.URL, Headers: c.Headers}, nil
+		return withSettings(mcpServerEntry{Type: "sse", URL: c.URL, Headers: c.Headers}, c.Settings)
 	case *MCPHTTPServer:
 		if c == nil || c.URL == "" {
 			return mcpServerEntry{}, errors.New("an HTTP server needs a URL")
 		}
-		return mcpServerEntry{Type: "http", URL: c.URL, Headers: c.Headers}, nil
+		return withSettings(mcpServerEntry{Type: "http", URL: c.URL, Headers: c.Headers}, c.Settings)
 	case *MCPInProcessServer:
 		if c == nil || c.Server == nil {
 			return mcpServerEntry{}, errors.New("an in-process server needs a Server")

@@ -67,6 +67,8 @@ type options struct {
 	mcp mcpOptions
 	// The options of issue 15 (config.go, output.go).
 	more moreOptions
+	// The official SDKs' remaining surface (surface.go).
+	surface surfaceOptions
 }
 
 func defaultOptions() options {

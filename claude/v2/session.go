@@ -310,7 +310,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		Args:              o.args(),
 		Dir:               o.cwd,
 		BaseEnv:           o.baseEnv,
-		Env:               o.env,
+		Env:               append(o.surfaceEnv(), o.env...), // surface.go
 		Hooks:             x,
 		CanUseTool:        o.canUseTool,
 		MaxLineSize:       o.maxLineSize,
@@ -323,6 +323,7 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 		OnRoundTrip:       o.onRoundTrip,
 		HookEvents:        o.hookEvents,
 		MCP:               s.mcpHandler(),
+		HostRequests:      s.hostRequests(), // surface.go
 	})
 	if err != nil {
 		return nil, err
@@ -476,6 +477,8 @@ type initRequest struct {
 	Title                  string            `json:"title,omitzero"`
 	ForwardSubagentText    bool              `json:"forwardSubagentText,omitzero"`
 	ExcludeDynamicSections bool              `json:"excludeDynamicSections,omitzero"`
+	// The options of surface.go, sent with every initialize.
+	surfaceInitFields `json:",inline"`
 }
 
 type initHookMatcher struct {
@@ -955,6 +958,9 @@ func (o *options) validate() error {
 	}
 	if o.sessionID != "" && !isUUID(o.sessionID) {
 		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
+	}
+	if err := o.surfaceValidate(); err != nil { // surface.go
+		return err
 	}
 	return o.validateMore()
 }

@@ -7,7 +7,7 @@ import (
 // Deny returns event e's own denial with reason: the answer the SDK sends when a handler of
 // an event that guards an action fails (error, panic, timeout, invalid output). For PreToolUse it
 // is permissionDecision deny (and the legacy decision:"block"); for PermissionRequest a deny
-// decision; for PreModelSwitch a deny; for UserPromptSubmit and UserPromptExpansion a block. For
+// decision; for PreModelSwitch a deny; for UserPromptSubmit, UserPromptExpansion and PreSkillShellCommand a block. For
 // other events it returns nil: they fail open. The denial is in the form Normalize returns (a
 // top-level deny is written as "block"), so it can go to Encode as it is.
 func Deny(e shared.HookEvent, reason string) *shared.SyncHookOutput {
@@ -18,7 +18,7 @@ func Deny(e shared.HookEvent, reason string) *shared.SyncHookOutput {
 		return &shared.SyncHookOutput{HookSpecificOutput: &shared.PermissionRequestOutput{Decision: &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: reason}}}
 	case shared.HookEventPreModelSwitch:
 		return &shared.SyncHookOutput{HookSpecificOutput: &shared.ModelSwitchOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: reason}}
-	case shared.HookEventUserPromptSubmit, shared.HookEventUserPromptExpansion:
+	case shared.HookEventUserPromptSubmit, shared.HookEventUserPromptExpansion, shared.HookEventPreSkillShellCommand:
 		return &shared.SyncHookOutput{Decision: shared.DecisionDeny, Reason: reason}
 	}
 	return nil

@@ -32,6 +32,15 @@ func normalize(e shared.HookEvent, s *shared.SyncHookOutput) (*shared.SyncHookOu
 		err = normalizePermissionRequest(e, s, d, spec, &c)
 	case shared.HookEventPreModelSwitch:
 		err = normalizeModelSwitch(e, s, d, spec, &c)
+	case shared.HookEventPreSkillShellCommand:
+		// Only the top-level decision (approve / block). The CLI also reads a hookSpecificOutput
+		// of PreToolUse's shape, where any answer but allow keeps the command from running; the
+		// SDK takes none, so that one form carries the verdict: a handler's output of another
+		// shape denies (fail-closed).
+		if spec != nil {
+			err = outErr(e, "hookSpecificOutput %T is not read on PreSkillShellCommand: answer shared.Deny, shared.Block or shared.Allow", spec)
+		}
+		c.Decision = d
 	default:
 		// The top-level decision: approve / block (the event's own form, including
 		// UserPromptSubmit's and UserPromptExpansion's denial).

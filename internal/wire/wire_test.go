@@ -201,7 +201,7 @@ func TestWireOutputEventNameIsTheAnsweredEvent(t *testing.T) {
 			"context": &shared.ContextOutput{AdditionalContext: "c"},
 			"raw":     &shared.RawSpecificOutput{Fields: map[string]any{"hookEventName": "PostToolUse", "futureField": 1}},
 		} {
-			if e.GuardsAction() && (name == "raw" || e == shared.HookEventPermissionRequest || e == shared.HookEventPreModelSwitch) {
+			if e.GuardsAction() && (name == "raw" || e == shared.HookEventPermissionRequest || e == shared.HookEventPreModelSwitch || e == shared.HookEventPreSkillShellCommand) {
 				continue
 			}
 			t.Run(string(e)+"/"+name, func(t *testing.T) {
