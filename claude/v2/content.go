@@ -128,7 +128,7 @@ type verbatimUserMessage struct {
 // sendUser writes a user message with content (a string or blocks), marked client_composed with
 // WithVerbatimPrompts.
 func (s *Session) sendUser(content any) error {
-	if !s.o.more.extra.verbatim {
+	if !s.o.verbatim {
 		return s.t.SendUser(content, "default")
 	}
 	return s.t.WriteMessage(verbatimUserMessage{

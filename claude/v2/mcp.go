@@ -26,14 +26,6 @@ import (
 // the machine can read. Their tools are named mcp__<server>__<tool> and go through the same
 // hooks, permission callback and observers as the CLI's own tools.
 
-// mcpOptions holds the MCP servers of a session.
-type mcpOptions struct {
-	inProcess map[string]*mcp.Server
-	external  map[string]MCPServerConfig
-	order     []string // every name, in the order the options gave them (duplicates are errors)
-	strict    bool
-}
-
 // MCPServerConfig is an external MCP server for the CLI to run or connect to: *MCPStdioServer,
 // *MCPSSEServer or *MCPHTTPServer.
 type MCPServerConfig interface {
@@ -127,12 +119,12 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 // CLI cancels the call (on an interrupt) and on Close. Tools are not allowed by default: allow
 // them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook.
 func WithMCPServer(name string, srv *mcp.Server) Option {
-	return optionFunc(func(o *options) {
-		if o.mcp.inProcess == nil {
-			o.mcp.inProcess = map[string]*mcp.Server{}
+	return optionFunc(func(o *config) {
+		if o.mcpInProcess == nil {
+			o.mcpInProcess = map[string]*mcp.Server{}
 		}
-		o.mcp.order = append(o.mcp.order, name)
-		o.mcp.inProcess[name] = srv
+		o.mcpOrder = append(o.mcpOrder, name)
+		o.mcpInProcess[name] = srv
 	})
 }
 
@@ -154,62 +146,16 @@ func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option { return withExter
 // WithStrictMCPConfig makes the session's MCP servers the only ones: the CLI loads none from its
 // settings, the user's or the project's configuration (--strict-mcp-config). Default: off, and the
 // CLI adds the servers configured there.
-func WithStrictMCPConfig() Option { return optionFunc(func(o *options) { o.mcp.strict = true }) }
+func WithStrictMCPConfig() Option { return optionFunc(func(o *config) { o.strictMCP = true }) }
 
 func withExternal(name string, c MCPServerConfig) Option {
-	return optionFunc(func(o *options) {
-		if o.mcp.external == nil {
-			o.mcp.external = map[string]MCPServerConfig{}
+	return optionFunc(func(o *config) {
+		if o.mcpExternal == nil {
+			o.mcpExternal = map[string]MCPServerConfig{}
 		}
-		o.mcp.order = append(o.mcp.order, name)
-		o.mcp.external[name] = c
+		o.mcpOrder = append(o.mcpOrder, name)
+		o.mcpExternal[name] = c
 	})
-}
-
-// validate checks the servers: names non-empty and unique, in-process servers non-nil, external
-// entries complete; external servers exclude WithContinue (whose session id is asked of the CLI
-// before initialize, which --await-initialize forbids).
-func (m *mcpOptions) validate(continueSession bool) error {
-	seen := map[string]bool{}
-	for _, n := range m.order {
-		if n == "" {
-			return errors.New("v2: an MCP server needs a name")
-		}
-		if seen[n] {
-			return fmt.Errorf("v2: MCP server %q is given twice", n)
-		}
-		seen[n] = true
-	}
-	for n, s := range m.inProcess {
-		if s == nil {
-			return fmt.Errorf("v2: MCP server %q is nil", n)
-		}
-	}
-	for n, c := range m.external {
-		if _, err := entryOf(c); err != nil {
-			return fmt.Errorf("v2: MCP server %q: %w", n, err)
-		}
-	}
-	if len(m.external) > 0 && continueSession {
-		return errors.New("v2: external MCP servers cannot be combined with WithContinue (use WithResume)")
-	}
-	return nil
-}
-
-// sdkServers returns the in-process servers' names, sorted (initialize's sdkMcpServers).
-func (m *mcpOptions) sdkServers() []string { return slices.Sorted(maps.Keys(m.inProcess)) }
-
-// entries returns the external servers as the CLI reads them (initialize's mcpServers).
-func (m *mcpOptions) entries() map[string]mcpServerEntry {
-	if len(m.external) == 0 {
-		return nil
-	}
-	out := make(map[string]mcpServerEntry, len(m.external))
-	for n, c := range m.external {
-		e, _ := entryOf(c) // validated
-		out[n] = e
-	}
-	return out
 }
 
 // mcpHost serves a session's in-process servers: the transport hands it the CLI's mcp_message
@@ -231,14 +177,14 @@ type mcpHost struct {
 // It also takes each server's manifest (its initialize and first tools/list results) for
 // initialize's sdkMcpServerManifests, which spares the CLI those round trips at start; a server
 // whose manifest cannot be taken is left to the CLI's own handshake.
-func newMCPHost(ctx context.Context, m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
+func newMCPHost(ctx context.Context, servers map[string]*mcp.Server, logger *slog.Logger) (*mcpHost, error) {
 	h := &mcpHost{logger: logger, setMu: make(chan struct{}, 1)}
-	b, err := mcpbridge.New(m.inProcess, h.send, logger)
+	b, err := mcpbridge.New(servers, h.send, logger)
 	if err != nil {
 		return nil, fmt.Errorf("v2: %w", err)
 	}
 	h.bridge = b
-	for _, n := range m.sdkServers() {
+	for _, n := range slices.Sorted(maps.Keys(servers)) {
 		in, tools, err := b.Manifest(ctx, n)
 		if err != nil {
 			logger.Warn("v2: MCP server manifest not taken; the CLI will do the handshake", "server", n, "error", err)
@@ -329,7 +275,7 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 		if n == "" {
 			return nil, errors.New("v2: an MCP server needs a name")
 		}
-		if slices.Contains(s.o.mcp.order, n) {
+		if slices.Contains(s.o.mcpOrder, n) {
 			return nil, fmt.Errorf("v2: MCP server %q was given at start; SetMCPServers manages the others", n)
 		}
 		e, err := entryOf(c)
@@ -342,7 +288,7 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 		entries[n] = e
 	}
 	// The CLI counts the in-process servers of initialize in the set it replaces: they stay.
-	for n := range s.o.mcp.inProcess {
+	for n := range s.o.mcpInProcess {
 		entries[n] = mcpServerEntry{Type: "sdk", Name: n}
 	}
 	// Connect the new in-process servers first: the CLI talks to them before it answers.
