@@ -117,7 +117,7 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 // handler's error becomes an is_error result the model sees; a panic is recovered into one (the
 // session installs a receiving middleware on srv for it, once); the handler's ctx ends when the
 // CLI cancels the call (on an interrupt) and on Close. Tools are not allowed by default: allow
-// them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook.
+// them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook. Default: none.
 func WithMCPServer(name string, srv *mcp.Server) Option {
 	return optionFunc(func(o *config) {
 		if o.mcpInProcess == nil {
@@ -132,15 +132,18 @@ func WithMCPServer(name string, srv *mcp.Server) Option {
 // server the CLI runs or connects to. Its env or headers are delivered in the initialize request
 // on stdin (the CLI is started with --await-initialize), never on the command line.
 
-// WithMCPStdioServer adds an external stdio MCP server (see MCPStdioServer).
+// WithMCPStdioServer adds an external stdio MCP server (see MCPStdioServer). Default: none
+// beyond those of the settings and .mcp.json (see WithStrictMCPConfig).
 func WithMCPStdioServer(name string, srv MCPStdioServer) Option {
 	return withExternal(name, &srv)
 }
 
-// WithMCPSSEServer adds an external SSE MCP server (see MCPSSEServer).
+// WithMCPSSEServer adds an external SSE MCP server (see MCPSSEServer). Default: none, as
+// WithMCPStdioServer.
 func WithMCPSSEServer(name string, srv MCPSSEServer) Option { return withExternal(name, &srv) }
 
-// WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer).
+// WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer). Default:
+// none, as WithMCPStdioServer.
 func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option { return withExternal(name, &srv) }
 
 // WithStrictMCPConfig makes the session's MCP servers the only ones: the CLI loads none from its

@@ -18,7 +18,7 @@ func (f optionFunc) apply(o *config) { f(o) }
 
 // WithOptions groups opts into one Option, applied in order: for a package that configures a
 // session in several ways and hands the user one value (e.g. contrib/otel's
-// otelagent.Instrument). Nil options are skipped.
+// otelagent.Instrument). Nil options are skipped. Default: none.
 func WithOptions(opts ...Option) Option {
 	return optionFunc(func(o *config) {
 		for _, opt := range opts {
@@ -117,10 +117,12 @@ func WithResume(sessionID string) Option {
 // WithContinue continues the most recent session in the working directory (--continue), or starts
 // a new one if there is none. The SDK learns the session's id from the running CLI, so its
 // synthesized SessionStart (source resume) runs after the CLI started and its additionalContext is
-// dropped, with a warning in Info().Warnings: use WithResume to keep it.
+// dropped, with a warning in Info().Warnings: use WithResume to keep it. Default: off, a new
+// session.
 func WithContinue() Option { return optionFunc(func(o *config) { o.continueSession = true }) }
 
-// WithForkSession, with WithResume or WithContinue, gives the resumed session a new id.
+// WithForkSession, with WithResume or WithContinue, gives the resumed session a new id. Default:
+// off, the resumed session keeps its id.
 func WithForkSession() Option { return optionFunc(func(o *config) { o.forkSession = true }) }
 
 // WithSessionID sets the id of a new session (--session-id), a UUID: anything else makes
@@ -168,7 +170,7 @@ func WithHooks(hooks shared.Hooks) Option {
 	})
 }
 
-// WithHook registers one handler for one event; matcher as in shared.HookConfig.
+// WithHook registers one handler for one event; matcher as in shared.HookConfig. Default: none.
 func WithHook(event shared.HookEvent, matcher string, handler shared.HookHandler) Option {
 	return WithHooks(shared.Hooks{event: {{Matcher: matcher, Handler: handler}}})
 }

@@ -30,8 +30,6 @@ type optionRow struct {
 	to      destination
 	// key is the flag, settings key, initialize field, variable or Config field.
 	key string
-	// def is the default when the first option's doc comment has no "Default:" sentence.
-	def string
 
 	argv      func(o *config) []string
 	env       func(o *config) []string
@@ -39,6 +37,8 @@ type optionRow struct {
 	settings  func(o *config, d *settingsDoc) error
 	transport func(o *config, tc *subprocess.Config)
 }
+
+//go:generate go test -run TestOptionsDocTable . -update
 
 // optionTable maps every option to where its value goes. The builders (args, envVars,
 // initRequest, mergedSettings, transportConfig in optionbuild.go) walk it in order, so the
@@ -142,7 +142,7 @@ var optionTable = []optionRow{
 	{options: "WithDebugFile", to: toArgv, key: "--debug-file", argv: func(o *config) []string { return flag("--debug-file", o.debugFile) }},
 	{options: "WithSystemPromptFile", to: toArgv, key: "--system-prompt-file", argv: func(o *config) []string { return flag("--system-prompt-file", o.systemPromptFile) }},
 	{options: "WithThinkingDisplay", to: toArgv, key: "--thinking-display", argv: func(o *config) []string { return flag("--thinking-display", o.thinkingDisplay) }},
-	{options: "WithExtraArgs", to: toArgv, key: "as given, last", argv: func(o *config) []string { return o.extraArgs }},
+	{options: "WithExtraArgs", to: toArgv, key: "the raw arguments (as given, last)", argv: func(o *config) []string { return o.extraArgs }},
 
 	// The CLI's environment, on top of the base (WithBaseEnv, else os.Environ()).
 	{options: "WithFileCheckpointing", to: toEnv, key: FileCheckpointingEnv + "=true", env: func(o *config) []string {
@@ -151,7 +151,7 @@ var optionTable = []optionRow{
 		}
 		return nil
 	}},
-	{options: "WithEnv", to: toEnv, key: "KEY=VALUE, over the base", env: func(o *config) []string { return o.env }},
+	{options: "WithEnv", to: toEnv, key: "KEY=VALUE (over the base)", env: func(o *config) []string { return o.env }},
 
 	// The initialize request (every one the session sends, unless it says "first").
 	{options: "WithAgents", to: toInitialize, key: "agents", init: func(o *config, r *initRequest, _ bool) { r.Agents = o.agents }},
@@ -166,19 +166,19 @@ var optionTable = []optionRow{
 	// The MCP servers are sent in the first initialize only: CLI 2.1.330 keeps them, in-process
 	// and external, through the later ones, without reconnecting them
 	// (TestE2EMCPServersSurviveReinitialize, TestE2EMCPServersSurviveSubagentReinitialize).
-	{options: "WithMCPServer", to: toInitialize, key: "sdkMcpServers (the first initialize)", def: "none", init: func(o *config, r *initRequest, first bool) {
+	{options: "WithMCPServer", to: toInitialize, key: "sdkMcpServers (the first initialize)", init: func(o *config, r *initRequest, first bool) {
 		if first {
 			r.SDKMCPServers = slices.Sorted(maps.Keys(o.mcpInProcess))
 		}
 	}},
-	{options: "WithMCPStdioServer, WithMCPSSEServer, WithMCPHTTPServer", to: toInitialize, key: "mcpServers (the first initialize)", def: "none", init: func(o *config, r *initRequest, first bool) {
+	{options: "WithMCPStdioServer, WithMCPSSEServer, WithMCPHTTPServer", to: toInitialize, key: "mcpServers (the first initialize)", init: func(o *config, r *initRequest, first bool) {
 		if first {
 			r.MCPServers = o.mcpEntries()
 		}
 	}},
 
 	// The merged --settings file, in this order.
-	{options: "WithSettings", to: toSettings, key: "its keys, the base", settings: (*config).mergeUserSettings},
+	{options: "WithSettings", to: toSettings, key: "its keys (the base)", settings: (*config).mergeUserSettings},
 	{options: "WithCommandHooks", to: toSettings, key: "hooks (appended)", settings: (*config).mergeCommandHooks},
 	{options: "WithPromptHooks", to: toSettings, key: "hooks (appended)", settings: (*config).mergePromptHooks},
 	{options: "WithCommandHooks, WithPromptHooks", to: toSettings, key: "disableAllHooks: false (with any hook)", settings: func(_ *config, d *settingsDoc) error { return d.closeHooks() }},
@@ -200,13 +200,13 @@ var optionTable = []optionRow{
 	{options: "WithLogger", to: toTransport, key: "Logger (and the session's)", transport: func(o *config, tc *subprocess.Config) { tc.Logger = o.logger }},
 
 	// The SDK's own side.
-	{options: "WithOptions", to: toSDK, key: "the options given, applied in order", def: "none"},
-	{options: "WithHooks, WithHook, WithPolicy", to: toSDK, key: "the hook executor; initialize hooks (one callback per event)", def: "none"},
+	{options: "WithOptions", to: toSDK, key: "the options given, applied in order"},
+	{options: "WithHooks, WithHook, WithPolicy", to: toSDK, key: "the hook executor; initialize hooks (one callback per event)"},
 	{options: "WithHookTimeout", to: toSDK, key: "the hook executor's timeout of one handler run"},
 	{options: "WithStrictHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithAllowUnenforcedHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithoutLifecycleHooks", to: toSDK, key: "the SDK's SessionStart and SessionEnd"},
-	{options: "WithSubagentHooks", to: toSDK, key: "the hook executor (SubagentStart, SubagentStop)", def: "none"},
+	{options: "WithSubagentHooks", to: toSDK, key: "the hook executor (SubagentStart, SubagentStop)"},
 	{options: "WithObserver", to: toSDK, key: "the observer goroutine"},
 	{options: "WithSessionStore", to: toSDK, key: "the transcript mirror (store.go)"},
 	{options: "WithVerbatimPrompts", to: toSDK, key: "client_composed on every user message"},

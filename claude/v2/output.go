@@ -28,7 +28,7 @@ func WithJSONSchema(schema jsontext.Value) Option {
 // github.com/google/jsonschema-go (the MCP Go SDK's): exported fields by their json names,
 // required unless tagged omitempty or omitzero, no other properties allowed. A type the library
 // cannot describe (a channel, a func) makes CreateSession fail. Decode the result with
-// DecodeOutput[T] or use RunAs[T].
+// DecodeOutput[T] or use RunAs[T]. Default: none, as WithJSONSchema.
 func WithOutputSchemaFor[T any]() Option {
 	schema, err := schemaFor[T]()
 	return optionFunc(func(o *config) { o.jsonSchema, o.jsonSchemaErr = schema, err })
