@@ -258,6 +258,33 @@ type MCPSetResult struct {
 	Errors map[string]string `json:"errors"`
 }
 
+// setServerEntries returns the entries of SetMCPServers's request for servers: theirs, named,
+// and the in-process servers of the options, which the CLI counts in the set it replaces (they
+// stay). A server without a name or with the name of one of the options' is an error.
+func (o *config) setServerEntries(servers map[string]MCPServerConfig) (map[string]mcpServerEntry, error) {
+	entries := make(map[string]mcpServerEntry, len(servers)+len(o.mcpInProcess))
+	for n, c := range servers {
+		if n == "" {
+			return nil, errors.New("v2: an MCP server needs a name")
+		}
+		if slices.Contains(o.mcpOrder, n) {
+			return nil, fmt.Errorf("v2: MCP server %q was given at start; SetMCPServers manages the others", n)
+		}
+		e, err := entryOf(c)
+		if err != nil {
+			return nil, fmt.Errorf("v2: MCP server %q: %w", n, err)
+		}
+		if e.Type == "sdk" {
+			e.Name = n
+		}
+		entries[n] = e
+	}
+	for n := range o.mcpInProcess {
+		entries[n] = mcpServerEntry{Type: "sdk", Name: n}
+	}
+	return entries, nil
+}
+
 // SetMCPServers replaces the session's set of servers added at run time (initially empty; the
 // servers of the options stay, whatever the set) with servers, by name: in-process ones
 // (*MCPInProcessServer) and external ones (*MCPStdioServer, *MCPSSEServer, *MCPHTTPServer). It
@@ -273,26 +300,9 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 	case <-ctx.Done():
 		return nil, fmt.Errorf("v2: mcp_set_servers: waiting for another SetMCPServers: %w", context.Cause(ctx))
 	}
-	entries := make(map[string]mcpServerEntry, len(servers))
-	for n, c := range servers {
-		if n == "" {
-			return nil, errors.New("v2: an MCP server needs a name")
-		}
-		if slices.Contains(s.o.mcpOrder, n) {
-			return nil, fmt.Errorf("v2: MCP server %q was given at start; SetMCPServers manages the others", n)
-		}
-		e, err := entryOf(c)
-		if err != nil {
-			return nil, fmt.Errorf("v2: MCP server %q: %w", n, err)
-		}
-		if e.Type == "sdk" {
-			e.Name = n
-		}
-		entries[n] = e
-	}
-	// The CLI counts the in-process servers of initialize in the set it replaces: they stay.
-	for n := range s.o.mcpInProcess {
-		entries[n] = mcpServerEntry{Type: "sdk", Name: n}
+	entries, err := s.o.setServerEntries(servers)
+	if err != nil {
+		return nil, err
 	}
 	// Connect the new in-process servers first: the CLI talks to them before it answers.
 	next := map[string]*mcp.Server{}
