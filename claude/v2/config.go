@@ -52,7 +52,7 @@ type config struct {
 	toolsSet          bool // WithTools was given (tools may be empty: no tool)
 	allowedTools      []string
 	disallowedTools   []string
-	permissionMode    string
+	permissionMode    PermissionMode
 	promptTool        string // WithPermissionPromptTool
 	noPrompts         bool   // WithoutPermissionPrompts
 	allowBypass       bool   // WithAllowBypassPermissions

@@ -32,13 +32,13 @@ func WithManagedSettings(settingsJSON string) Option {
 	return optionFunc(func(o *config) { o.managed = settingsJSON })
 }
 
-// WithNoPermissionPrompts declares that nobody answers permission prompts
+// WithoutPermissionPrompts declares that nobody answers permission prompts
 // (--permission-prompts=none; the TypeScript SDK's permissionPrompts "none"): what would prompt
 // is denied at once, and the model is told the session has no approval surface; the permission
 // mode, rules and hooks still decide the rest. Default: the SDK is the host; without
 // WithCanUseTool or WithPermissionPromptTool the CLI denies what would prompt too, with a
 // plainer message. It excludes WithCanUseTool and WithPermissionPromptTool.
-func WithNoPermissionPrompts() Option {
+func WithoutPermissionPrompts() Option {
 	return optionFunc(func(o *config) { o.noPrompts = true })
 }
 
@@ -84,11 +84,11 @@ func WithAllowBypassPermissions() Option {
 	return optionFunc(func(o *config) { o.allowBypass = true })
 }
 
-// WithNoSessionPersistence keeps the CLI from writing the session's transcript to disk
+// WithoutSessionPersistence keeps the CLI from writing the session's transcript to disk
 // (--no-session-persistence; the official SDKs' persistSession false): nothing is written under
 // ~/.claude/projects, so the session cannot be resumed, continued or forked later. Default: the
 // transcript is written. It excludes WithSessionStore, which mirrors that transcript.
-func WithNoSessionPersistence() Option {
+func WithoutSessionPersistence() Option {
 	return optionFunc(func(o *config) { o.noPersist = true })
 }
 

@@ -42,9 +42,10 @@ func WithEnv(kv ...string) Option {
 }
 
 // WithBaseEnv replaces the inherited environment (os.Environ()) as the base of the CLI's
-// environment. Default: os.Environ().
-func WithBaseEnv(env []string) Option {
-	return optionFunc(func(o *config) { o.baseEnv = append([]string{}, env...) })
+// environment with the KEY=VALUE variables kv (none: an empty base), as WithEnv takes them;
+// WithEnv's are added on top. Default: os.Environ().
+func WithBaseEnv(kv ...string) Option {
+	return optionFunc(func(o *config) { o.baseEnv = append([]string{}, kv...) })
 }
 
 // WithModel sets the model (--model). Default: the CLI's default.
@@ -76,18 +77,22 @@ func WithDisallowedTools(tools ...string) Option {
 	return optionFunc(func(o *config) { o.disallowedTools = append(o.disallowedTools, tools...) })
 }
 
+// PermissionMode is a permission mode of the CLI: how it decides on tool calls no rule or hook
+// decides (WithPermissionMode, Session.SetPermissionMode, AgentDefinition.PermissionMode).
+type PermissionMode string
+
 // Permission modes the CLI accepts.
 const (
-	PermissionModeDefault           = "default"
-	PermissionModeAcceptEdits       = "acceptEdits"
-	PermissionModeBypassPermissions = "bypassPermissions"
-	PermissionModeDontAsk           = "dontAsk"
-	PermissionModePlan              = "plan"
-	PermissionModeAuto              = "auto"
+	PermissionModeDefault           PermissionMode = "default"
+	PermissionModeAcceptEdits       PermissionMode = "acceptEdits"
+	PermissionModeBypassPermissions PermissionMode = "bypassPermissions"
+	PermissionModeDontAsk           PermissionMode = "dontAsk"
+	PermissionModePlan              PermissionMode = "plan"
+	PermissionModeAuto              PermissionMode = "auto"
 )
 
 // WithPermissionMode sets the permission mode (--permission-mode). Default: the CLI's ("default").
-func WithPermissionMode(mode string) Option {
+func WithPermissionMode(mode PermissionMode) Option {
 	return optionFunc(func(o *config) { o.permissionMode = mode })
 }
 

@@ -32,14 +32,14 @@ func WithMaxBudgetUSD(usd float64) Option {
 	return optionFunc(func(o *config) { o.maxBudgetUSD = usd })
 }
 
-// WithFallbackModel sets the models the CLI falls back to, in order, when the main model is
+// WithFallbackModels sets the models the CLI falls back to, in order, when the main model is
 // overloaded or unavailable (--fallback-model, a comma-separated list with CLI 2.1.330; the
 // official SDKs take one): after its retries of one model fail, the CLI asks the next, and the
 // main model is tried again at the start of each turn (TestRealCLI_FallbackModels). When the
 // last one is overloaded too, the CLI keeps retrying it with backoff: bound the turn with its
 // ctx. Default: none. A name must not be empty, hold a comma, repeat another, or be WithModel's
 // (the CLI would only retry the same model; the TypeScript SDK rejects it too).
-func WithFallbackModel(models ...string) Option {
+func WithFallbackModels(models ...string) Option {
 	return optionFunc(func(o *config) { o.fallbackModels = append(o.fallbackModels, models...) })
 }
 
@@ -125,7 +125,7 @@ type AgentDefinition struct {
 	// stopped after it (AgentMCPServer). Default: none of its own.
 	MCPServers []AgentMCPServer `json:"mcpServers,omitempty"`
 	// InitialPrompt is sent as the first user turn, ahead of the prompt, when the agent is the
-	// main agent (WithAgent); slash commands in it run. It is not read when the agent runs as
+	// main agent (WithMainAgent); slash commands in it run. It is not read when the agent runs as
 	// a subagent. Default: none.
 	InitialPrompt string `json:"initialPrompt,omitempty"`
 	// Background runs the agent as a background task whenever it is called: the Agent tool
@@ -135,7 +135,7 @@ type AgentDefinition struct {
 	Effort string `json:"effort,omitempty"`
 	// PermissionMode is the agent's permission mode (WithPermissionMode's modes), e.g.
 	// PermissionModeAcceptEdits lets it write files without a prompt. Default: the session's.
-	PermissionMode string `json:"permissionMode,omitempty"`
+	PermissionMode PermissionMode `json:"permissionMode,omitempty"`
 	// Memory loads the agent's own memory file, MEMORY.md, into its system prompt, and lets it
 	// keep it, from SettingSourceUser (~/.claude/agent-memory/<name>/), SettingSourceProject
 	// (<project>/.claude/agent-memory/<name>/) or SettingSourceLocal
@@ -165,10 +165,10 @@ func WithAgents(agents map[string]AgentDefinition) Option {
 	})
 }
 
-// WithAgent runs the main agent as the named agent (--agent): its prompt becomes the system
+// WithMainAgent runs the main agent as the named agent (--agent): its prompt becomes the system
 // prompt, its tools and model apply. The name is one of WithAgents's, or an agent of the setting
 // sources or plugins. Default: the CLI's main agent.
-func WithAgent(name string) Option { return optionFunc(func(o *config) { o.mainAgent = name }) }
+func WithMainAgent(name string) Option { return optionFunc(func(o *config) { o.mainAgent = name }) }
 
 // SettingSource is a settings file the CLI may load.
 type SettingSource string

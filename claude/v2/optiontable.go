@@ -104,7 +104,7 @@ var optionTable = []optionRow{
 		}
 		return nil
 	}},
-	{options: "WithFallbackModel", to: toArgv, key: "--fallback-model", argv: func(o *config) []string {
+	{options: "WithFallbackModels", to: toArgv, key: "--fallback-model", argv: func(o *config) []string {
 		return flag("--fallback-model", strings.Join(o.fallbackModels, ","))
 	}},
 	{options: "WithEffort", to: toArgv, key: "--effort", argv: func(o *config) []string { return flag("--effort", o.effort) }},
@@ -118,7 +118,7 @@ var optionTable = []optionRow{
 		}
 		return nil
 	}},
-	{options: "WithAgent", to: toArgv, key: "--agent", argv: func(o *config) []string { return flag("--agent", o.mainAgent) }},
+	{options: "WithMainAgent", to: toArgv, key: "--agent", argv: func(o *config) []string { return flag("--agent", o.mainAgent) }},
 	{options: "WithPluginDirs", to: toArgv, key: "--plugin-dir (once each)", argv: func(o *config) []string { return repeated("--plugin-dir", o.pluginDirs) }},
 	{options: "WithPermissionPromptTool", to: toArgv, key: "--permission-prompt-tool", argv: func(o *config) []string { return flag("--permission-prompt-tool", o.promptTool) }},
 	{options: "WithSettingSources", to: toArgv, key: "--setting-sources", argv: func(o *config) []string {
@@ -131,11 +131,11 @@ var optionTable = []optionRow{
 		}
 		return []string{"--setting-sources=" + strings.Join(s, ",")}
 	}},
-	{options: "WithNoSessionPersistence", to: toArgv, key: "--no-session-persistence", argv: func(o *config) []string { return onOff("--no-session-persistence", o.noPersist) }},
+	{options: "WithoutSessionPersistence", to: toArgv, key: "--no-session-persistence", argv: func(o *config) []string { return onOff("--no-session-persistence", o.noPersist) }},
 	{options: "WithResumeDropsTurn", to: toArgv, key: "--resume-drops-turn", argv: func(o *config) []string { return flag("--resume-drops-turn", o.dropsTurn) }},
 	{options: "WithProjectConfigRoot", to: toArgv, key: "--project-config-root", argv: func(o *config) []string { return flag("--project-config-root", o.configRoot) }},
 	{options: "WithManagedSettings", to: toArgv, key: "--managed-settings", argv: func(o *config) []string { return flag("--managed-settings", o.managed) }},
-	{options: "WithNoPermissionPrompts", to: toArgv, key: "--permission-prompts=none", argv: func(o *config) []string { return onOff("--permission-prompts=none", o.noPrompts) }},
+	{options: "WithoutPermissionPrompts", to: toArgv, key: "--permission-prompts=none", argv: func(o *config) []string { return onOff("--permission-prompts=none", o.noPrompts) }},
 	{options: "WithAllowBypassPermissions", to: toArgv, key: "--allow-dangerously-skip-permissions", argv: func(o *config) []string {
 		return onOff("--allow-dangerously-skip-permissions", o.allowBypass)
 	}},

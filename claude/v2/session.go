@@ -199,9 +199,11 @@ func (s *Session) Interrupt(ctx context.Context) error {
 	return err
 }
 
-// SetPermissionMode changes the permission mode of the running session.
-func (s *Session) SetPermissionMode(ctx context.Context, mode string) error {
-	_, err := s.t.Request(ctx, "set_permission_mode", map[string]string{"subtype": "set_permission_mode", "mode": mode})
+// SetPermissionMode changes the permission mode of the running session (one of the
+// PermissionMode constants; the CLI refuses PermissionModeBypassPermissions unless the session
+// started in it or with WithAllowBypassPermissions).
+func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) error {
+	_, err := s.t.Request(ctx, "set_permission_mode", map[string]string{"subtype": "set_permission_mode", "mode": string(mode)})
 	return err
 }
 

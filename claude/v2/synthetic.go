@@ -66,9 +66,9 @@ func (s *Session) fillSynthetic(b *shared.BaseHookInput, e shared.HookEvent) (mo
 	id, f := s.id, s.cliInit
 	s.idMu.Unlock()
 	if f == (initFacts{}) {
-		f = initFacts{model: s.o.model, permissionMode: s.o.permissionMode}
+		f = initFacts{model: s.o.model, permissionMode: string(s.o.permissionMode)}
 		if f.permissionMode == "" {
-			f.permissionMode = PermissionModeDefault
+			f.permissionMode = string(PermissionModeDefault)
 		}
 	}
 	if f.transcriptPath == "" {

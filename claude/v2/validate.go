@@ -269,7 +269,7 @@ func (o *config) checkModelControls() error {
 	for _, l := range []struct {
 		opt   string
 		names []string
-	}{{"WithFallbackModel", o.fallbackModels}, {"WithBetas", o.betas}, {"WithTools", o.tools}} {
+	}{{"WithFallbackModels", o.fallbackModels}, {"WithBetas", o.betas}, {"WithTools", o.tools}} {
 		for _, n := range l.names {
 			if n == "" || strings.Contains(n, ",") {
 				return fmt.Errorf("v2: %s(%q): a name must not be empty or hold a comma", l.opt, n)
@@ -278,7 +278,7 @@ func (o *config) checkModelControls() error {
 	}
 	for i, f := range o.fallbackModels {
 		if f == o.model || slices.Contains(o.fallbackModels[:i], f) {
-			return fmt.Errorf("v2: WithFallbackModel(%q): the same model as WithModel or an earlier fallback", f)
+			return fmt.Errorf("v2: WithFallbackModels(%q): the same model as WithModel or an earlier fallback", f)
 		}
 	}
 	switch o.effort {
@@ -345,7 +345,7 @@ func (o *config) checkSourcesAndPlugins() error {
 // take a constrained value.
 func (o *config) checkExtras() error {
 	if o.noPersist && o.store != nil {
-		return errors.New("v2: WithNoSessionPersistence and WithSessionStore exclude each other: no transcript is written to mirror")
+		return errors.New("v2: WithoutSessionPersistence and WithSessionStore exclude each other: no transcript is written to mirror")
 	}
 	if o.systemPromptFile != "" && (o.systemPrompt != nil || o.claudeCode) {
 		return errors.New("v2: WithSystemPromptFile excludes WithSystemPrompt and WithClaudeCodeSystemPrompt")
@@ -367,7 +367,7 @@ func (o *config) checkExtras() error {
 		}
 	}
 	if o.noPrompts && (o.canUseTool != nil || o.promptTool != "") {
-		return errors.New("v2: WithNoPermissionPrompts excludes WithCanUseTool and WithPermissionPromptTool")
+		return errors.New("v2: WithoutPermissionPrompts excludes WithCanUseTool and WithPermissionPromptTool")
 	}
 	return nil
 }
