@@ -27,7 +27,7 @@ type initRequest struct {
 	SDKMCPServers         []string                  `json:"sdkMcpServers,omitempty"`
 	SDKMCPServerManifests map[string]mcpManifest    `json:"sdkMcpServerManifests,omitempty"`
 	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`
-	// Agents are WithAgents's subagents (config.go), sent with every initialize.
+	// Agents are WithAgents's subagents (options_model.go), sent with every initialize.
 	Agents map[string]AgentDefinition `json:"agents,omitempty"`
 	// Skills is WithSkills's allowlist (skills.go): nil is none, empty hides every skill.
 	Skills []string `json:"skills,omitzero"`
