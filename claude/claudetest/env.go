@@ -110,7 +110,7 @@ func NewEnvWithCLI(t testing.TB, cliPath string, model func(project string) *Mod
 		v2.WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 		v2.WithCLIPath(bin),
 		v2.WithCwd(project),
-		v2.WithBaseEnv(CLIEnv(home, m.URL())),
+		v2.WithBaseEnv(CLIEnv(home, m.URL())...),
 		v2.WithObserver(&e.trace),
 	}
 	return e

@@ -92,7 +92,7 @@ func TestRecordAndReplay(t *testing.T) {
 	}
 	defer rec.Close()
 	// Later options win: the sessions talk to the Recorder, which passes on to the Model.
-	liveCalls, liveHooks, liveResult, liveFiles := tidy(t, live, v2.WithBaseEnv(claudetest.CLIEnv(live.Home, rec.URL())))
+	liveCalls, liveHooks, liveResult, liveFiles := tidy(t, live, v2.WithBaseEnv(claudetest.CLIEnv(live.Home, rec.URL())...))
 	name := t.TempDir() + "/session.json"
 	if err := rec.Save(name); err != nil {
 		t.Fatalf("Save: %v", err)

@@ -21,7 +21,7 @@ func ExampleRecorder() {
 
 	ctx := context.Background()
 	s, err := v2.CreateSession(ctx,
-		v2.WithBaseEnv(append(os.Environ(), "ANTHROPIC_BASE_URL="+rec.URL())),
+		v2.WithBaseEnv(append(os.Environ(), "ANTHROPIC_BASE_URL="+rec.URL())...),
 		v2.WithAllowedTools("Bash"))
 	if err != nil {
 		log.Fatal(err)

@@ -82,9 +82,11 @@ type InitPlugin struct {
 	Source  string `json:"source,omitempty"`
 }
 
-// ContentBlock is one block of a model message: text, thinking, tool_use, tool_result,
-// server_tool_use or web_search_tool_result (the Block* constants); fields of other blocks are not
-// decoded (the message's Raw has them).
+// ContentBlock is one content block, the SDK's only type of one: of a model message (text,
+// thinking, tool_use, tool_result, server_tool_use or web_search_tool_result: the Block*
+// constants; fields of other blocks are not decoded, the message's Raw has them), and of a prompt
+// (text, image, document: made with v2.TextBlock, v2.ImageBlock, v2.ImageURLBlock,
+// v2.DocumentBlock or v2.TextDocumentBlock). It marshals as the Messages API shapes it.
 type ContentBlock struct {
 	Type string `json:"type"`
 	// Text of a text block, and its Citations (web search hits it cites) when it has any.
@@ -101,6 +103,18 @@ type ContentBlock struct {
 	ToolUseID string         `json:"tool_use_id,omitempty"`
 	Content   jsontext.Value `json:"content,omitempty"`
 	IsError   bool           `json:"is_error,omitempty"`
+	// Source is where an image's or a document's data comes from, and Title a document's title.
+	Source *BlockSource `json:"source,omitempty"`
+	Title  string       `json:"title,omitempty"`
+}
+
+// BlockSource is where an image's or a document's data comes from.
+type BlockSource struct {
+	// Type is "base64", "url" or "text".
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
 }
 
 // ContentText returns a tool_result's content as text: the string itself, or its text blocks

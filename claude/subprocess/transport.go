@@ -36,8 +36,13 @@ const (
 	DefaultRequestTimeout = 60 * time.Second
 )
 
-// Config configures a Transport. Only CLIPath is required.
+// Config configures a Transport: what it runs (the command line and environment the caller
+// built: claude/v2 builds them from its option table), who answers the CLI's requests, and the
+// transport's limits. It holds no session option of its own: a setting that changes the CLI's
+// behaviour reaches it through Args, Env or a request the caller sends. Only CLIPath is required.
 type Config struct {
+	// What runs.
+
 	// CLIPath is the CLI binary (see FindCLI).
 	CLIPath string
 	// Args are the CLI's arguments.
@@ -57,6 +62,9 @@ type Config struct {
 	// Env is added on top of BaseEnv and wins over it; what it sets is kept (except CLAUDECODE,
 	// with which the CLI refuses to start).
 	Env []string
+
+	// Who answers the CLI's requests and sees its output.
+
 	// Hooks answers hook requests; nil means no Go hooks (every hook request is answered with {},
 	// or with a denial for events that guard an action).
 	Hooks *HookExecutor
@@ -70,15 +78,33 @@ type Config struct {
 	// CanUseTool answers can_use_tool requests, each on a goroutine of its own, bounded by
 	// PermissionTimeout; nil denies them.
 	CanUseTool shared.CanUseToolFunc
+	// OnMessage, if set, sees every decoded message on the reader goroutine before it is queued,
+	// including the control traffic the transport answers itself. It must be fast and must not
+	// call the transport.
+	OnMessage func(shared.Message)
+	// HookEvents turns the CLI's system hook_started / hook_progress / hook_response messages (its
+	// settings command hooks) into *shared.HookStarted / HookProgress / HookResponse with Source
+	// "cli", the types of the SDK's own hook events. Default: false (they stay *shared.SystemMessage).
+	HookEvents bool
+	// OnStderr, if set, gets every stderr line. It runs on the stderr goroutine.
+	OnStderr func(line string)
+	// OnRoundTrip, if set, is called once for each CLI request the transport answers (a hook, a
+	// permission prompt, a refused subtype) with when its line was read, decoded and answered, and
+	// when the answer was written: the SDK's own share of a round trip, in three parts. It runs on
+	// the goroutine that wrote the answer, after the write; it must be fast and must not call the
+	// transport. A request answered by nobody (cancelled by the CLI, or the session closed) is not
+	// reported. Default: nil, and then the transport reads no clock for it.
+	OnRoundTrip func(shared.RoundTrip)
+	// Logger; nil means slog.Default(). Tool inputs and environment values are never logged.
+	Logger *slog.Logger
+
+	// The transport's limits; zero means the default.
+
 	// MaxLineSize bounds one stdout line (default DefaultMaxLineSize). Longer lines are skipped
 	// and reported as a *LineTooLongError.
 	MaxLineSize int
 	// StderrTail is how many bytes of stderr are kept for errors (default DefaultStderrTail).
 	StderrTail int
-	// OnStderr, if set, gets every stderr line. It runs on the stderr goroutine.
-	OnStderr func(line string)
-	// Logger; nil means slog.Default(). Tool inputs and environment values are never logged.
-	Logger *slog.Logger
 	// CloseGrace is how long Close waits after closing stdin, and again after SIGTERM, before it
 	// escalates (default DefaultCloseGrace). It also bounds how long the readers may drain the
 	// pipes after the CLI exited.
@@ -96,21 +122,6 @@ type Config struct {
 	// hook has decided (at most its chain timeout plus a second), and the hook's allow until the
 	// callback has (at most PermissionTimeout plus a second); one not decided in time denies.
 	PermissionTimeout time.Duration
-	// OnMessage, if set, sees every decoded message on the reader goroutine before it is queued,
-	// including the control traffic the transport answers itself. It must be fast and must not
-	// call the transport.
-	OnMessage func(shared.Message)
-	// HookEvents turns the CLI's system hook_started / hook_progress / hook_response messages (its
-	// settings command hooks) into *shared.HookStarted / HookProgress / HookResponse with Source
-	// "cli", the types of the SDK's own hook events. Default: false (they stay *shared.SystemMessage).
-	HookEvents bool
-	// OnRoundTrip, if set, is called once for each CLI request the transport answers (a hook, a
-	// permission prompt, a refused subtype) with when its line was read, decoded and answered, and
-	// when the answer was written: the SDK's own share of a round trip, in three parts. It runs on
-	// the goroutine that wrote the answer, after the write; it must be fast and must not call the
-	// transport. A request answered by nobody (cancelled by the CLI, or the session closed) is not
-	// reported. Default: nil, and then the transport reads no clock for it.
-	OnRoundTrip func(shared.RoundTrip)
 }
 
 // Transport is one running CLI process. All methods are safe for concurrent use.

@@ -12,7 +12,7 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// The options of config.go and output.go map to one "--flag=value" argument each.
+// The options of options_model.go and output.go map to one "--flag=value" argument each.
 func TestMoreArgs(t *testing.T) {
 	base := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json", "--system-prompt="}
 	const bypass = "--dangerously-skip-permissions"
@@ -26,7 +26,7 @@ func TestMoreArgs(t *testing.T) {
 			A string `json:"a"`
 		}]()}, []string{`--json-schema={"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`}},
 		{"budget", []v2.Option{v2.WithMaxBudgetUSD(0.25)}, []string{"--max-budget-usd=0.25"}},
-		{"fallback", []v2.Option{v2.WithFallbackModel("a", bypass)}, []string{"--fallback-model=a," + bypass}},
+		{"fallback", []v2.Option{v2.WithFallbackModels("a", bypass)}, []string{"--fallback-model=a," + bypass}},
 		{"effort", []v2.Option{v2.WithEffort(v2.EffortMax)}, []string{"--effort=max"}},
 		{"thinking", []v2.Option{v2.WithThinking(v2.ThinkingDisabled)}, []string{"--thinking=disabled"}},
 		{"thinking tokens", []v2.Option{v2.WithMaxThinkingTokens(1024)}, []string{"--max-thinking-tokens=1024"}},
@@ -37,7 +37,7 @@ func TestMoreArgs(t *testing.T) {
 		{"setting sources", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser, v2.SettingSourceLocal)}, []string{"--setting-sources=user,local"}},
 		{"no setting sources", []v2.Option{v2.WithSettingSources()}, []string{"--setting-sources="}},
 		{"agents are not args", []v2.Option{v2.WithAgents(map[string]v2.AgentDefinition{"a": {Description: "d", Prompt: "p"}})}, nil},
-		{"main agent", []v2.Option{v2.WithAgent(bypass)}, []string{"--agent=" + bypass}},
+		{"main agent", []v2.Option{v2.WithMainAgent(bypass)}, []string{"--agent=" + bypass}},
 		{"plugin dirs", []v2.Option{v2.WithPluginDirs("/p", bypass)}, []string{"--plugin-dir=/p", "--plugin-dir=" + bypass}},
 		{"permission prompt tool", []v2.Option{v2.WithPermissionPromptTool("mcp__a__b")}, []string{"--permission-prompt-tool=mcp__a__b"}},
 		{"wrapper is not an arg", []v2.Option{v2.WithWrapper("docker", "exec", "-i", "box")}, nil},
@@ -68,7 +68,7 @@ func TestMoreOptionsValidation(t *testing.T) {
 		{"schema of a func", []v2.Option{v2.WithOutputSchemaFor[func()]()}, "output schema"},
 		{"negative budget", []v2.Option{v2.WithMaxBudgetUSD(-1)}, "positive and finite"},
 		{"NaN budget", []v2.Option{v2.WithMaxBudgetUSD(math.NaN())}, "positive and finite"},
-		{"fallback with a comma", []v2.Option{v2.WithFallbackModel("a,b")}, "comma"},
+		{"fallback with a comma", []v2.Option{v2.WithFallbackModels("a,b")}, "comma"},
 		{"empty beta", []v2.Option{v2.WithBetas("")}, "empty"},
 		{"tool with a comma", []v2.Option{v2.WithTools("Read,Write")}, "comma"},
 		{"effort", []v2.Option{v2.WithEffort("extreme")}, "unknown effort"},

@@ -12,51 +12,36 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
-// Block is one content block of a prompt: text, an image or a document, made with TextBlock,
-// ImageBlock, ImageURLBlock, DocumentBlock or TextDocumentBlock, and sent with SendContent,
-// QueryContent or RunContent. It is sent as the Messages API shapes it.
-type Block struct {
-	Type   string       `json:"type"`
-	Text   string       `json:"text,omitempty"`
-	Source *BlockSource `json:"source,omitempty"`
-	Title  string       `json:"title,omitempty"`
-}
-
-// BlockSource is where an image's or a document's data comes from.
-type BlockSource struct {
-	// Type is "base64", "url" or "text".
-	Type      string `json:"type"`
-	MediaType string `json:"media_type,omitempty"`
-	Data      string `json:"data,omitempty"`
-	URL       string `json:"url,omitempty"`
-}
+// The blocks of a prompt (SendContent, QueryContent, SendStream) are shared.ContentBlock values
+// made with TextBlock, ImageBlock, ImageURLBlock, DocumentBlock or TextDocumentBlock, sent as the
+// Messages API shapes them.
 
 // TextBlock is a text block.
-func TextBlock(text string) Block { return Block{Type: "text", Text: text} }
+func TextBlock(text string) shared.ContentBlock { return shared.ContentBlock{Type: "text", Text: text} }
 
 // ImageBlock is an image given by its bytes; mediaType is "image/png", "image/jpeg", "image/gif"
 // or "image/webp".
-func ImageBlock(mediaType string, data []byte) Block {
-	return Block{Type: "image", Source: &BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
+func ImageBlock(mediaType string, data []byte) shared.ContentBlock {
+	return shared.ContentBlock{Type: "image", Source: &shared.BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
 }
 
 // ImageURLBlock is an image the API fetches from url, an http or https URL (SendContent rejects
 // any other). CLI 2.1.330 passes it to the API as given: the API, not the SDK or the CLI, fetches
 // it, and a URL the API cannot fetch fails the turn with the API's error.
-func ImageURLBlock(url string) Block {
-	return Block{Type: "image", Source: &BlockSource{Type: "url", URL: url}}
+func ImageURLBlock(url string) shared.ContentBlock {
+	return shared.ContentBlock{Type: "image", Source: &shared.BlockSource{Type: "url", URL: url}}
 }
 
 // DocumentBlock is a document given by its bytes: a PDF, mediaType "application/pdf", the only
 // binary document the Messages API takes (SendContent rejects any other; a plain-text document
 // is TextDocumentBlock). title may be "". CLI 2.1.330 passes it to the API as given.
-func DocumentBlock(mediaType string, data []byte, title string) Block {
-	return Block{Type: "document", Title: title, Source: &BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
+func DocumentBlock(mediaType string, data []byte, title string) shared.ContentBlock {
+	return shared.ContentBlock{Type: "document", Title: title, Source: &shared.BlockSource{Type: "base64", MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}
 }
 
 // TextDocumentBlock is a plain-text document; title may be "".
-func TextDocumentBlock(text, title string) Block {
-	return Block{Type: "document", Title: title, Source: &BlockSource{Type: "text", MediaType: "text/plain", Data: text}}
+func TextDocumentBlock(text, title string) shared.ContentBlock {
+	return shared.ContentBlock{Type: "document", Title: title, Source: &shared.BlockSource{Type: "text", MediaType: "text/plain", Data: text}}
 }
 
 // mediaTypes are the media types the Messages API takes, by block type and source type: a
@@ -69,7 +54,7 @@ var mediaTypes = map[[2]string]map[string]bool{
 
 // validateBlocks checks blocks before anything is sent: a malformed block would make the CLI's
 // API request fail after the turn started.
-func validateBlocks(blocks []Block) error {
+func validateBlocks(blocks []shared.ContentBlock) error {
 	if len(blocks) == 0 {
 		return errors.New("v2: a prompt needs at least one block")
 	}
@@ -109,7 +94,7 @@ func validateBlocks(blocks []Block) error {
 // SendContent writes a prompt made of content blocks (text, images, documents). It does not wait
 // for the answer: read it with Receive. Invalid blocks are an error and nothing is sent. Send is
 // the shortcut for a prompt of text.
-func (s *Session) SendContent(ctx context.Context, blocks ...Block) error {
+func (s *Session) SendContent(ctx context.Context, blocks ...shared.ContentBlock) error {
 	if err := validateBlocks(blocks); err != nil {
 		return err
 	}
@@ -128,7 +113,7 @@ type verbatimUserMessage struct {
 // sendUser writes a user message with content (a string or blocks), marked client_composed with
 // WithVerbatimPrompts.
 func (s *Session) sendUser(content any) error {
-	if !s.o.more.extra.verbatim {
+	if !s.o.verbatim {
 		return s.t.SendUser(content, "default")
 	}
 	return s.t.WriteMessage(verbatimUserMessage{
@@ -138,7 +123,7 @@ func (s *Session) sendUser(content any) error {
 }
 
 // QueryContent is Query with a prompt of content blocks (SendContent).
-func (s *Session) QueryContent(ctx context.Context, blocks ...Block) iter.Seq2[shared.Message, error] {
+func (s *Session) QueryContent(ctx context.Context, blocks ...shared.ContentBlock) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
 		if !s.recvBusy.TryLock() {
 			yield(nil, ErrBusy)
@@ -157,7 +142,7 @@ func (s *Session) QueryContent(ctx context.Context, blocks ...Block) iter.Seq2[s
 // official SDKs' async iterable prompt): the CLI queues those that arrive while a turn runs and
 // answers them in order. It returns when prompts ends, at the first invalid prompt (nothing of it
 // is sent), or when ctx is done; read the answers with Receive, one result per prompt.
-func (s *Session) SendStream(ctx context.Context, prompts iter.Seq[[]Block]) error {
+func (s *Session) SendStream(ctx context.Context, prompts iter.Seq[[]shared.ContentBlock]) error {
 	for blocks := range prompts {
 		if err := s.SendContent(ctx, blocks...); err != nil {
 			return err

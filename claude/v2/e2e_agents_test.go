@@ -87,7 +87,7 @@ func TestRealCLI_AgentFields(t *testing.T) {
 		// The subagent writes a file; without a permission for it the session (no WithCanUseTool)
 		// denies the write, with PermissionModeAcceptEdits it is written.
 		for _, tc := range []struct {
-			mode    string
+			mode    v2.PermissionMode
 			written bool
 		}{{v2.PermissionModeAcceptEdits, true}, {"", false}} {
 			t.Run(fmt.Sprintf("PermissionMode=%q", tc.mode), func(t *testing.T) {
@@ -194,7 +194,7 @@ func TestRealCLI_AgentInitialPrompt(t *testing.T) {
 			env := textEnv(t, "ok", "ok")
 			run(t, env.session(t,
 				v2.WithAgents(map[string]v2.AgentDefinition{"lead": {Description: "Leads", Prompt: "LEAD-PROMPT", InitialPrompt: initial}}),
-				v2.WithAgent("lead")), "THE-USER-PROMPT")
+				v2.WithMainAgent("lead")), "THE-USER-PROMPT")
 			r := firstRequest(t, env)
 			if got := r.Contains("INITIAL-PROMPT-MARK-2"); got != (initial != "") {
 				t.Errorf("InitialPrompt %q: the first request has it = %v", initial, got)

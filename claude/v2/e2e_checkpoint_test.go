@@ -1,10 +1,11 @@
 package v2_test
 
 import (
-	"github.com/go-json-experiment/json"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"

@@ -165,7 +165,7 @@ func TestRealCLI_ModelControls(t *testing.T) {
 			}
 			return claudetest.TextReply("from " + r.Model)
 		})
-		s := env.session(t, v2.WithModel("claude-sonnet-4-5"), v2.WithFallbackModel("claude-haiku-4-5"))
+		s := env.session(t, v2.WithModel("claude-sonnet-4-5"), v2.WithFallbackModels("claude-haiku-4-5"))
 		res, err := s.Run(testCtx(t), "hi")
 		if err != nil {
 			t.Fatalf("Run: %v", err)
@@ -408,8 +408,8 @@ func TestRealCLI_ContentPrompts(t *testing.T) {
 		t.Parallel()
 		env := textEnv(t, "first", "second")
 		s := env.session(t)
-		prompts := func(yield func([]v2.Block) bool) {
-			_ = yield([]v2.Block{v2.TextBlock("PROMPT-A")}) && yield([]v2.Block{v2.TextBlock("PROMPT-B")})
+		prompts := func(yield func([]shared.ContentBlock) bool) {
+			_ = yield([]shared.ContentBlock{v2.TextBlock("PROMPT-A")}) && yield([]shared.ContentBlock{v2.TextBlock("PROMPT-B")})
 		}
 		if err := s.SendStream(testCtx(t), prompts); err != nil {
 			t.Fatal(err)
@@ -546,14 +546,14 @@ func TestRealCLI_SystemPromptDefault(t *testing.T) {
 	}
 }
 
-// WithAgent runs the main agent as one of WithAgents's: its prompt, model and tools are the main
+// WithMainAgent runs the main agent as one of WithAgents's: its prompt, model and tools are the main
 // request's.
 func TestRealCLI_MainAgent(t *testing.T) {
 	t.Parallel()
 	env := textEnv(t, "ok")
 	run(t, env.session(t,
 		v2.WithAgents(map[string]v2.AgentDefinition{"lead": {Description: "Leads", Prompt: "MAIN-AGENT-PROMPT-5", Tools: []string{"Read", "Grep"}, Model: "claude-haiku-4-5"}}),
-		v2.WithAgent("lead")), "hi")
+		v2.WithMainAgent("lead")), "hi")
 	r := firstRequest(t, env)
 	if !strings.Contains(r.System, "MAIN-AGENT-PROMPT-5") || r.Model != "claude-haiku-4-5" || containsString(r.Tools, "Bash") {
 		t.Errorf("main request: model %q, tools %q, system %.300q", r.Model, r.Tools, r.System)

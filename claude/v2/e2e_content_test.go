@@ -46,7 +46,7 @@ func TestRealCLI_ContentBlockShapes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name  string
-		block v2.Block
+		block shared.ContentBlock
 		want  map[string]any
 	}{
 		{"image url", v2.ImageURLBlock("https://example.com/cat.png?size=1"),
@@ -89,7 +89,7 @@ func TestRealCLI_ContentBlockRejected(t *testing.T) {
 	s := env.session(t)
 	for _, tc := range []struct {
 		name  string
-		block v2.Block
+		block shared.ContentBlock
 		want  string
 	}{
 		{"text document as base64", v2.DocumentBlock("text/plain", []byte("REJECTED-1"), ""), `media type "text/plain"`},
@@ -98,7 +98,7 @@ func TestRealCLI_ContentBlockRejected(t *testing.T) {
 		{"image url without scheme", v2.ImageURLBlock("example.com/REJECTED-3.png"), "not an http or https URL"},
 		{"file url", v2.ImageURLBlock("file:///etc/REJECTED-4"), "not an http or https URL"},
 		{"empty url", v2.ImageURLBlock(""), "not an http or https URL"},
-		{"document url", v2.Block{Type: "document", Source: &v2.BlockSource{Type: "url", URL: "https://example.com/REJECTED-5.pdf"}}, `source type "url"`},
+		{"document url", shared.ContentBlock{Type: "document", Source: &shared.BlockSource{Type: "url", URL: "https://example.com/REJECTED-5.pdf"}}, `source type "url"`},
 		{"tiff image", v2.ImageBlock("image/tiff", pngPixel), `media type "image/tiff"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,7 +43,7 @@ func transcripts(t *testing.T, env *realEnv) []string {
 	return out
 }
 
-// WithNoSessionPersistence: the session runs, and no transcript is written (one is without it).
+// WithoutSessionPersistence: the session runs, and no transcript is written (one is without it).
 func TestRealCLI_NoSessionPersistence(t *testing.T) {
 	t.Parallel()
 	for _, persist := range []bool{true, false} {
@@ -52,7 +52,7 @@ func TestRealCLI_NoSessionPersistence(t *testing.T) {
 			env := textEnv(t, "ok")
 			var opts []v2.Option
 			if !persist {
-				opts = append(opts, v2.WithNoSessionPersistence())
+				opts = append(opts, v2.WithoutSessionPersistence())
 			}
 			s := env.session(t, opts...)
 			if res := run(t, s, "PERSIST-PROMPT"); res.Result != "ok" {

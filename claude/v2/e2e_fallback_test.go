@@ -10,7 +10,7 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// WithFallbackModel with several models: the fake API answers 529 (overloaded) to the main model
+// WithFallbackModels with several models: the fake API answers 529 (overloaded) to the main model
 // and the first fallback, and the CLI, after retrying each, asks the second fallback, whose answer
 // is the result; the next turn starts again with the main model. The recorded model names, each
 // run of retries counted once, show the order.
@@ -23,7 +23,7 @@ func TestRealCLI_FallbackModels(t *testing.T) {
 		}
 		return claudetest.TextReply("from " + r.Model)
 	})
-	s := env.session(t, v2.WithModel(main), v2.WithFallbackModel(first, second))
+	s := env.session(t, v2.WithModel(main), v2.WithFallbackModels(first, second))
 	for _, prompt := range []string{"one", "two"} {
 		res, err := s.Run(testCtx(t), prompt)
 		if err != nil {

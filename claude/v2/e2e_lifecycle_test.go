@@ -218,7 +218,7 @@ func synthesizedInputs(t *testing.T, extra v2.Option) {
 		t.Fatalf("UserPromptSubmit %d, SessionStart %d, SessionEnd %d inputs", len(u), len(st), len(en))
 	}
 	cli := u[0].BaseHookInput
-	if cli.TranscriptPath == "" || cli.PermissionMode != v2.PermissionModeAcceptEdits || initModel != "claude-sonnet-4-5" {
+	if cli.TranscriptPath == "" || cli.PermissionMode != string(v2.PermissionModeAcceptEdits) || initModel != "claude-sonnet-4-5" {
 		t.Fatalf("the CLI's own input: transcript %q, mode %q; system/init model %q", cli.TranscriptPath, cli.PermissionMode, initModel)
 	}
 	type fields struct{ Transcript, Mode, Model string }

@@ -69,7 +69,7 @@ func TestRealCLI_ManagedSettings(t *testing.T) {
 	}
 }
 
-// WithNoPermissionPrompts: a command that would prompt is denied, and the model is told why.
+// WithoutPermissionPrompts: a command that would prompt is denied, and the model is told why.
 func TestRealCLI_NoPermissionPrompts(t *testing.T) {
 	t.Parallel()
 	for _, none := range []bool{false, true} {
@@ -78,7 +78,7 @@ func TestRealCLI_NoPermissionPrompts(t *testing.T) {
 			env := newRealEnv(t, bashAndWrite)
 			var opts []v2.Option
 			if none {
-				opts = append(opts, v2.WithNoPermissionPrompts())
+				opts = append(opts, v2.WithoutPermissionPrompts())
 			}
 			msgs, _ := query(t, env.session(t, opts...), "go")
 			tr := toolResults(msgs)["toolu_pb"]

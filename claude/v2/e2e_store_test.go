@@ -6,11 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/go-json-experiment/json"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"

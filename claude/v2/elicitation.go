@@ -66,7 +66,7 @@ type ElicitationFunc func(ctx context.Context, req *ElicitationRequest) (Elicita
 // WithUserInputTimeout; an error, a panic, the timeout or an action other than accept, decline or
 // cancel declines the request. Default: every such request is declined (fail-closed).
 func WithOnElicitation(fn ElicitationFunc) Option {
-	return optionFunc(func(o *options) { o.surface.onElicitation = fn })
+	return optionFunc(func(o *config) { o.surface.onElicitation = fn })
 }
 
 // DefaultUserInputTimeout bounds one run of WithOnElicitation's and WithOnUserDialog's callbacks
@@ -77,7 +77,7 @@ const DefaultUserInputTimeout = 5 * time.Minute
 // that has not answered by then gets the fail-closed answer (decline; a cancelled dialog), its ctx
 // ends with ErrUserInputTimeout, and its late answer is dropped. Default: DefaultUserInputTimeout.
 func WithUserInputTimeout(d time.Duration) Option {
-	return optionFunc(func(o *options) { o.surface.inputTimeout = d })
+	return optionFunc(func(o *config) { o.surface.inputTimeout = d })
 }
 
 // ErrUserInputTimeout is the cause of a WithOnElicitation or WithOnUserDialog callback's ctx when

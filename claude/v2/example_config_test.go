@@ -24,7 +24,7 @@ func ExampleRunAs() {
 		v2.WithClaudeCodeSystemPrompt(),
 		v2.WithTools("Read", "Grep", "Glob"),
 		v2.WithMaxBudgetUSD(0.50),
-		v2.WithFallbackModel("claude-sonnet-4-5"),
+		v2.WithFallbackModels("claude-sonnet-4-5"),
 	)
 	if err != nil {
 		log.Fatal(err)

@@ -3,7 +3,7 @@ package v2
 // MergedSettingsFor returns the --settings JSON that CreateSession writes for opts (after
 // validation), or nil when it writes none.
 func MergedSettingsFor(opts ...Option) ([]byte, error) {
-	o := defaultOptions()
+	o := defaultConfig()
 	for _, opt := range opts {
 		opt.apply(&o)
 	}

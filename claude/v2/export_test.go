@@ -12,7 +12,7 @@ import (
 // ArgsFor returns the CLI arguments that CreateSession passes for opts (after validation). The
 // session id CreateSession picks for a new session is not included: pass WithSessionID.
 func ArgsFor(opts ...Option) ([]string, error) {
-	o := defaultOptions()
+	o := defaultConfig()
 	for _, opt := range opts {
 		if opt != nil {
 			opt.apply(&o)
@@ -26,7 +26,7 @@ func ArgsFor(opts ...Option) ([]string, error) {
 
 // HookRegistrationFor returns, as JSON, the hooks of the initialize request for hooks.
 func HookRegistrationFor(hooks shared.Hooks, hookTimeout ...Option) (string, error) {
-	o := defaultOptions()
+	o := defaultConfig()
 	for _, opt := range hookTimeout {
 		opt.apply(&o)
 	}
@@ -41,5 +41,5 @@ func HookRegistrationFor(hooks shared.Hooks, hookTimeout ...Option) (string, err
 // WithStoreTimeout bounds each Append of WithSessionStore's store by d instead of the request
 // timeout, so that a test can time out a store without bounding initialize too.
 func WithStoreTimeout(d time.Duration) Option {
-	return optionFunc(func(o *options) { o.storeTimeout = d })
+	return optionFunc(func(o *config) { o.storeTimeout = d })
 }

@@ -1,35 +1,12 @@
 package v2
 
 import (
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
-
-// extraOptions are the smaller options of the official SDKs: session persistence, debug log,
-// system prompt file, thinking display, and the initialize request's plan-mode instructions,
-// tool aliases, title and subagent text. The zero value is the default: nothing is passed.
-type extraOptions struct {
-	noPersist         bool              // --no-session-persistence
-	debugFile         string            // --debug-file
-	systemPromptFile  string            // --system-prompt-file
-	thinkingDisplay   string            // --thinking-display
-	planInstructions  string            // initialize planModeInstructions
-	toolAliases       map[string]string // initialize toolAliases
-	title             string            // initialize title
-	forwardSubagentTx bool              // initialize forwardSubagentText
-	verbatim          bool              // client_composed on every user message (content.go)
-	allowBypass       bool              // --allow-dangerously-skip-permissions
-	excludeDynamic    bool              // initialize excludeDynamicSections
-	dropsTurn         string            // --resume-drops-turn
-	configRoot        string            // --project-config-root
-	managed           string            // --managed-settings
-	noPrompts         bool              // --permission-prompts=none
-}
 
 // WithProjectConfigRoot reads the project's settings (permissions, hooks), .mcp.json and .claude
 // trees (commands, agents, skills, output styles) from dir, an absolute path, instead of the
@@ -37,7 +14,7 @@ type extraOptions struct {
 // session run in a worktree or checkout whose own .claude must not decide, dir being the trusted
 // checkout. Default: the working directory's.
 func WithProjectConfigRoot(dir string) Option {
-	return optionFunc(func(o *options) { o.more.extra.configRoot = dir })
+	return optionFunc(func(o *config) { o.configRoot = dir })
 }
 
 // WithManagedSettings passes restrictive settings at the policy tier (--managed-settings; the
@@ -52,17 +29,17 @@ func WithProjectConfigRoot(dir string) Option {
 // settings hooks (WithCommandHooks), which nothing can outrank. Default: none beyond the
 // machine's managed settings.
 func WithManagedSettings(settingsJSON string) Option {
-	return optionFunc(func(o *options) { o.more.extra.managed = settingsJSON })
+	return optionFunc(func(o *config) { o.managed = settingsJSON })
 }
 
-// WithNoPermissionPrompts declares that nobody answers permission prompts
+// WithoutPermissionPrompts declares that nobody answers permission prompts
 // (--permission-prompts=none; the TypeScript SDK's permissionPrompts "none"): what would prompt
 // is denied at once, and the model is told the session has no approval surface; the permission
 // mode, rules and hooks still decide the rest. Default: the SDK is the host; without
 // WithCanUseTool or WithPermissionPromptTool the CLI denies what would prompt too, with a
 // plainer message. It excludes WithCanUseTool and WithPermissionPromptTool.
-func WithNoPermissionPrompts() Option {
-	return optionFunc(func(o *options) { o.more.extra.noPrompts = true })
+func WithoutPermissionPrompts() Option {
+	return optionFunc(func(o *config) { o.noPrompts = true })
 }
 
 // WithResumeDropsTurn, with WithResumeAt, declares the turn the resume means to drop: promptUUID
@@ -73,7 +50,7 @@ func WithNoPermissionPrompts() Option {
 // without losing more. Default: no check, everything after WithResumeAt's message is dropped. It
 // must be a UUID (*SessionIDError).
 func WithResumeDropsTurn(promptUUID string) Option {
-	return optionFunc(func(o *options) { o.more.extra.dropsTurn = promptUUID })
+	return optionFunc(func(o *config) { o.dropsTurn = promptUUID })
 }
 
 // WithExcludeDynamicSections moves the per-user sections of the CLI's own system prompt (the
@@ -83,7 +60,7 @@ func WithResumeDropsTurn(promptUUID string) Option {
 // CLI's own prompt (WithClaudeCodeSystemPrompt, or WithAppendSystemPrompt alone). Default: the
 // sections stay in the system prompt.
 func WithExcludeDynamicSections() Option {
-	return optionFunc(func(o *options) { o.more.extra.excludeDynamic = true })
+	return optionFunc(func(o *config) { o.excludeDynamic = true })
 }
 
 // WithVerbatimPrompts sends every prompt (Send, SendContent, SendStream, Query, Run) as written
@@ -94,7 +71,7 @@ func WithExcludeDynamicSections() Option {
 // request (CLAUDE.md of subdirectories, skill and tool listings, reminders); most of it comes
 // after the first tool call. Default: off, prompts are expanded as typed into the CLI.
 func WithVerbatimPrompts() Option {
-	return optionFunc(func(o *options) { o.more.extra.verbatim = true })
+	return optionFunc(func(o *config) { o.verbatim = true })
 }
 
 // WithAllowBypassPermissions lets Session.SetPermissionMode switch the session to
@@ -104,15 +81,15 @@ func WithVerbatimPrompts() Option {
 // 2.1.330 refuses the flag to root (CreateSession fails) unless IS_SANDBOX=1 is in its
 // environment.
 func WithAllowBypassPermissions() Option {
-	return optionFunc(func(o *options) { o.more.extra.allowBypass = true })
+	return optionFunc(func(o *config) { o.allowBypass = true })
 }
 
-// WithNoSessionPersistence keeps the CLI from writing the session's transcript to disk
+// WithoutSessionPersistence keeps the CLI from writing the session's transcript to disk
 // (--no-session-persistence; the official SDKs' persistSession false): nothing is written under
 // ~/.claude/projects, so the session cannot be resumed, continued or forked later. Default: the
 // transcript is written. It excludes WithSessionStore, which mirrors that transcript.
-func WithNoSessionPersistence() Option {
-	return optionFunc(func(o *options) { o.more.extra.noPersist = true })
+func WithoutSessionPersistence() Option {
+	return optionFunc(func(o *config) { o.noPersist = true })
 }
 
 // WithDebugFile writes the CLI's debug log to the file at path (--debug-file, which turns debug
@@ -120,7 +97,7 @@ func WithNoSessionPersistence() Option {
 // CLI's internals (settings, hook and tool decisions, API calls), not prompts' secrets by design,
 // but treat it as sensitive. Default: no debug log (WithStderr receives it on stderr instead).
 func WithDebugFile(path string) Option {
-	return optionFunc(func(o *options) { o.more.extra.debugFile = path })
+	return optionFunc(func(o *config) { o.debugFile = path })
 }
 
 // WithSystemPromptFile reads the system prompt from the file at path (--system-prompt-file; the
@@ -129,7 +106,7 @@ func WithDebugFile(path string) Option {
 // prompt. It excludes WithSystemPrompt and WithClaudeCodeSystemPrompt; WithAppendSystemPrompt
 // appends to it.
 func WithSystemPromptFile(path string) Option {
-	return optionFunc(func(o *options) { o.more.extra.systemPromptFile = path })
+	return optionFunc(func(o *config) { o.systemPromptFile = path })
 }
 
 // Thinking display modes of WithThinkingDisplay (CLI 2.1.330).
@@ -148,7 +125,7 @@ const (
 // ThinkingDisplayOmitted or ThinkingDisplayHighlights. Default: CLI 2.1.330 sends "updates". It
 // excludes WithThinking(ThinkingDisabled).
 func WithThinkingDisplay(mode string) Option {
-	return optionFunc(func(o *options) { o.more.extra.thinkingDisplay = mode })
+	return optionFunc(func(o *config) { o.thinkingDisplay = mode })
 }
 
 // WithPlanModeInstructions replaces the workflow of the plan-mode system reminder (the
@@ -156,7 +133,7 @@ func WithThinkingDisplay(mode string) Option {
 // keeps its read-only preamble and its ExitPlanMode protocol around it. Default: the CLI's
 // code-implementation phases.
 func WithPlanModeInstructions(text string) Option {
-	return optionFunc(func(o *options) { o.more.extra.planInstructions = text })
+	return optionFunc(func(o *config) { o.planInstructions = text })
 }
 
 // WithToolAliases maps tool names the model may call to the tools they stand for (the initialize
@@ -165,12 +142,12 @@ func WithPlanModeInstructions(text string) Option {
 // Names must not be empty, an alias must not map to itself, and a mapped name must not be an
 // alias too (the CLI would not follow it).
 func WithToolAliases(aliases map[string]string) Option {
-	return optionFunc(func(o *options) {
-		if o.more.extra.toolAliases == nil {
-			o.more.extra.toolAliases = map[string]string{}
+	return optionFunc(func(o *config) {
+		if o.toolAliases == nil {
+			o.toolAliases = map[string]string{}
 		}
 		for k, v := range aliases {
-			o.more.extra.toolAliases[k] = v
+			o.toolAliases[k] = v
 		}
 	})
 }
@@ -179,7 +156,7 @@ func WithToolAliases(aliases map[string]string) Option {
 // transcript and skips generating one from the first prompt. It does not change the title of a
 // resumed session. Default: a title the CLI generates.
 func WithTitle(title string) Option {
-	return optionFunc(func(o *options) { o.more.extra.title = title })
+	return optionFunc(func(o *config) { o.title = title })
 }
 
 // WithSubagentText makes the CLI send the text and thinking of subagents as assistant messages
@@ -187,93 +164,7 @@ func WithTitle(title string) Option {
 // tool call that started the subagent. Default: only the subagents' tool calls and results are
 // sent.
 func WithSubagentText() Option {
-	return optionFunc(func(o *options) { o.more.extra.forwardSubagentTx = true })
-}
-
-// validateExtra checks the options of this file.
-func (o *options) validateExtra() error {
-	x := &o.more.extra
-	if x.noPersist && o.store != nil {
-		return errors.New("v2: WithNoSessionPersistence and WithSessionStore exclude each other: no transcript is written to mirror")
-	}
-	if x.systemPromptFile != "" && (o.systemPrompt != nil || o.more.claudeCode) {
-		return errors.New("v2: WithSystemPromptFile excludes WithSystemPrompt and WithClaudeCodeSystemPrompt")
-	}
-	switch x.thinkingDisplay {
-	case "", ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights:
-	default:
-		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode", x.thinkingDisplay)
-	}
-	if x.thinkingDisplay != "" && o.more.thinking == ThinkingDisabled {
-		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
-	}
-	if x.configRoot != "" && !filepath.IsAbs(x.configRoot) {
-		return fmt.Errorf("v2: WithProjectConfigRoot(%q): not an absolute path", x.configRoot)
-	}
-	if x.managed != "" {
-		if err := checkManagedSettings(x.managed); err != nil {
-			return fmt.Errorf("v2: WithManagedSettings: %w", err)
-		}
-	}
-	if x.noPrompts && (o.canUseTool != nil || o.more.promptTool != "") {
-		return errors.New("v2: WithNoPermissionPrompts excludes WithCanUseTool and WithPermissionPromptTool")
-	}
-	if x.dropsTurn != "" {
-		if o.resumeAt == "" {
-			return errors.New("v2: WithResumeDropsTurn needs WithResumeAt")
-		}
-		if !isUUID(x.dropsTurn) {
-			return &SessionIDError{Option: "WithResumeDropsTurn", ID: x.dropsTurn}
-		}
-	}
-	if x.excludeDynamic && (o.systemPrompt != nil || x.systemPromptFile != "" || !o.more.claudeCode && !o.more.appendGiven) {
-		return errors.New("v2: WithExcludeDynamicSections needs the CLI's own system prompt (WithClaudeCodeSystemPrompt)")
-	}
-	for k, v := range x.toolAliases {
-		switch {
-		case strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "":
-			return fmt.Errorf("v2: WithToolAliases(%q: %q): empty name", k, v)
-		case k == v:
-			return fmt.Errorf("v2: WithToolAliases(%q): an alias of itself", k)
-		}
-		if _, chained := x.toolAliases[v]; chained {
-			return fmt.Errorf("v2: WithToolAliases(%q: %q): %q is an alias too, the CLI follows one hop only", k, v, v)
-		}
-	}
-	return nil
-}
-
-// args maps the flag options of this file to CLI flags, each value in its flag's argument.
-func (x *extraOptions) args() []string {
-	var a []string
-	if x.noPersist {
-		a = append(a, "--no-session-persistence")
-	}
-	if x.dropsTurn != "" {
-		a = append(a, "--resume-drops-turn="+x.dropsTurn)
-	}
-	if x.configRoot != "" {
-		a = append(a, "--project-config-root="+x.configRoot)
-	}
-	if x.managed != "" {
-		a = append(a, "--managed-settings="+x.managed)
-	}
-	if x.noPrompts {
-		a = append(a, "--permission-prompts=none")
-	}
-	if x.allowBypass {
-		a = append(a, "--allow-dangerously-skip-permissions")
-	}
-	if x.debugFile != "" {
-		a = append(a, "--debug-file="+x.debugFile)
-	}
-	if x.systemPromptFile != "" {
-		a = append(a, "--system-prompt-file="+x.systemPromptFile)
-	}
-	if x.thinkingDisplay != "" {
-		a = append(a, "--thinking-display="+x.thinkingDisplay)
-	}
-	return a
+	return optionFunc(func(o *config) { o.subagentTxt = true })
 }
 
 // checkManagedSettings checks that settings is a JSON object of restrictive keys only (see

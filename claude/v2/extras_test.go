@@ -14,7 +14,7 @@ import (
 // The flag options of extras.go: each value inside its flag's argument; the system prompt file
 // replaces the empty --system-prompt= default.
 func TestExtraArgs(t *testing.T) {
-	args, err := v2.ArgsFor(v2.WithNoSessionPersistence(), v2.WithManagedSettings(`{"permissions":{"deny":["Bash"]},"allowManagedMcpServersOnly":true,"disableSkillShellExecution":"disable"}`), v2.WithDebugFile("--dangerously-skip-permissions"),
+	args, err := v2.ArgsFor(v2.WithoutSessionPersistence(), v2.WithManagedSettings(`{"permissions":{"deny":["Bash"]},"allowManagedMcpServersOnly":true,"disableSkillShellExecution":"disable"}`), v2.WithDebugFile("--dangerously-skip-permissions"),
 		v2.WithSystemPromptFile("/p/prompt.md"), v2.WithThinkingDisplay(v2.ThinkingDisplaySummarized))
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestExtrasValidation(t *testing.T) {
 		opts []v2.Option
 		want string
 	}{
-		{"no persistence with a store", []v2.Option{v2.WithNoSessionPersistence(), v2.WithSessionStore(sessions.FileStore{Dir: sessions.Dir(t.TempDir())})}, "exclude each other"},
+		{"no persistence with a store", []v2.Option{v2.WithoutSessionPersistence(), v2.WithSessionStore(sessions.FileStore{Dir: sessions.Dir(t.TempDir())})}, "exclude each other"},
 		{"prompt file and prompt", []v2.Option{v2.WithSystemPromptFile("/p"), v2.WithSystemPrompt("x")}, "WithSystemPromptFile excludes"},
 		{"prompt file and preset", []v2.Option{v2.WithSystemPromptFile("/p"), v2.WithClaudeCodeSystemPrompt()}, "WithSystemPromptFile excludes"},
 		{"display", []v2.Option{v2.WithThinkingDisplay("loud")}, "unknown display mode"},
@@ -57,7 +57,7 @@ func TestExtrasValidation(t *testing.T) {
 		{"managed disableAllHooks string", []v2.Option{v2.WithManagedSettings(`{"disableAllHooks":"disable"}`)}, "disableAllHooks: it would switch off"},
 		{"managed allowManagedHooksOnly", []v2.Option{v2.WithManagedSettings(`{"allowManagedHooksOnly":true}`)}, "allowManagedHooksOnly: it would switch off"},
 		{"managed strictPluginOnlyCustomization", []v2.Option{v2.WithManagedSettings(`{"strictPluginOnlyCustomization":["hooks"]}`)}, "strictPluginOnlyCustomization: it would switch off"},
-		{"no prompts and can use tool", []v2.Option{v2.WithNoPermissionPrompts(), v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })}, "WithNoPermissionPrompts excludes"},
+		{"no prompts and can use tool", []v2.Option{v2.WithoutPermissionPrompts(), v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })}, "WithoutPermissionPrompts excludes"},
 		{"dynamic sections without the preset", []v2.Option{v2.WithExcludeDynamicSections()}, "needs the CLI's own system prompt"},
 		{"dynamic sections with a prompt", []v2.Option{v2.WithExcludeDynamicSections(), v2.WithAppendSystemPrompt("a"), v2.WithSystemPrompt("x")}, "needs the CLI's own system prompt"},
 	} {

@@ -10,7 +10,7 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// WithFallbackModel passes its models in order, in one argument, and CreateSession rejects a
+// WithFallbackModels passes its models in order, in one argument, and CreateSession rejects a
 // fallback the CLI would never switch to.
 func TestFallbackModels(t *testing.T) {
 	for _, tc := range []struct {
@@ -19,10 +19,10 @@ func TestFallbackModels(t *testing.T) {
 		wantArg string
 		wantErr string
 	}{
-		{"in order", []v2.Option{v2.WithModel("m"), v2.WithFallbackModel("b", "a"), v2.WithFallbackModel("c")}, "--fallback-model=b,a,c", ""},
-		{"same as the main model", []v2.Option{v2.WithModel("m"), v2.WithFallbackModel("a", "m")}, "", `WithFallbackModel("m")`},
-		{"repeated", []v2.Option{v2.WithFallbackModel("a", "b", "a")}, "", `WithFallbackModel("a")`},
-		{"empty", []v2.Option{v2.WithFallbackModel("")}, "", "empty"},
+		{"in order", []v2.Option{v2.WithModel("m"), v2.WithFallbackModels("b", "a"), v2.WithFallbackModels("c")}, "--fallback-model=b,a,c", ""},
+		{"same as the main model", []v2.Option{v2.WithModel("m"), v2.WithFallbackModels("a", "m")}, "", `WithFallbackModels("m")`},
+		{"repeated", []v2.Option{v2.WithFallbackModels("a", "b", "a")}, "", `WithFallbackModels("a")`},
+		{"empty", []v2.Option{v2.WithFallbackModels("")}, "", "empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args, err := v2.ArgsFor(tc.opts...)

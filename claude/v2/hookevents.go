@@ -21,7 +21,7 @@ import (
 // writes hook_started/hook_response for its SessionStart command hooks; they then stay
 // *shared.SystemMessage).
 func WithHookEvents() Option {
-	return optionFunc(func(o *options) { o.hookEvents = true })
+	return optionFunc(func(o *config) { o.hookEvents = true })
 }
 
 // CommandHandler returns a HookHandler that runs command through a shell, with the protocol of

@@ -29,7 +29,7 @@ func FuzzInitAnswer(f *testing.F) {
 		})
 		for _, answer := range [][]byte{typed, retyped, raw} {
 			for _, reg := range []map[string][]initHookMatcher{nil, {"PreToolUse": {{HookCallbackIDs: []string{"hook_PreToolUse"}}}}} {
-				s := &Session{o: defaultOptions(), logger: slog.New(slog.DiscardHandler)}
+				s := &Session{o: defaultConfig(), logger: slog.New(slog.DiscardHandler)}
 				err := s.applyInitAnswer(answer, reg)
 				if reg != nil && !s.info.HooksApplied && err == nil {
 					t.Fatalf("answer %s: guarding hooks not applied, yet no error", answer)

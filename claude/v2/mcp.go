@@ -25,14 +25,6 @@ import (
 // the machine can read. Their tools are named mcp__<server>__<tool> and go through the same
 // hooks, permission callback and observers as the CLI's own tools.
 
-// mcpOptions holds the MCP servers of a session.
-type mcpOptions struct {
-	inProcess map[string]*mcp.Server
-	external  map[string]MCPServerConfig
-	order     []string // every name, in the order the options gave them (duplicates are errors)
-	strict    bool
-}
-
 // MCPServerConfig is an external MCP server for the CLI to run or connect to: *MCPStdioServer,
 // *MCPSSEServer or *MCPHTTPServer.
 type MCPServerConfig interface {
@@ -133,14 +125,14 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 // handler's error becomes an is_error result the model sees; a panic is recovered into one (the
 // session installs a receiving middleware on srv for it, once); the handler's ctx ends when the
 // CLI cancels the call (on an interrupt) and on Close. Tools are not allowed by default: allow
-// them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook.
+// them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook. Default: none.
 func WithMCPServer(name string, srv *mcp.Server) Option {
-	return optionFunc(func(o *options) {
-		if o.mcp.inProcess == nil {
-			o.mcp.inProcess = map[string]*mcp.Server{}
+	return optionFunc(func(o *config) {
+		if o.mcpInProcess == nil {
+			o.mcpInProcess = map[string]*mcp.Server{}
 		}
-		o.mcp.order = append(o.mcp.order, name)
-		o.mcp.inProcess[name] = srv
+		o.mcpOrder = append(o.mcpOrder, name)
+		o.mcpInProcess[name] = srv
 	})
 }
 
@@ -148,76 +140,33 @@ func WithMCPServer(name string, srv *mcp.Server) Option {
 // server the CLI runs or connects to. Its env or headers are delivered in the initialize request
 // on stdin (the CLI is started with --await-initialize), never on the command line.
 
-// WithMCPStdioServer adds an external stdio MCP server (see MCPStdioServer).
+// WithMCPStdioServer adds an external stdio MCP server (see MCPStdioServer). Default: none
+// beyond those of the settings and .mcp.json (see WithStrictMCPConfig).
 func WithMCPStdioServer(name string, srv MCPStdioServer) Option {
 	return withExternal(name, &srv)
 }
 
-// WithMCPSSEServer adds an external SSE MCP server (see MCPSSEServer).
+// WithMCPSSEServer adds an external SSE MCP server (see MCPSSEServer). Default: none, as
+// WithMCPStdioServer.
 func WithMCPSSEServer(name string, srv MCPSSEServer) Option { return withExternal(name, &srv) }
 
-// WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer).
+// WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer). Default:
+// none, as WithMCPStdioServer.
 func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option { return withExternal(name, &srv) }
 
 // WithStrictMCPConfig makes the session's MCP servers the only ones: the CLI loads none from its
 // settings, the user's or the project's configuration (--strict-mcp-config). Default: off, and the
 // CLI adds the servers configured there.
-func WithStrictMCPConfig() Option { return optionFunc(func(o *options) { o.mcp.strict = true }) }
+func WithStrictMCPConfig() Option { return optionFunc(func(o *config) { o.strictMCP = true }) }
 
 func withExternal(name string, c MCPServerConfig) Option {
-	return optionFunc(func(o *options) {
-		if o.mcp.external == nil {
-			o.mcp.external = map[string]MCPServerConfig{}
+	return optionFunc(func(o *config) {
+		if o.mcpExternal == nil {
+			o.mcpExternal = map[string]MCPServerConfig{}
 		}
-		o.mcp.order = append(o.mcp.order, name)
-		o.mcp.external[name] = c
+		o.mcpOrder = append(o.mcpOrder, name)
+		o.mcpExternal[name] = c
 	})
-}
-
-// validate checks the servers: names non-empty and unique, in-process servers non-nil, external
-// entries complete; external servers exclude WithContinue (whose session id is asked of the CLI
-// before initialize, which --await-initialize forbids).
-func (m *mcpOptions) validate(continueSession bool) error {
-	seen := map[string]bool{}
-	for _, n := range m.order {
-		if n == "" {
-			return errors.New("v2: an MCP server needs a name")
-		}
-		if seen[n] {
-			return fmt.Errorf("v2: MCP server %q is given twice", n)
-		}
-		seen[n] = true
-	}
-	for n, s := range m.inProcess {
-		if s == nil {
-			return fmt.Errorf("v2: MCP server %q is nil", n)
-		}
-	}
-	for n, c := range m.external {
-		if _, err := entryOf(c); err != nil {
-			return fmt.Errorf("v2: MCP server %q: %w", n, err)
-		}
-	}
-	if len(m.external) > 0 && continueSession {
-		return errors.New("v2: external MCP servers cannot be combined with WithContinue (use WithResume)")
-	}
-	return nil
-}
-
-// sdkServers returns the in-process servers' names, sorted (initialize's sdkMcpServers).
-func (m *mcpOptions) sdkServers() []string { return slices.Sorted(maps.Keys(m.inProcess)) }
-
-// entries returns the external servers as the CLI reads them (initialize's mcpServers).
-func (m *mcpOptions) entries() map[string]mcpServerEntry {
-	if len(m.external) == 0 {
-		return nil
-	}
-	out := make(map[string]mcpServerEntry, len(m.external))
-	for n, c := range m.external {
-		e, _ := entryOf(c) // validated
-		out[n] = e
-	}
-	return out
 }
 
 // mcpHost holds a session's in-process servers: their bridge, which the transport hands the CLI's
@@ -239,14 +188,14 @@ type mcpHost struct {
 // It also takes each server's manifest (its initialize and first tools/list results) for
 // initialize's sdkMcpServerManifests, which spares the CLI those round trips at start; a server
 // whose manifest cannot be taken is left to the CLI's own handshake.
-func newMCPHost(ctx context.Context, m *mcpOptions, logger *slog.Logger) (*mcpHost, error) {
+func newMCPHost(ctx context.Context, servers map[string]*mcp.Server, logger *slog.Logger) (*mcpHost, error) {
 	h := &mcpHost{logger: logger, setMu: make(chan struct{}, 1)}
-	b, err := mcpbridge.New(m.inProcess, nil, logger) // the transport's SendMCP is attached when it runs
+	b, err := mcpbridge.New(servers, nil, logger) // the transport's SendMCP is attached when it runs
 	if err != nil {
 		return nil, fmt.Errorf("v2: %w", err)
 	}
 	h.bridge = b
-	for _, n := range m.sdkServers() {
+	for _, n := range slices.Sorted(maps.Keys(servers)) {
 		in, tools, err := b.Manifest(ctx, n)
 		if err != nil {
 			logger.Warn("v2: MCP server manifest not taken; the CLI will do the handshake", "server", n, "error", err)
@@ -315,6 +264,33 @@ type MCPSetResult struct {
 	Errors map[string]string `json:"errors"`
 }
 
+// setServerEntries returns the entries of SetMCPServers's request for servers: theirs, named,
+// and the in-process servers of the options, which the CLI counts in the set it replaces (they
+// stay). A server without a name or with the name of one of the options' is an error.
+func (o *config) setServerEntries(servers map[string]MCPServerConfig) (map[string]mcpServerEntry, error) {
+	entries := make(map[string]mcpServerEntry, len(servers)+len(o.mcpInProcess))
+	for n, c := range servers {
+		if n == "" {
+			return nil, errors.New("v2: an MCP server needs a name")
+		}
+		if slices.Contains(o.mcpOrder, n) {
+			return nil, fmt.Errorf("v2: MCP server %q was given at start; SetMCPServers manages the others", n)
+		}
+		e, err := entryOf(c)
+		if err != nil {
+			return nil, fmt.Errorf("v2: MCP server %q: %w", n, err)
+		}
+		if e.Type == "sdk" {
+			e.Name = n
+		}
+		entries[n] = e
+	}
+	for n := range o.mcpInProcess {
+		entries[n] = mcpServerEntry{Type: "sdk", Name: n}
+	}
+	return entries, nil
+}
+
 // SetMCPServers replaces the session's set of servers added at run time (initially empty; the
 // servers of the options stay, whatever the set) with servers, by name: in-process ones
 // (*MCPInProcessServer) and external ones (*MCPStdioServer, *MCPSSEServer, *MCPHTTPServer). It
@@ -330,26 +306,9 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 	case <-ctx.Done():
 		return nil, fmt.Errorf("v2: mcp_set_servers: waiting for another SetMCPServers: %w", context.Cause(ctx))
 	}
-	entries := make(map[string]mcpServerEntry, len(servers))
-	for n, c := range servers {
-		if n == "" {
-			return nil, errors.New("v2: an MCP server needs a name")
-		}
-		if slices.Contains(s.o.mcp.order, n) {
-			return nil, fmt.Errorf("v2: MCP server %q was given at start; SetMCPServers manages the others", n)
-		}
-		e, err := entryOf(c)
-		if err != nil {
-			return nil, fmt.Errorf("v2: MCP server %q: %w", n, err)
-		}
-		if e.Type == "sdk" {
-			e.Name = n
-		}
-		entries[n] = e
-	}
-	// The CLI counts the in-process servers of initialize in the set it replaces: they stay.
-	for n := range s.o.mcp.inProcess {
-		entries[n] = mcpServerEntry{Type: "sdk", Name: n}
+	entries, err := s.o.setServerEntries(servers)
+	if err != nil {
+		return nil, err
 	}
 	// Connect the new in-process servers first: the CLI talks to them before it answers.
 	next := map[string]*mcp.Server{}

@@ -94,7 +94,7 @@ func (st MCPServerSettings) entry(kind string) (mcpSettingsEntry, error) {
 // WithMCPServerSettings sets the CLI's settings of the in-process server name (WithMCPServer):
 // Timeout and Tools (initialize's sdkMcpServerConfigs). Default: none.
 func WithMCPServerSettings(name string, st MCPServerSettings) Option {
-	return optionFunc(func(o *options) {
+	return optionFunc(func(o *config) {
 		if o.surface.mcpSettings == nil {
 			o.surface.mcpSettings = map[string]MCPServerSettings{}
 		}
@@ -103,9 +103,9 @@ func WithMCPServerSettings(name string, st MCPServerSettings) Option {
 }
 
 // validateMCPSettings checks WithMCPServerSettings against the in-process servers.
-func (o *options) validateMCPSettings() error {
+func (o *config) validateMCPSettings() error {
 	for _, n := range slices.Sorted(maps.Keys(o.surface.mcpSettings)) {
-		if _, ok := o.mcp.inProcess[n]; !ok {
+		if _, ok := o.mcpInProcess[n]; !ok {
 			return optionErr("WithMCPServerSettings", "%q is not an in-process server of WithMCPServer", n)
 		}
 		if _, err := o.surface.mcpSettings[n].entry("sdk"); err != nil {
@@ -116,7 +116,7 @@ func (o *options) validateMCPSettings() error {
 }
 
 // sdkServerConfigs is initialize's sdkMcpServerConfigs.
-func (o *options) sdkServerConfigs() map[string]mcpSettingsEntry {
+func (o *config) sdkServerConfigs() map[string]mcpSettingsEntry {
 	if len(o.surface.mcpSettings) == 0 {
 		return nil
 	}

@@ -17,7 +17,7 @@ import (
 
 // optionNames are the option names a message mentions ("WithCwd", ...), sorted, once each.
 func optionNames(msg string) []string {
-	names := regexp.MustCompile(`\bWith[A-Z][A-Za-z]*\b`).FindAllString(msg, -1)
+	names := regexp.MustCompile(`\bWith(?:out)?[A-Z][A-Za-z]*\b`).FindAllString(msg, -1)
 	slices.Sort(names)
 	return slices.Compact(names)
 }
@@ -48,7 +48,7 @@ func TestCreateSession_MisuseNamesTheOption(t *testing.T) {
 		{"CLI path blank", []v2.Option{v2.WithCLIPath("  ")}, []string{"WithCLIPath"}},
 		{"nil session store", []v2.Option{v2.WithSessionStore(nil)}, []string{"WithSessionStore"}},
 		{"typed nil session store", []v2.Option{v2.WithSessionStore((*sessions.FileStore)(nil))}, []string{"WithSessionStore"}},
-		{"no persistence with a store", []v2.Option{v2.WithNoSessionPersistence(), v2.WithSessionStore(store)}, []string{"WithNoSessionPersistence", "WithSessionStore"}},
+		{"no persistence with a store", []v2.Option{v2.WithoutSessionPersistence(), v2.WithSessionStore(store)}, []string{"WithSessionStore", "WithoutSessionPersistence"}},
 		{"tool allowed and disallowed", []v2.Option{v2.WithAllowedTools("Read", "Bash"), v2.WithDisallowedTools("Bash")}, []string{"WithAllowedTools", "WithDisallowedTools"}},
 		{"empty allowed tool", []v2.Option{v2.WithAllowedTools("")}, []string{"WithAllowedTools"}},
 		{"blank disallowed tool", []v2.Option{v2.WithDisallowedTools(" ")}, []string{"WithDisallowedTools"}},
@@ -59,7 +59,7 @@ func TestCreateSession_MisuseNamesTheOption(t *testing.T) {
 		{"matcher on an event without one", []v2.Option{v2.WithHook(shared.HookEventUserPromptSubmit, "Bash", shared.OnUserPromptSubmit(
 			func(context.Context, *shared.UserPromptSubmitHookInput) (shared.HookOutput, error) { return nil, nil }))}, []string{"WithHook", "WithHooks"}},
 		{"environment entry without =", []v2.Option{v2.WithEnv("FOO")}, []string{"WithEnv"}},
-		{"base environment entry without a key", []v2.Option{v2.WithBaseEnv([]string{"=x"})}, []string{"WithBaseEnv"}},
+		{"base environment entry without a key", []v2.Option{v2.WithBaseEnv("=x")}, []string{"WithBaseEnv"}},
 		{"model name with blanks", []v2.Option{v2.WithModel(" sonnet")}, []string{"WithModel"}},
 		{"extra args set the output format", []v2.Option{v2.WithExtraArgs("--output-format=text")}, []string{"WithExtraArgs"}},
 		{"extra args set the model", []v2.Option{v2.WithExtraArgs("--model", "x")}, []string{"WithExtraArgs", "WithModel"}},

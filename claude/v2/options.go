@@ -4,85 +4,23 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // Option configures a session. Options only record; CreateSession validates.
 type Option interface {
-	apply(*options)
+	apply(*config)
 }
 
-type optionFunc func(*options)
+type optionFunc func(*config)
 
-func (f optionFunc) apply(o *options) { f(o) }
-
-// options holds every setting; the defaults are in defaultOptions.
-type options struct {
-	cliPath             string
-	cwd                 string
-	env                 []string
-	baseEnv             []string
-	model               string
-	systemPrompt        *string
-	appendSystemPrompt  string
-	allowedTools        []string
-	disallowedTools     []string
-	permissionMode      string
-	maxTurns            int
-	additionalDirs      []string
-	resume              string
-	continueSession     bool
-	forkSession         bool
-	resumeAt            string         // resume.go
-	store               sessions.Store // store.go
-	storeGiven          bool           // WithSessionStore was given, nil or not (validate_misuse.go)
-	storeTimeout        time.Duration  // bounds one Append (store.go); tests only, else requestTimeout
-	sessionID           string
-	settings            string
-	includePartial      bool
-	extraArgs           []string
-	logger              *slog.Logger
-	hooks               shared.Hooks
-	hookTimeout         time.Duration
-	canUseTool          shared.CanUseToolFunc
-	onStderr            func(string)
-	maxLineSize         int
-	closeGrace          time.Duration
-	requestTimeout      time.Duration
-	permissionTimeout   time.Duration
-	strictHooks         bool
-	allowUnenforced     bool
-	synthesizeLifecycle bool
-	// Observers and the round-trip trace (observe.go).
-	observers   []Observer
-	onRoundTrip func(shared.RoundTrip)
-	// Settings hooks (settings.go), hook events and subagent hooks (hookevents.go, scoped.go).
-	commandHooks  map[shared.HookEvent][]SettingsCommandHook
-	promptHooks   map[shared.HookEvent][]SettingsPromptHook
-	hookEvents    bool
-	subagentHooks func(*shared.SubagentStartHookInput) shared.Hooks
-	// MCP servers (mcp.go).
-	mcp mcpOptions
-	// The options of issue 15 (config.go, output.go).
-	more moreOptions
-	// The official SDKs' remaining surface (surface.go).
-	surface surfaceOptions
-}
-
-func defaultOptions() options {
-	return options{
-		hookTimeout:         subprocess.DefaultHookTimeout,
-		synthesizeLifecycle: true,
-	}
-}
+func (f optionFunc) apply(o *config) { f(o) }
 
 // WithOptions groups opts into one Option, applied in order: for a package that configures a
 // session in several ways and hands the user one value (e.g. contrib/otel's
-// otelagent.Instrument). Nil options are skipped.
+// otelagent.Instrument). Nil options are skipped. Default: none.
 func WithOptions(opts ...Option) Option {
-	return optionFunc(func(o *options) {
+	return optionFunc(func(o *config) {
 		for _, opt := range opts {
 			if opt != nil {
 				opt.apply(o)
@@ -92,75 +30,80 @@ func WithOptions(opts ...Option) Option {
 }
 
 // WithCLIPath sets the CLI binary. Default: $CLAUDE_CLI_PATH, else "claude" on PATH.
-func WithCLIPath(path string) Option { return optionFunc(func(o *options) { o.cliPath = path }) }
+func WithCLIPath(path string) Option { return optionFunc(func(o *config) { o.cliPath = path }) }
 
 // WithCwd sets the CLI's working directory (the project). Default: the current directory.
-func WithCwd(dir string) Option { return optionFunc(func(o *options) { o.cwd = dir }) }
+func WithCwd(dir string) Option { return optionFunc(func(o *config) { o.cwd = dir }) }
 
 // WithEnv adds KEY=VALUE variables to the CLI's environment, over the inherited ones. Default:
 // none added. CLAUDECODE is always removed so the CLI also starts inside a Claude Code session.
 func WithEnv(kv ...string) Option {
-	return optionFunc(func(o *options) { o.env = append(o.env, kv...) })
+	return optionFunc(func(o *config) { o.env = append(o.env, kv...) })
 }
 
 // WithBaseEnv replaces the inherited environment (os.Environ()) as the base of the CLI's
-// environment. Default: os.Environ().
-func WithBaseEnv(env []string) Option {
-	return optionFunc(func(o *options) { o.baseEnv = append([]string{}, env...) })
+// environment with the KEY=VALUE variables kv (none: an empty base), as WithEnv takes them;
+// WithEnv's are added on top. Default: os.Environ().
+func WithBaseEnv(kv ...string) Option {
+	return optionFunc(func(o *config) { o.baseEnv = append([]string{}, kv...) })
 }
 
 // WithModel sets the model (--model). Default: the CLI's default.
-func WithModel(model string) Option { return optionFunc(func(o *options) { o.model = model }) }
+func WithModel(model string) Option { return optionFunc(func(o *config) { o.model = model }) }
 
 // WithSystemPrompt sets the system prompt (--system-prompt). Default: an empty system prompt, as
 // in the official Python and TypeScript SDKs; WithClaudeCodeSystemPrompt (or
 // WithAppendSystemPrompt alone) gives the CLI's own instead (some 7 KB with CLI 2.1.330, with the
 // tools' instructions and the environment). It excludes WithClaudeCodeSystemPrompt.
 func WithSystemPrompt(prompt string) Option {
-	return optionFunc(func(o *options) { o.systemPrompt = &prompt })
+	return optionFunc(func(o *config) { o.systemPrompt = &prompt })
 }
 
 // WithAppendSystemPrompt appends text to the system prompt (--append-system-prompt): to the CLI's
 // own (WithClaudeCodeSystemPrompt, which it implies: the official SDKs' preset "claude_code" with
 // "append"), or to WithSystemPrompt's. Default: nothing appended.
 func WithAppendSystemPrompt(text string) Option {
-	return optionFunc(func(o *options) { o.appendSystemPrompt, o.more.appendGiven = text, true })
+	return optionFunc(func(o *config) { o.appendSystemPrompt, o.appendGiven = text, true })
 }
 
 // WithAllowedTools sets permission rules that allow tools without a prompt (--allowedTools), e.g.
 // "Bash", "Read", "Bash(git *)". Default: none.
 func WithAllowedTools(tools ...string) Option {
-	return optionFunc(func(o *options) { o.allowedTools = append(o.allowedTools, tools...) })
+	return optionFunc(func(o *config) { o.allowedTools = append(o.allowedTools, tools...) })
 }
 
 // WithDisallowedTools sets rules that deny tools (--disallowedTools). Default: none.
 func WithDisallowedTools(tools ...string) Option {
-	return optionFunc(func(o *options) { o.disallowedTools = append(o.disallowedTools, tools...) })
+	return optionFunc(func(o *config) { o.disallowedTools = append(o.disallowedTools, tools...) })
 }
+
+// PermissionMode is a permission mode of the CLI: how it decides on tool calls no rule or hook
+// decides (WithPermissionMode, Session.SetPermissionMode, AgentDefinition.PermissionMode).
+type PermissionMode string
 
 // Permission modes the CLI accepts.
 const (
-	PermissionModeDefault           = "default"
-	PermissionModeAcceptEdits       = "acceptEdits"
-	PermissionModeBypassPermissions = "bypassPermissions"
-	PermissionModeDontAsk           = "dontAsk"
-	PermissionModePlan              = "plan"
-	PermissionModeAuto              = "auto"
+	PermissionModeDefault           PermissionMode = "default"
+	PermissionModeAcceptEdits       PermissionMode = "acceptEdits"
+	PermissionModeBypassPermissions PermissionMode = "bypassPermissions"
+	PermissionModeDontAsk           PermissionMode = "dontAsk"
+	PermissionModePlan              PermissionMode = "plan"
+	PermissionModeAuto              PermissionMode = "auto"
 )
 
 // WithPermissionMode sets the permission mode (--permission-mode). Default: the CLI's ("default").
-func WithPermissionMode(mode string) Option {
-	return optionFunc(func(o *options) { o.permissionMode = mode })
+func WithPermissionMode(mode PermissionMode) Option {
+	return optionFunc(func(o *config) { o.permissionMode = mode })
 }
 
 // WithMaxTurns bounds the model turns per prompt (--max-turns; CLI 2.1.330 honours it although
 // its --help no longer lists it). A prompt that needs more ends with a result of subtype
 // "error_max_turns" (Run: a *ResultError). Default: no bound.
-func WithMaxTurns(n int) Option { return optionFunc(func(o *options) { o.maxTurns = n }) }
+func WithMaxTurns(n int) Option { return optionFunc(func(o *config) { o.maxTurns = n }) }
 
 // WithAdditionalDirs gives the agent more directories (--add-dir). Default: none.
 func WithAdditionalDirs(dirs ...string) Option {
-	return optionFunc(func(o *options) { o.additionalDirs = append(o.additionalDirs, dirs...) })
+	return optionFunc(func(o *config) { o.additionalDirs = append(o.additionalDirs, dirs...) })
 }
 
 // WithResume resumes the session with this id (--resume), a UUID: anything else (the CLI also
@@ -173,22 +116,24 @@ func WithAdditionalDirs(dirs ...string) Option {
 // first copied there from the store (sessions.Dir.CopyFromStore), so that it resumes on a
 // machine other than the one that ran it; a local transcript is used as it is.
 func WithResume(sessionID string) Option {
-	return optionFunc(func(o *options) { o.resume = sessionID })
+	return optionFunc(func(o *config) { o.resume = sessionID })
 }
 
 // WithContinue continues the most recent session in the working directory (--continue), or starts
 // a new one if there is none. The SDK learns the session's id from the running CLI, so its
 // synthesized SessionStart (source resume) runs after the CLI started and its additionalContext is
-// dropped, with a warning in Info().Warnings: use WithResume to keep it.
-func WithContinue() Option { return optionFunc(func(o *options) { o.continueSession = true }) }
+// dropped, with a warning in Info().Warnings: use WithResume to keep it. Default: off, a new
+// session.
+func WithContinue() Option { return optionFunc(func(o *config) { o.continueSession = true }) }
 
-// WithForkSession, with WithResume or WithContinue, gives the resumed session a new id.
-func WithForkSession() Option { return optionFunc(func(o *options) { o.forkSession = true }) }
+// WithForkSession, with WithResume or WithContinue, gives the resumed session a new id. Default:
+// off, the resumed session keeps its id.
+func WithForkSession() Option { return optionFunc(func(o *config) { o.forkSession = true }) }
 
 // WithSessionID sets the id of a new session (--session-id), a UUID: anything else makes
 // CreateSession fail with a *SessionIDError. Default: the SDK makes one, so that the id is known
 // from the start.
-func WithSessionID(id string) Option { return optionFunc(func(o *options) { o.sessionID = id }) }
+func WithSessionID(id string) Option { return optionFunc(func(o *config) { o.sessionID = id }) }
 
 // WithSettings passes settings to the CLI at the flag tier (--settings): a JSON object, or the
 // path of a file holding one (relative to WithCwd's directory). The SDK always copies them,
@@ -197,30 +142,30 @@ func WithSessionID(id string) Option { return optionFunc(func(o *options) { o.se
 // included, never shows on the command line (/proc/PID/cmdline). Settings that are not a JSON
 // object are a CreateSession error. Default: none.
 func WithSettings(fileOrJSON string) Option {
-	return optionFunc(func(o *options) { o.settings = fileOrJSON })
+	return optionFunc(func(o *config) { o.settings = fileOrJSON })
 }
 
 // WithIncludePartialMessages streams partial model output as *shared.StreamEvent messages
 // (--include-partial-messages). Default: off.
 func WithIncludePartialMessages() Option {
-	return optionFunc(func(o *options) { o.includePartial = true })
+	return optionFunc(func(o *config) { o.includePartial = true })
 }
 
 // WithExtraArgs appends raw CLI arguments, after the SDK's own, as given: unlike the values of the
 // other options (each passed as "--flag=value", so that the CLI cannot read one as a flag), these
 // are read by the CLI as flags. Never pass untrusted text here. Default: none.
 func WithExtraArgs(args ...string) Option {
-	return optionFunc(func(o *options) { o.extraArgs = append(o.extraArgs, args...) })
+	return optionFunc(func(o *config) { o.extraArgs = append(o.extraArgs, args...) })
 }
 
 // WithLogger sets the logger. Default: slog.Default(). The SDK never logs tool inputs or
 // environment values.
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(o *options) { o.logger = l }) }
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(o *config) { o.logger = l }) }
 
 // WithHooks registers Go hooks. Handlers of one event run in the order given. Calling it again adds
 // to the registrations. Default: none.
 func WithHooks(hooks shared.Hooks) Option {
-	return optionFunc(func(o *options) {
+	return optionFunc(func(o *config) {
 		if o.hooks == nil {
 			o.hooks = shared.Hooks{}
 		}
@@ -230,7 +175,7 @@ func WithHooks(hooks shared.Hooks) Option {
 	})
 }
 
-// WithHook registers one handler for one event; matcher as in shared.HookConfig.
+// WithHook registers one handler for one event; matcher as in shared.HookConfig. Default: none.
 func WithHook(event shared.HookEvent, matcher string, handler shared.HookHandler) Option {
 	return WithHooks(shared.Hooks{event: {{Matcher: matcher, Handler: handler}}})
 }
@@ -238,7 +183,7 @@ func WithHook(event shared.HookEvent, matcher string, handler shared.HookHandler
 // WithHookTimeout sets the default timeout of one handler run. Default: 5 s. A handler that
 // overruns it is answered with its event's denial for events that guard an action.
 func WithHookTimeout(d time.Duration) Option {
-	return optionFunc(func(o *options) { o.hookTimeout = d })
+	return optionFunc(func(o *config) { o.hookTimeout = d })
 }
 
 // WithStrictHooks makes CreateSession fail with ErrHooksNotEnforced whenever Go hooks cannot be
@@ -250,7 +195,7 @@ func WithHookTimeout(d time.Duration) Option {
 // from CreateSession and RegisterScoped; without it
 // each such name is a warning in Info().Warnings. Default: off. It excludes
 // WithAllowUnenforcedHooks.
-func WithStrictHooks() Option { return optionFunc(func(o *options) { o.strictHooks = true }) }
+func WithStrictHooks() Option { return optionFunc(func(o *config) { o.strictHooks = true }) }
 
 // WithAllowUnenforcedHooks lets a session start without its Go hooks: when the CLI refuses the hook
 // registration or does not report it applied (hooks_applied), CreateSession succeeds anyway, with
@@ -260,7 +205,7 @@ func WithStrictHooks() Option { return optionFunc(func(o *options) { o.strictHoo
 // when a hook of an event that guards an action (shared.HookEvent.GuardsAction) is not applied,
 // and warns for the others. It excludes WithStrictHooks.
 func WithAllowUnenforcedHooks() Option {
-	return optionFunc(func(o *options) { o.allowUnenforced = true })
+	return optionFunc(func(o *config) { o.allowUnenforced = true })
 }
 
 // WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error, a
@@ -268,7 +213,7 @@ func WithAllowUnenforcedHooks() Option {
 // decisions of one tool call are joined and a deny from either wins. Default: none (the CLI denies
 // what would need a prompt).
 func WithCanUseTool(fn shared.CanUseToolFunc) Option {
-	return optionFunc(func(o *options) { o.canUseTool = fn })
+	return optionFunc(func(o *config) { o.canUseTool = fn })
 }
 
 // WithPermissionTimeout bounds one run of the WithCanUseTool callback: a callback that has not
@@ -276,29 +221,29 @@ func WithCanUseTool(fn shared.CanUseToolFunc) Option {
 // and its late answer is dropped. A callback that asks a person should set it to how long a person
 // may take. Default: 5 s, as a hook's.
 func WithPermissionTimeout(d time.Duration) Option {
-	return optionFunc(func(o *options) { o.permissionTimeout = d })
+	return optionFunc(func(o *config) { o.permissionTimeout = d })
 }
 
 // WithStderr calls fn with each line the CLI writes on stderr. Default: the SDK keeps a tail for
 // errors and discards the rest.
-func WithStderr(fn func(line string)) Option { return optionFunc(func(o *options) { o.onStderr = fn }) }
+func WithStderr(fn func(line string)) Option { return optionFunc(func(o *config) { o.onStderr = fn }) }
 
 // WithMaxLineSize bounds one line of the CLI's output. Default: 100 MiB.
-func WithMaxLineSize(n int) Option { return optionFunc(func(o *options) { o.maxLineSize = n }) }
+func WithMaxLineSize(n int) Option { return optionFunc(func(o *config) { o.maxLineSize = n }) }
 
 // WithCloseGrace sets how long Close waits for the CLI after closing its stdin, and after SIGTERM.
 // Default: 2 s.
-func WithCloseGrace(d time.Duration) Option { return optionFunc(func(o *options) { o.closeGrace = d }) }
+func WithCloseGrace(d time.Duration) Option { return optionFunc(func(o *config) { o.closeGrace = d }) }
 
 // WithRequestTimeout bounds the SDK's control requests (initialize, interrupt, set_model, ...).
 // Default: 60 s.
 func WithRequestTimeout(d time.Duration) Option {
-	return optionFunc(func(o *options) { o.requestTimeout = d })
+	return optionFunc(func(o *config) { o.requestTimeout = d })
 }
 
 // WithoutLifecycleHooks stops the SDK from producing SessionStart(startup) at CreateSession and
 // SessionEnd at Close itself (the CLI sends neither to SDK callbacks). Default: the SDK produces
 // them.
 func WithoutLifecycleHooks() Option {
-	return optionFunc(func(o *options) { o.synthesizeLifecycle = false })
+	return optionFunc(func(o *config) { o.synthesizeLifecycle = false })
 }

@@ -21,17 +21,17 @@ import (
 // results). The schema's type must be "object". See WithOutputSchemaFor to derive the schema
 // from a Go type (a struct or a map).
 func WithJSONSchema(schema jsontext.Value) Option {
-	return optionFunc(func(o *options) { o.more.jsonSchema = append(jsontext.Value(nil), schema...) })
+	return optionFunc(func(o *config) { o.jsonSchema = append(jsontext.Value(nil), schema...) })
 }
 
 // WithOutputSchemaFor is WithJSONSchema with the schema derived from the Go type T by
 // github.com/google/jsonschema-go (the MCP Go SDK's): exported fields by their json names,
 // required unless tagged omitempty or omitzero, no other properties allowed. A type the library
 // cannot describe (a channel, a func) makes CreateSession fail. Decode the result with
-// DecodeOutput[T] or use RunAs[T].
+// DecodeOutput[T] or use RunAs[T]. Default: none, as WithJSONSchema.
 func WithOutputSchemaFor[T any]() Option {
 	schema, err := schemaFor[T]()
-	return optionFunc(func(o *options) { o.more.jsonSchema, o.more.jsonSchemaErr = schema, err })
+	return optionFunc(func(o *config) { o.jsonSchema, o.jsonSchemaErr = schema, err })
 }
 
 // schemaFor derives the JSON Schema of T.

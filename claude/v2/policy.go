@@ -13,7 +13,7 @@ import (
 // WithSandbox(PolicySandbox(p)) so the OS enforces the write roots on what the hook cannot see
 // (programs and scripts run by Bash). Default: no policy.
 func WithPolicy(p *policy.Policy) Option {
-	return optionFunc(func(o *options) {
+	return optionFunc(func(o *config) {
 		if o.hooks == nil {
 			o.hooks = shared.Hooks{}
 		}

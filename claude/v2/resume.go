@@ -1,7 +1,5 @@
 package v2
 
-import "errors"
-
 // WithResumeAt, with WithResume, resumes the session at the message whose uuid is messageUUID:
 // the resumed conversation is the chain of messages up to and including that one, and what came
 // after it is left out of every model request of the new session (--resume-session-at). The
@@ -12,27 +10,5 @@ import "errors"
 // start, and CreateSession fail. Combine it with WithForkSession to keep the original session
 // as it was. Default: the whole conversation is resumed.
 func WithResumeAt(messageUUID string) Option {
-	return optionFunc(func(o *options) { o.resumeAt = messageUUID })
-}
-
-// validateResumeAt checks WithResumeAt.
-func (o *options) validateResumeAt() error {
-	if o.resumeAt == "" {
-		return nil
-	}
-	if o.resume == "" {
-		return errors.New("v2: WithResumeAt needs WithResume")
-	}
-	if !isUUID(o.resumeAt) {
-		return &SessionIDError{Option: "WithResumeAt", ID: o.resumeAt}
-	}
-	return nil
-}
-
-// resumeArgs returns the flags of WithResumeAt.
-func (o *options) resumeArgs() []string {
-	if o.resumeAt == "" {
-		return nil
-	}
-	return []string{"--resume-session-at=" + o.resumeAt}
+	return optionFunc(func(o *config) { o.resumeAt = messageUUID })
 }

@@ -2,11 +2,8 @@ package v2
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Sandbox runs the Bash tool's commands inside the CLI's OS sandbox (bubblewrap on Linux, which
@@ -133,7 +130,7 @@ func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
 // WithSettings is then an error. Default: no sandbox, commands run as the CLI's user (the CLI's
 // sandbox settings of the setting sources still apply).
 func WithSandbox(sb Sandbox) Option {
-	return optionFunc(func(o *options) { o.more.sandbox = &sb })
+	return optionFunc(func(o *config) { o.sandbox = &sb })
 }
 
 // sandboxSettings is Sandbox as the CLI's settings read it.
@@ -145,68 +142,4 @@ type sandboxSettings struct {
 	Sandbox
 }
 
-// validateSandbox checks WithSandbox: no empty pattern, path or domain, ports in range.
-func (o *options) validateSandbox() error {
-	sb := o.more.sandbox
-	if sb == nil {
-		return nil
-	}
-	lists := map[string][]string{
-		"ExcludedCommands": sb.ExcludedCommands, "Network.AllowedDomains": sb.Network.AllowedDomains,
-		"Network.DeniedDomains": sb.Network.DeniedDomains, "Network.AllowUnixSockets": sb.Network.AllowUnixSockets,
-		"Filesystem.AllowWrite": sb.Filesystem.AllowWrite, "Filesystem.DenyWrite": sb.Filesystem.DenyWrite,
-		"Filesystem.DenyRead": sb.Filesystem.DenyRead, "Filesystem.AllowRead": sb.Filesystem.AllowRead,
-		"Credentials.DenyEnv": sb.Credentials.DenyEnv, "Credentials.DenyFiles": sb.Credentials.DenyFiles,
-	}
-	for k, paths := range sb.IgnoreViolations {
-		if strings.TrimSpace(k) == "" {
-			return errors.New("v2: WithSandbox: IgnoreViolations: empty command pattern")
-		}
-		lists["IgnoreViolations["+k+"]"] = paths
-	}
-	for name, l := range lists {
-		for _, v := range l {
-			if strings.TrimSpace(v) == "" {
-				return fmt.Errorf("v2: WithSandbox: %s: empty entry", name)
-			}
-		}
-	}
-	// A settings file is checked when it is merged (mergeSandbox); inline JSON here already.
-	if user := strings.TrimSpace(o.settings); strings.HasPrefix(user, "{") {
-		var top map[string]jsontext.Value
-		if json.Unmarshal([]byte(user), &top) == nil {
-			if _, ok := top["sandbox"]; ok {
-				return errSandboxSettings
-			}
-		}
-	}
-	for _, p := range []int{sb.Network.HTTPProxyPort, sb.Network.SOCKSProxyPort} {
-		if p < 0 || p > 65535 {
-			return fmt.Errorf("v2: WithSandbox: proxy port %d out of range", p)
-		}
-	}
-	return nil
-}
-
 var errSandboxSettings = errors.New("v2: WithSandbox and a \"sandbox\" key in WithSettings exclude each other")
-
-// mergeSandbox adds WithSandbox's settings to the settings top (mergedSettings), refusing to
-// replace a "sandbox" key of WithSettings.
-func (o *options) mergeSandbox(top map[string]jsontext.Value) error {
-	sb := o.more.sandbox
-	if sb == nil {
-		return nil
-	}
-	if _, ok := top["sandbox"]; ok {
-		return errSandboxSettings
-	}
-	raw, err := json.Marshal(sandboxSettings{
-		Enabled: true, FailIfUnavailable: !sb.AllowUnavailable, AutoAllowBashIfSandboxed: sb.AutoAllowBash,
-		AllowUnsandboxedCommands: sb.AllowUnsandboxedCommands, Sandbox: *sb,
-	}, json.Deterministic(true))
-	if err != nil {
-		return fmt.Errorf("v2: WithSandbox: %w", err)
-	}
-	top["sandbox"] = raw
-	return nil
-}

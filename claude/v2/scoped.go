@@ -37,7 +37,7 @@ func ForAgent(agentID string) ScopeOption {
 // that fail validation are logged and not registered (SubagentStart cannot stop a subagent).
 // Default: none.
 func WithSubagentHooks(fn func(in *shared.SubagentStartHookInput) shared.Hooks) Option {
-	return optionFunc(func(o *options) { o.subagentHooks = fn })
+	return optionFunc(func(o *config) { o.subagentHooks = fn })
 }
 
 // AgentScopeID is the scope id WithSubagentHooks registers a subagent's hooks under.

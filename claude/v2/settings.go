@@ -1,18 +1,14 @@
 package v2
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -59,7 +55,7 @@ type SettingsPromptHook struct {
 // project's or the local settings runs next to them, which could rewrite the input they approved.
 // See docs/RELIABILITY.md, "Untrusted repositories".
 func WithCommandHooks(hooks map[shared.HookEvent][]SettingsCommandHook) Option {
-	return optionFunc(func(o *options) {
+	return optionFunc(func(o *config) {
 		if o.commandHooks == nil {
 			o.commandHooks = map[shared.HookEvent][]SettingsCommandHook{}
 		}
@@ -72,7 +68,7 @@ func WithCommandHooks(hooks map[shared.HookEvent][]SettingsCommandHook) Option {
 // WithPromptHooks registers settings prompt hooks, evaluated by the CLI with the model (see
 // SettingsPromptHook), merged into --settings as WithCommandHooks. Default: none.
 func WithPromptHooks(hooks map[shared.HookEvent][]SettingsPromptHook) Option {
-	return optionFunc(func(o *options) {
+	return optionFunc(func(o *config) {
 		if o.promptHooks == nil {
 			o.promptHooks = map[shared.HookEvent][]SettingsPromptHook{}
 		}
@@ -94,107 +90,6 @@ type settingsHook struct {
 type settingsMatcher struct {
 	Matcher string         `json:"matcher,omitempty"`
 	Hooks   []settingsHook `json:"hooks"`
-}
-
-// hasSettingsHooks reports whether settings must be merged: settings hooks, or WithSandbox
-// (sandbox.go).
-func (o *options) hasSettingsHooks() bool {
-	return len(o.commandHooks) > 0 || len(o.promptHooks) > 0 || o.more.sandbox != nil
-}
-
-// validateSettingsHooks checks the settings hooks: known events, a command or prompt, no negative
-// timeout.
-func (o *options) validateSettingsHooks() error {
-	for e, hs := range o.commandHooks {
-		if !e.IsKnown() {
-			return fmt.Errorf("v2: settings command hook: unknown event %q", e)
-		}
-		for i, h := range hs {
-			if strings.TrimSpace(h.Command) == "" || h.Timeout < 0 {
-				return fmt.Errorf("v2: settings command hook %s[%d]: empty command or negative timeout", e, i)
-			}
-		}
-	}
-	for e, hs := range o.promptHooks {
-		if !e.IsKnown() {
-			return fmt.Errorf("v2: settings prompt hook: unknown event %q", e)
-		}
-		for i, h := range hs {
-			if strings.TrimSpace(h.Prompt) == "" || h.Timeout < 0 {
-				return fmt.Errorf("v2: settings prompt hook %s[%d]: empty prompt or negative timeout", e, i)
-			}
-		}
-	}
-	return nil
-}
-
-// mergedSettings returns the settings JSON to pass to the CLI: user (WithSettings: a JSON object,
-// or the path of a file holding one; "" for none) with the settings hooks appended to its "hooks".
-// The user's keys and hooks are kept as they are (byte for byte, but for key order).
-func (o *options) mergedSettings() ([]byte, error) {
-	top := map[string]jsontext.Value{}
-	if user := strings.TrimSpace(o.settings); user != "" {
-		data := []byte(user)
-		if !strings.HasPrefix(user, "{") {
-			path := o.settings
-			if !filepath.IsAbs(path) && o.cwd != "" {
-				path = filepath.Join(o.cwd, path) // where the CLI, run in o.cwd, would read it
-			}
-			var err error
-			if data, err = os.ReadFile(path); err != nil {
-				return nil, fmt.Errorf("v2: reading the settings to merge hooks into: %w", err)
-			}
-		}
-		if err := json.Unmarshal(data, &top); err != nil || top == nil {
-			return nil, fmt.Errorf("v2: WithSettings is not a JSON object, hooks cannot be merged into it: %v", err)
-		}
-	}
-	hooks := map[string][]jsontext.Value{}
-	if raw, ok := top["hooks"]; ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		if err := json.Unmarshal(raw, &hooks); err != nil {
-			return nil, fmt.Errorf("v2: the settings' \"hooks\" must map events to lists, to merge hooks into them: %w", err)
-		}
-	}
-	add := func(e shared.HookEvent, matcher string, h settingsHook) error {
-		b, err := json.Marshal(settingsMatcher{Matcher: matcher, Hooks: []settingsHook{h}})
-		if err != nil {
-			return err
-		}
-		hooks[string(e)] = append(hooks[string(e)], b)
-		return nil
-	}
-	for _, e := range sortedEvents(o.commandHooks) {
-		for _, h := range o.commandHooks[e] {
-			if err := add(e, h.Matcher, settingsHook{Type: "command", Command: h.Command, Timeout: seconds(h.Timeout)}); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, e := range sortedEvents(o.promptHooks) {
-		for _, h := range o.promptHooks[e] {
-			if err := add(e, h.Matcher, settingsHook{Type: "prompt", Prompt: h.Prompt, Timeout: seconds(h.Timeout)}); err != nil {
-				return nil, err
-			}
-		}
-	}
-	raw, err := json.Marshal(hooks, json.Deterministic(true))
-	if err != nil {
-		return nil, err
-	}
-	top["hooks"] = raw
-	if len(hooks) > 0 {
-		// A settings file the program does not own (the user's, the project's, the local one) may
-		// set "disableAllHooks": true; the flag tier outranks them (docs/HOOKS.md), so the
-		// program's hooks hold. WithSettings's own true contradicts its hooks: refuse it.
-		if v, ok := top["disableAllHooks"]; ok && !bytes.Equal(bytes.TrimSpace(v), []byte("false")) {
-			return nil, fmt.Errorf("v2: WithSettings sets \"disableAllHooks\": %s, which would switch off the settings hooks (WithCommandHooks, WithPromptHooks, its own \"hooks\"): remove the key, or the hooks", v)
-		}
-		top["disableAllHooks"] = jsontext.Value("false")
-	}
-	if err := o.mergeSandbox(top); err != nil {
-		return nil, err
-	}
-	return json.Marshal(top, json.Deterministic(true))
 }
 
 // settingsHookCounts returns the number of hooks per event in merged settings (mergedSettings's
@@ -220,7 +115,7 @@ func settingsHookCounts(merged []byte) (map[string]int, error) {
 
 // writeSettingsFile writes the merged settings to a new temporary file, mode 0600, and returns
 // its path and the number of hooks per event in it.
-func (o *options) writeSettingsFile() (string, map[string]int, error) {
+func (o *config) writeSettingsFile() (string, map[string]int, error) {
 	data, err := o.mergedSettings()
 	if err != nil {
 		return "", nil, err

@@ -1,19 +1,9 @@
 package v2
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"unicode"
 )
-
-// skillsOptions are WithSkills and WithAllSkills. The zero value is the default: nothing is
-// passed, the CLI's own behaviour applies.
-type skillsOptions struct {
-	names []string // WithSkills: the initialize request's skills allowlist; nil: no allowlist
-	set   bool     // WithSkills was given (names may be empty: no skill)
-	all   bool     // WithAllSkills
-}
 
 // WithSkills enables only the named skills for the main session, as the official SDKs' skills
 // option with a list does: the CLI lists only these to the model (the initialize request's
@@ -36,14 +26,14 @@ type skillsOptions struct {
 // commas, backslashes or control characters: such a name could never match a skill, or would be
 // read as another permission rule. It excludes WithAllSkills.
 func WithSkills(names ...string) Option {
-	return optionFunc(func(o *options) {
-		o.more.skills.names = append(o.more.skills.names, names...)
-		if o.more.skills.names == nil {
-			o.more.skills.names = []string{}
+	return optionFunc(func(o *config) {
+		o.skillNames = append(o.skillNames, names...)
+		if o.skillNames == nil {
+			o.skillNames = []string{}
 		}
-		o.more.skills.set = true
+		o.skillsSet = true
 		for _, n := range names {
-			o.allowedTools = append(o.allowedTools, "Skill("+n+")") // validateSkills checks n
+			o.allowedTools = append(o.allowedTools, "Skill("+n+")") // checkSkills checks n
 		}
 	})
 }
@@ -53,23 +43,10 @@ func WithSkills(names ...string) Option {
 // WithAllowedTools's, which also takes skills out of WithCanUseTool's hands; hooks still run).
 // Default: off (see WithSkills). It excludes WithSkills.
 func WithAllSkills() Option {
-	return optionFunc(func(o *options) {
-		o.more.skills.all = true
+	return optionFunc(func(o *config) {
+		o.allSkills = true
 		o.allowedTools = append(o.allowedTools, "Skill")
 	})
-}
-
-// validateSkills checks WithSkills and WithAllSkills.
-func (o *options) validateSkills() error {
-	if o.more.skills.all && o.more.skills.set {
-		return errors.New("v2: WithSkills and WithAllSkills exclude each other")
-	}
-	for _, n := range o.more.skills.names {
-		if why := badSkillName(n); why != "" {
-			return fmt.Errorf("v2: WithSkills(%q): %s", n, why)
-		}
-	}
-	return nil
 }
 
 // badSkillName says why name cannot be a skill of WithSkills, or "".

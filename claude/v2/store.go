@@ -33,12 +33,12 @@ import (
 // waited for: its goroutine ends when it returns. The CLI keeps writing its own transcript too.
 // Default: none.
 func WithSessionStore(store sessions.Store) Option {
-	return optionFunc(func(o *options) { o.store, o.storeGiven = store, true })
+	return optionFunc(func(o *config) { o.store, o.storeGiven = store, true })
 }
 
 // mirrorTimeout bounds one Append: the request timeout, unless a test set its own (storeTimeout,
 // export_test.go), so that a short store bound does not also bound initialize.
-func (o *options) mirrorTimeout() time.Duration {
+func (o *config) mirrorTimeout() time.Duration {
 	if o.storeTimeout > 0 {
 		return o.storeTimeout
 	}
@@ -55,14 +55,6 @@ var ErrStoreIncomplete = errors.New("v2: session store: entries left out at Clos
 
 // errMirrorClosed is the cause of the mirror's ctx when Close stops waiting for it.
 var errMirrorClosed = errors.New("v2: session store: Close stopped waiting for the store")
-
-// storeArgs returns the flags of WithSessionStore.
-func (o *options) storeArgs() []string {
-	if o.store == nil {
-		return nil
-	}
-	return []string{"--session-mirror"}
-}
 
 // mirror delivers transcript_mirror batches to a Store, in order, on one goroutine, started by the
 // first batch and ended by end. A nil *mirror (no store) does nothing.

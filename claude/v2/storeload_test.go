@@ -48,7 +48,7 @@ func TestResumeFromStoreFailures(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // only catches a hang
 			defer cancel()
 			s, err := v2.CreateSession(ctx, v2.WithCLIPath(os.Args[0]), v2.WithCwd(t.TempDir()),
-				v2.WithBaseEnv([]string{"HOME=" + home}), v2.WithResume(id), v2.WithSessionStore(tc.store),
+				v2.WithBaseEnv("HOME="+home), v2.WithResume(id), v2.WithSessionStore(tc.store),
 				v2.WithRequestTimeout(50*time.Millisecond))
 			if err == nil {
 				s.Close()

@@ -8,9 +8,9 @@ import (
 
 // The options of the official SDKs' remaining surface (issue 26): user input callbacks
 // (elicitation.go, dialog.go), display declarations (declarations.go), MCP server settings
-// (mcpsettings.go). They live in one struct, one field of options; surfaceValidate checks them,
-// surfaceEnv and surfaceInit are what they add to the CLI's environment and initialize request,
-// and hostRequests the control requests they answer.
+// (mcpsettings.go). They live in one struct, one field of config; surfaceValidate checks them,
+// their rows in optionTable say where they go, and hostRequests are the control requests they
+// answer.
 
 // surfaceOptions holds the settings of the options named above.
 type surfaceOptions struct {
@@ -28,18 +28,8 @@ type surfaceOptions struct {
 	mcpSettings map[string]MCPServerSettings // in-process servers' (mcpsettings.go)
 }
 
-// surfaceInitFields are what surfaceOptions add to every initialize request.
-type surfaceInitFields struct {
-	SupportedDialogKinds   []string `json:"supportedDialogKinds,omitzero"`
-	PerTaskStopAffordance  bool     `json:"perTaskStopAffordance,omitzero"`
-	AgentProgressSummaries bool     `json:"agentProgressSummaries,omitzero"`
-	PromptSuggestions      bool     `json:"promptSuggestions,omitzero"`
-	// SDKMCPServerConfigs are the in-process servers' settings (mcpsettings.go).
-	SDKMCPServerConfigs map[string]mcpSettingsEntry `json:"sdkMcpServerConfigs,omitzero"`
-}
-
 // surfaceValidate checks the options of surfaceOptions.
-func (o *options) surfaceValidate() error {
+func (o *config) surfaceValidate() error {
 	x := &o.surface
 	if x.inputTimeout < 0 {
 		return optionErr("WithUserInputTimeout", "negative duration %v", x.inputTimeout)
@@ -51,26 +41,6 @@ func (o *options) surfaceValidate() error {
 		return err
 	}
 	return x.validateDeclarations()
-}
-
-// surfaceEnv is what the options add to the CLI's environment.
-func (o *options) surfaceEnv() []string {
-	if f := o.surface.previewFormat; f != "" {
-		return []string{"CLAUDE_CODE_QUESTION_PREVIEW_FORMAT=" + f}
-	}
-	return nil
-}
-
-// surfaceInit is what the options add to the initialize request.
-func (o *options) surfaceInit() surfaceInitFields {
-	x := &o.surface
-	return surfaceInitFields{
-		SupportedDialogKinds:   x.dialogKinds,
-		PerTaskStopAffordance:  x.perTaskStop,
-		AgentProgressSummaries: x.progressSummaries,
-		PromptSuggestions:      x.promptSuggestions,
-		SDKMCPServerConfigs:    o.sdkServerConfigs(),
-	}
 }
 
 // hostRequests are the CLI's control requests the session answers besides hooks, permissions and

@@ -23,7 +23,7 @@ import (
 func TestUserInputAnswers(t *testing.T) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	session := func(opts ...Option) *Session {
-		o := defaultOptions()
+		o := defaultConfig()
 		for _, opt := range opts {
 			opt.apply(&o)
 		}
@@ -86,7 +86,7 @@ func TestUserInputAnswers(t *testing.T) {
 func TestUserInputTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var cause error
-		o := defaultOptions()
+		o := defaultConfig()
 		WithUserInputTimeout(time.Minute).apply(&o)
 		WithOnUserDialog(func(ctx context.Context, _ *UserDialogRequest) (UserDialogResult, error) {
 			<-ctx.Done()

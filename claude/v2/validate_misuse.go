@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"slices"
 	"strings"
 )
 
@@ -53,86 +52,10 @@ var sdkFlags = map[string]string{
 	"--dangerously-skip-permissions": "WithPermissionMode(PermissionModeBypassPermissions) with WithAllowBypassPermissions",
 }
 
-// validateMisuse catches options that are each valid but do not work as given: values the CLI
-// would ignore or misread, settings that contradict each other. It runs in
-// validate, before anything starts; each error is an *OptionError naming the option.
-func (o *options) validateMisuse() error {
-	if o.cliPath != "" && strings.TrimSpace(o.cliPath) == "" {
-		return optionErr("WithCLIPath", "a blank path")
-	}
-	if o.storeGiven && isNil(o.store) {
-		return optionErr("WithSessionStore", "a nil store (leave the option out for no mirror)")
-	}
-	for _, l := range []struct {
-		opt   string
-		names []string
-	}{{"WithAllowedTools", o.allowedTools}, {"WithDisallowedTools", o.disallowedTools}} {
-		for _, n := range l.names {
-			if strings.TrimSpace(n) == "" {
-				return optionErr(l.opt, "an empty tool rule")
-			}
-		}
-	}
-	for _, n := range o.allowedTools {
-		if slices.Contains(o.disallowedTools, n) {
-			return optionErr("WithAllowedTools/WithDisallowedTools", "%q is both allowed and disallowed (the CLI denies it; drop one)", n)
-		}
-	}
-	for _, l := range []struct {
-		opt string
-		kvs []string
-	}{{"WithEnv", o.env}, {"WithBaseEnv", o.baseEnv}} {
-		for _, kv := range l.kvs {
-			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-				return optionErr(l.opt, "%q is not KEY=VALUE", kv)
-			}
-		}
-	}
-	if o.model != "" && strings.TrimSpace(o.model) != o.model {
-		return optionErr("WithModel", "%q has blanks around the name", o.model)
-	}
-	for _, a := range o.extraArgs {
-		flag, _, _ := strings.Cut(a, "=")
-		if use, ok := sdkFlags[flag]; ok {
-			if use == "" {
-				return optionErr("WithExtraArgs", "%q: the SDK sets %s itself (it speaks stream-json); drop it", a, flag)
-			}
-			return optionErr("WithExtraArgs", "%q: the SDK sets %s itself; use %s", a, flag, use)
-		}
-	}
-	for _, d := range []struct {
-		opt string
-		neg bool
-	}{
-		{"WithMaxTurns", o.maxTurns < 0},
-		{"WithPermissionTimeout", o.permissionTimeout < 0},
-		{"WithRequestTimeout", o.requestTimeout < 0},
-		{"WithCloseGrace", o.closeGrace < 0},
-		{"WithMaxLineSize", o.maxLineSize < 0},
-	} {
-		if d.neg {
-			return optionErr(d.opt, "negative (zero means the default)")
-		}
-	}
-	if o.hookTimeout <= 0 {
-		return optionErr("WithHookTimeout", "must be positive, got %v", o.hookTimeout)
-	}
-	for e, cfgs := range o.hooks {
-		if e.IsKnown() && !e.UsesMatcher() {
-			for i, c := range cfgs {
-				if c.Matcher != "" && c.Matcher != "*" {
-					return optionErr("WithHooks/WithHook", "hook %s[%d] has the matcher %q, but %s has nothing to match: the CLI fires it for every call (drop the matcher)", e, i, c.Matcher, e)
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // checkPaths checks that the directories the options name are there: WithCwd (the CLI would
 // fail to start with "fork/exec <cli>: no such file or directory", naming the CLI instead) and
 // WithAdditionalDirs. CreateSession runs it after validate, which looks at no file.
-func (o *options) checkPaths() error {
+func (o *config) checkPaths() error {
 	if o.cwd != "" {
 		if err := checkDir("WithCwd", o.cwd); err != nil {
 			return err

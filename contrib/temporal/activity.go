@@ -254,7 +254,7 @@ func sessionOptions(o SessionOptions) []v2.Option {
 	add(o.Tools != nil, func() v2.Option { return v2.WithTools(o.Tools...) })
 	add(len(o.AllowedTools) > 0, func() v2.Option { return v2.WithAllowedTools(o.AllowedTools...) })
 	add(len(o.DisallowedTools) > 0, func() v2.Option { return v2.WithDisallowedTools(o.DisallowedTools...) })
-	add(o.PermissionMode != "", func() v2.Option { return v2.WithPermissionMode(o.PermissionMode) })
+	add(o.PermissionMode != "", func() v2.Option { return v2.WithPermissionMode(v2.PermissionMode(o.PermissionMode)) })
 	add(o.SystemPrompt != "", func() v2.Option { return v2.WithSystemPrompt(o.SystemPrompt) })
 	add(o.AppendSystemPrompt != "", func() v2.Option { return v2.WithAppendSystemPrompt(o.AppendSystemPrompt) })
 	add(o.Cwd != "", func() v2.Option { return v2.WithCwd(o.Cwd) })

@@ -68,7 +68,7 @@ func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Opti
 	opts := []temporalagent.Option{
 		temporalagent.WithSessionOptions(
 			v2.WithCLIPath(c.cli),
-			v2.WithBaseEnv(claudetest.CLIEnv(c.home, c.modelURL)),
+			v2.WithBaseEnv(claudetest.CLIEnv(c.home, c.modelURL)...),
 			v2.WithEnv(workerTag+"="+c.tag),
 			v2.WithLogger(logger),
 		),

@@ -137,7 +137,7 @@ func main() {
 		log.Fatal(err)
 	}
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: TaskQueue}, Fleet,
-		FleetInput{Checkouts: dirs, Tasks: tasks, Options: temporalagent.SessionOptions{PermissionMode: v2.PermissionModeAcceptEdits}})
+		FleetInput{Checkouts: dirs, Tasks: tasks, Options: temporalagent.SessionOptions{PermissionMode: string(v2.PermissionModeAcceptEdits)}})
 	if err != nil {
 		log.Fatal(err)
 	}

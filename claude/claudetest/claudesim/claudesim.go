@@ -21,7 +21,7 @@
 //	}
 //
 // A session needs no Env: v2.WithCLIPath(claudesim.Path(t)) and
-// v2.WithBaseEnv(claudetest.CLIEnv(home, model.URL())) point any session at the simulator. Outside
+// v2.WithBaseEnv(claudetest.CLIEnv(home, model.URL())...) point any session at the simulator. Outside
 // tests, build the command: go build -o claude-sim
 // github.com/hookwire/agent-sdk-go/claude/claudetest/claudesim/cmd/claude-sim.
 //

@@ -132,7 +132,7 @@ func Setup(ctx context.Context, f *Flags, script Script) (env *Env, err error) {
 	env.cleanups = append(env.cleanups, func() { os.RemoveAll(home) })
 	env.API = claudetest.NewModel(script(env.Dir)...)
 	env.cleanups = append(env.cleanups, env.API.Close)
-	env.opts = append(env.opts, v2.WithBaseEnv(claudetest.CLIEnv(home, env.API.URL())))
+	env.opts = append(env.opts, v2.WithBaseEnv(claudetest.CLIEnv(home, env.API.URL())...))
 	return env, nil
 }
 

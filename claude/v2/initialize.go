@@ -1,0 +1,183 @@
+package v2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
+)
+
+// initRequest is the initialize control request.
+type initRequest struct {
+	Subtype string                       `json:"subtype"`
+	Hooks   map[string][]initHookMatcher `json:"hooks,omitempty"`
+	// The MCP servers (mcp.go): the in-process servers' names, and the external servers' entries
+	// (read by a CLI started with --await-initialize). Sent in the first initialize only: CLI
+	// 2.1.330 keeps both kinds through a later initialize without them (scoped.go's
+	// syncRegistration; TestE2EMCPServersSurviveReinitialize).
+	SDKMCPServers         []string                  `json:"sdkMcpServers,omitempty"`
+	SDKMCPServerManifests map[string]mcpManifest    `json:"sdkMcpServerManifests,omitempty"`
+	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`
+	// Agents are WithAgents's subagents (options_model.go), sent with every initialize.
+	Agents map[string]AgentDefinition `json:"agents,omitempty"`
+	// Skills is WithSkills's allowlist (skills.go): nil is none, empty hides every skill.
+	Skills []string `json:"skills,omitzero"`
+	// The options of extras.go, sent with every initialize.
+	PlanModeInstructions   string            `json:"planModeInstructions,omitzero"`
+	ToolAliases            map[string]string `json:"toolAliases,omitzero"`
+	Title                  string            `json:"title,omitzero"`
+	ForwardSubagentText    bool              `json:"forwardSubagentText,omitzero"`
+	ExcludeDynamicSections bool              `json:"excludeDynamicSections,omitzero"`
+	// The user-input and display options (dialog.go, declarations.go) and the in-process MCP
+	// servers' settings (mcpsettings.go), sent with every initialize.
+	SupportedDialogKinds   []string                    `json:"supportedDialogKinds,omitzero"`
+	PerTaskStopAffordance  bool                        `json:"perTaskStopAffordance,omitzero"`
+	AgentProgressSummaries bool                        `json:"agentProgressSummaries,omitzero"`
+	PromptSuggestions      bool                        `json:"promptSuggestions,omitzero"`
+	SDKMCPServerConfigs    map[string]mcpSettingsEntry `json:"sdkMcpServerConfigs,omitzero"`
+}
+
+type initHookMatcher struct {
+	Matcher         string   `json:"matcher,omitempty"`
+	HookCallbackIDs []string `json:"hookCallbackIds"`
+	Timeout         int      `json:"timeout"`
+	OnFailure       string   `json:"onFailure,omitempty"`
+}
+
+// callbackMargin is how much longer the CLI waits for a hook than the SDK's own timeouts, so that
+// the SDK always answers first, with its own fail-closed answer.
+const callbackMargin = 5 * time.Second
+
+// hookRegistration builds the initialize hooks: one callback per event with handlers, its matcher
+// a superset of the handlers' (the SDK filters exactly), its timeout above the chain's, and
+// onFailure "block" where the event guards an action.
+func hookRegistration(x *subprocess.HookExecutor) map[string][]initHookMatcher {
+	events := x.Events()
+	if len(events) == 0 {
+		return nil
+	}
+	reg := make(map[string][]initHookMatcher, len(events))
+	for _, e := range events {
+		secs := int(math.Ceil((x.ChainTimeout(e) + callbackMargin).Seconds()))
+		m := initHookMatcher{
+			Matcher:         x.CLIMatcher(e),
+			HookCallbackIDs: []string{string(subprocess.HookCallbackID(e))},
+			Timeout:         secs,
+		}
+		if e.GuardsAction() {
+			m.OnFailure = "block"
+		}
+		reg[string(e)] = []initHookMatcher{m}
+	}
+	return reg
+}
+
+type initAnswer struct {
+	ClaudeCodeVersion      string `json:"claude_code_version"`
+	PID                    int    `json:"pid"`
+	HooksApplied           bool   `json:"hooks_applied"`
+	HookOnFailureSupported bool   `json:"hook_on_failure_supported"`
+}
+
+func (s *Session) initialize(ctx context.Context) error {
+	s.regMu.Lock()
+	defer s.regMu.Unlock()
+	reg := s.registration()
+	req := s.o.initRequest(reg, true)
+	req.SDKMCPServerManifests = s.mcp.manifests
+	raw, err := s.t.Request(ctx, "initialize", req)
+	if err != nil {
+		var ce *shared.ControlError
+		if errors.As(err, &ce) && len(reg) > 0 {
+			return s.hooksNotApplied(reg, "the CLI refused the hook registration: "+ce.Message)
+		}
+		return fmt.Errorf("v2: initialize: %w", err)
+	}
+	return s.applyInitAnswer(raw, reg)
+}
+
+// applyInitAnswer reads the CLI's initialize answer into Info and decides on the hook
+// registration reg. Whatever the answer holds, it does not panic (FuzzInitAnswer).
+func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) error {
+	var a initAnswer
+	_ = json.Unmarshal(raw, &a)
+	s.info.Raw = raw
+	s.info.CLIVersion = a.ClaudeCodeVersion
+	s.info.PID = a.PID
+	s.info.HooksApplied = a.HooksApplied
+	s.info.HookOnFailureSupported = a.HookOnFailureSupported
+	if a.ClaudeCodeVersion == "" || versionLess(a.ClaudeCodeVersion, MinCLIVersion) {
+		s.warn(fmt.Sprintf("CLI %q is older than %s, the oldest this SDK supports (or did not report its version): it runs degraded; upgrade it (npm install -g @anthropic-ai/claude-code@%s)", a.ClaudeCodeVersion, MinCLIVersion, MaxTestedCLIVersion))
+	}
+	if len(reg) > 0 && !a.HooksApplied {
+		if err := s.hooksNotApplied(reg, "the CLI did not report the hook registration applied (hooks_applied)"); err != nil {
+			return err
+		}
+	}
+	if len(reg) > 0 && !a.HookOnFailureSupported {
+		s.warn("the CLI does not support onFailure:block; a failed answer may let a tool run")
+	}
+	s.sent = reg
+	if s.sent == nil {
+		s.sent = map[string][]initHookMatcher{}
+	}
+	return nil
+}
+
+// hooksNotApplied decides what a hook registration the CLI did not apply means: an
+// ErrHooksNotEnforced when a registered event guards an action (or with WithStrictHooks), unless
+// WithAllowUnenforcedHooks; else a warning, and the session goes on without its Go hooks.
+func (s *Session) hooksNotApplied(reg map[string][]initHookMatcher, why string) error {
+	var guards []string
+	for e := range reg {
+		if shared.HookEvent(e).GuardsAction() {
+			guards = append(guards, e)
+		}
+	}
+	slices.Sort(guards)
+	switch {
+	case s.o.strictHooks:
+		return fmt.Errorf("%w: %s (strict hooks are on)", ErrHooksNotEnforced, why)
+	case len(guards) > 0 && !s.o.allowUnenforced:
+		return fmt.Errorf("%w: %s, and hooks of %s guard actions (WithAllowUnenforcedHooks starts without them)", ErrHooksNotEnforced, why, strings.Join(guards, ", "))
+	}
+	s.warn(why + "; Go hooks will not run")
+	return nil
+}
+
+func (s *Session) warn(msg string) {
+	s.info.Warnings = append(s.info.Warnings, msg)
+	s.logger.Warn("v2: " + msg)
+}
+
+// versionLess compares dotted versions numerically ("2.1.330" < "2.2.0"); text after the first
+// blank ("2.1.330 (Claude Code)") is ignored, and a blank or non-numeric part counts as 0, so
+// that whatever the CLI reports, nothing panics.
+func versionLess(a, b string) bool {
+	if f := strings.Fields(a); len(f) > 0 {
+		a = f[0]
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
