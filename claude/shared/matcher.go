@@ -71,7 +71,7 @@ func CompileMatcher(pattern string) (*Matcher, error) {
 			m.re, err = regexp.Compile("^(?:" + p + ")$")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("invalid matcher %q: %w", pattern, err)
+			return nil, fmt.Errorf("shared: invalid matcher %q: %w", pattern, err)
 		}
 		m.kind = matchRegexp
 		m.names, m.finite = finiteNames(p)

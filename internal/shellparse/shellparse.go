@@ -1,6 +1,6 @@
 // Package shellparse is a thin layer over mvdan.cc/sh/v3/syntax, a real shell parser:
 // it parses a Bash command line and reads its words and redirections the way the checks in
-// claude/policy and the examples (hooks-permission's bashpolicy) need them.
+// claude/policy need them (the examples have a copy, examples/internal/shellparse).
 package shellparse
 
 import (

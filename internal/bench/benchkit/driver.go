@@ -213,19 +213,9 @@ func denyAll(context.Context, shared.HookInput) (shared.HookOutput, error) {
 // a built-in one or one of extra.
 func runSDK(spec Spec, extra []Extra) (Report, error) {
 	var rep Report
-	hooks, ex := spec.Hooks, (*Extra)(nil)
-	for i := range extra {
-		if extra[i].Name == spec.Hooks {
-			ex = &extra[i]
-			hooks = cmp.Or(ex.Base, hooksNone)
-		}
-	}
-	var setup Setup
-	if ex != nil {
-		var err error
-		if setup, err = ex.Setup(); err != nil {
-			return rep, fmt.Errorf("%s: %w", ex.Name, err)
-		}
+	hooks, ex, setup, err := extraSetup(spec, extra)
+	if err != nil {
+		return rep, err
 	}
 	rts := &rtLog{ns: make([]int64, 0, 2*spec.Calls), parts: make([][3]int64, 0, 2*spec.Calls)}
 	trace := rts.add
@@ -244,29 +234,12 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 		opts = append(opts, v2.WithMCPServer(mcpServer, newMCPServer(spec.MCPTools)),
 			v2.WithAllowedTools(mcpTool))
 	}
-	var aud *auditObserver
-	var met *metricsObserver
-	switch hooks {
-	case hooksNone, hooksMCP10:
-	case hooksPass:
-		opts = append(opts, v2.WithHooks(shared.Hooks{
-			shared.HookEventPreToolUse:  {{Handler: passThrough}},
-			shared.HookEventPostToolUse: {{Handler: passThrough}},
-		}))
-	case hooksDeny:
-		opts = append(opts, v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: denyAll}}}))
-	case hooksObserve:
-		var err error
-		if aud, err = newAuditObserver(spec.Audit); err != nil {
-			return rep, err
-		}
-		defer aud.f.Close()
-		met = newMetricsObserver()
-		opts = append(opts, v2.WithObserver(aud), v2.WithObserver(met))
-	default:
-		return rep, fmt.Errorf("unknown hooks %q", spec.Hooks)
+	hookOpts, met, closeAudit, err := sdkHooks(spec, hooks)
+	if err != nil {
+		return rep, err
 	}
-	opts = append(opts, setup.Options...)
+	defer closeAudit()
+	opts = append(append(opts, hookOpts...), setup.Options...)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	t0, sc0 := time.Now(), processCPU()
@@ -276,30 +249,8 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 	}
 	defer s.Close()
 	rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(processCPU()-sc0)
-
-	stopProfile := startProfile()
-	c0, w0 := processCPU(), time.Now()
-	rts.begin(w0)
-	var res *shared.ResultMessage
-	for m, err := range s.Query(ctx, "run the benchmark") {
-		if err != nil {
-			return rep, err
-		}
-		switch v := m.(type) {
-		case *shared.UserMessage:
-			for _, b := range v.Blocks {
-				if b.Type == "tool_result" {
-					rep.ToolResults++
-				}
-			}
-		case *shared.ResultMessage:
-			res = v
-		}
-	}
-	rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(processCPU()-c0)
-	stopProfile()
-	if res == nil || res.IsError {
-		return rep, errors.New("the turn failed")
+	if err := runTurn(ctx, s, &rep, rts); err != nil {
+		return rep, err
 	}
 	if err := s.Close(); err != nil {
 		return rep, err
@@ -316,6 +267,81 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// extraSetup finds the Extra configuration spec names, if any, and runs its Setup: the base
+// hooks configuration to run, the Extra (nil for a built-in one) and what its Setup gave.
+func extraSetup(spec Spec, extra []Extra) (hooks string, ex *Extra, setup Setup, err error) {
+	hooks = spec.Hooks
+	for i := range extra {
+		if extra[i].Name == spec.Hooks {
+			ex = &extra[i]
+			hooks = cmp.Or(ex.Base, hooksNone)
+		}
+	}
+	if ex != nil {
+		if setup, err = ex.Setup(); err != nil {
+			return "", nil, setup, fmt.Errorf("%s: %w", ex.Name, err)
+		}
+	}
+	return hooks, ex, setup, nil
+}
+
+// sdkHooks is the options of a built-in hooks configuration, the metrics observer of
+// "observe" (else nil) and a function that closes its audit file.
+func sdkHooks(spec Spec, hooks string) (opts []v2.Option, met *metricsObserver, closeAudit func(), err error) {
+	closeAudit = func() {}
+	switch hooks {
+	case hooksNone, hooksMCP10:
+	case hooksPass:
+		opts = append(opts, v2.WithHooks(shared.Hooks{
+			shared.HookEventPreToolUse:  {{Handler: passThrough}},
+			shared.HookEventPostToolUse: {{Handler: passThrough}},
+		}))
+	case hooksDeny:
+		opts = append(opts, v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: denyAll}}}))
+	case hooksObserve:
+		aud, err := newAuditObserver(spec.Audit)
+		if err != nil {
+			return nil, nil, closeAudit, err
+		}
+		closeAudit = func() { aud.f.Close() }
+		met = newMetricsObserver()
+		opts = append(opts, v2.WithObserver(aud), v2.WithObserver(met))
+	default:
+		return nil, nil, closeAudit, fmt.Errorf("unknown hooks %q", spec.Hooks)
+	}
+	return opts, met, closeAudit, nil
+}
+
+// runTurn runs the benchmark's turn on s, the measured part: wall and CPU time, tool results.
+func runTurn(ctx context.Context, s *v2.Session, rep *Report, rts *rtLog) error {
+	stopProfile := startProfile()
+	c0, w0 := processCPU(), time.Now()
+	rts.begin(w0)
+	var res *shared.ResultMessage
+	for m, err := range s.Query(ctx, "run the benchmark") {
+		if err != nil {
+			stopProfile()
+			return err
+		}
+		switch v := m.(type) {
+		case *shared.UserMessage:
+			for _, b := range v.Blocks {
+				if b.Type == "tool_result" {
+					rep.ToolResults++
+				}
+			}
+		case *shared.ResultMessage:
+			res = v
+		}
+	}
+	rep.WallNS, rep.CPUNS = int64(time.Since(w0)), int64(processCPU()-c0)
+	stopProfile()
+	if res == nil || res.IsError {
+		return errors.New("the turn failed")
+	}
+	return nil
 }
 
 // echoInput is the input of the MCP echo tools.

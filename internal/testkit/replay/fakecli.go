@@ -42,18 +42,13 @@ package replay
 
 import (
 	"bufio"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"reflect"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 )
 
 // TranscriptEnv names the transcript file; the default is "transcript.txt" in the working directory.
@@ -119,138 +114,29 @@ func (p *player) play(lines []string) int {
 			continue
 		}
 		verb, arg, _ := strings.Cut(line, " ")
-		switch verb {
-		case "send":
-			p.out.WriteString(p.subst(arg) + "\n")
-			p.out.Flush()
-		case "sendn":
-			ns, tmpl, _ := strings.Cut(arg, " ")
-			n, _ := strconv.Atoi(ns)
-			for k := 1; k <= n; k++ {
-				p.out.WriteString(p.subst(withIndex(tmpl, strconv.Itoa(k))) + "\n")
+		if verb == "unordered" {
+			wants, last, code := p.unorderedWants(lines, i, arg)
+			if code == 0 {
+				i = last
+				code = p.expect(wants, i+1)
 			}
-			p.out.Flush()
-		case "sendraw":
-			p.out.WriteString(arg + "\n")
-			p.out.Flush()
-		case "sendhex":
-			b, err := hex.DecodeString(strings.ReplaceAll(arg, " ", ""))
-			if err != nil {
-				return p.fail("line %d: sendhex: %v", i+1, err)
-			}
-			p.out.Write(append(b, '\n'))
-			p.out.Flush()
-		case "sendbig":
-			n, _ := strconv.Atoi(arg)
-			pad := n - len(`{"type":"assistant_padding","pad":""}`)
-			if pad < 0 {
-				pad = 0
-			}
-			p.out.WriteString(`{"type":"assistant_padding","pad":"` + strings.Repeat("x", pad) + `"}` + "\n")
-			p.out.Flush()
-		case "sendpad":
-			nStr, js, _ := strings.Cut(arg, " ")
-			n, _ := strconv.Atoi(nStr)
-			p.out.WriteString(strings.ReplaceAll(p.subst(js), "$PAD", strings.Repeat("x", n)) + "\n")
-			p.out.Flush()
-		case "stderr":
-			fmt.Fprintln(os.Stderr, p.subst(arg))
-		case "stderrflood":
-			var n, l int
-			fmt.Sscanf(arg, "%d %d", &n, &l)
-			if l < 1 {
-				l = 1
-			}
-			w := bufio.NewWriterSize(os.Stderr, 64<<10)
-			line := strings.Repeat("e", l-1) + "\n"
-			for written := 0; written < n; written += l {
-				w.WriteString(line)
-			}
-			w.Flush()
-		case "spawn":
-			f := strings.Fields(arg)
-			if len(f) == 0 {
-				return p.fail("line %d: spawn needs a command", i+1)
-			}
-			c := exec.Command(f[0], f[1:]...)
-			c.Stdout, c.Stderr = os.Stdout, os.Stderr
-			p.out.Flush()
-			if err := c.Start(); err != nil {
-				return p.fail("line %d: spawn: %v", i+1, err)
-			}
-			fmt.Fprintf(os.Stderr, "replay: spawned pid %d\n", c.Process.Pid)
-			fmt.Fprintf(p.out, `{"type":"replay_child","pid":%d}`+"\n", c.Process.Pid)
-			p.out.Flush()
-		case "closestdin":
-			os.Stdin.Close()
-		case "closestdout":
-			p.out.Flush()
-			os.Stdout.Close()
-		case "ignoreterm":
-			signal.Ignore(syscall.SIGTERM)
-		case "hang":
-			p.out.Flush()
-			for {
-				time.Sleep(time.Hour)
-			}
-		case "kill":
-			if _, ok := map[string]bool{"KILL": true, "TERM": true, "ABRT": true, "SEGV": true}[arg]; !ok {
-				return p.fail("line %d: unknown signal %q", i+1, arg)
-			}
-			p.out.Flush()
-			// The Go runtime would catch SEGV and ABRT itself: become a shell (same pid, same pipes)
-			// that dies of the signal, as a native CLI would.
-			err := syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -" + arg + " $$"}, os.Environ())
-			return p.fail("line %d: kill: %v", i+1, err)
-		case "exit":
-			p.out.Flush()
-			n, _ := strconv.Atoi(arg)
-			return n
-		case "eof":
-			for {
-				line, err := p.readLine()
-				if err != nil {
-					return 0
-				}
-				p.answerListing(line)
-			}
-		case "expect":
-			if code := p.expect([]string{arg}, i+1); code != 0 {
+			if code != 0 {
 				return code
 			}
-		case "expectn":
-			ns, tmpl, _ := strings.Cut(arg, " ")
-			n, _ := strconv.Atoi(ns)
-			if code := p.expectN(n, tmpl, i+1); code != 0 {
-				return code
-			}
-		case "unordered":
-			n, _ := strconv.Atoi(arg)
-			var wants []string
-			for j := 0; j < n && i+1 < len(lines); j++ {
-				i++
-				v, a, _ := strings.Cut(strings.TrimSpace(lines[i]), " ")
-				if v != "expect" {
-					return p.fail("line %d: unordered needs %d expect lines", i+1, n)
-				}
-				wants = append(wants, a)
-			}
-			if code := p.expect(wants, i+1); code != 0 {
-				return code
-			}
-		default:
+			continue
+		}
+		do, ok := directives[verb]
+		if !ok {
 			return p.fail("line %d: unknown directive %q", i+1, verb)
+		}
+		if code, stop := do(p, arg, i+1); stop {
+			return code
 		}
 	}
 	p.out.Flush()
 	// The transcript is over: behave like the CLI when idle, exit at stdin EOF.
-	for {
-		line, err := p.readLine()
-		if err != nil {
-			return 0
-		}
-		p.answerListing(line)
-	}
+	code, _ := p.eof("", 0)
+	return code
 }
 
 // answerListing answers line with the default hook listing (no hooks) if it is a
@@ -400,46 +286,54 @@ func subset(pat, v any, caps map[string]string) bool {
 			return false
 		}
 		for k, pv := range p {
-			mv, ok := m[k]
-			if !ok {
-				return false
-			}
-			if !subset(pv, mv, caps) {
+			if mv, ok := m[k]; !ok || !subset(pv, mv, caps) {
 				return false
 			}
 		}
 		return true
 	case string:
-		if p == "$any" {
-			return true
-		}
-		if pre, post, ok := strings.Cut(p, indexMark); ok && !strings.Contains(post, indexMark) {
-			// An expectn pattern: the number in place of $i must be the same everywhere.
-			s, ok := v.(string)
-			if !ok || len(s) <= len(pre)+len(post) || !strings.HasPrefix(s, pre) || !strings.HasSuffix(s, post) {
-				return false
-			}
-			num := s[len(pre) : len(s)-len(post)]
-			if _, err := strconv.Atoi(num); err != nil {
-				return false
-			}
-			if prev, seen := caps[indexMark]; seen && prev != num {
-				return false
-			}
-			caps[indexMark] = num
-			return true
-		}
-		if name, ok := strings.CutPrefix(p, "$capture:"); ok {
-			s, ok := v.(string)
-			if ok {
-				caps[name] = s
-			}
-			return ok
-		}
-		if pre, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(p, "~") {
-			s, ok := v.(string)
-			return ok && strings.Contains(s, strings.TrimPrefix(pre, "~"))
+		if match, special := subsetString(p, v, caps); special {
+			return match
 		}
 	}
 	return reflect.DeepEqual(pat, v)
+}
+
+// subsetString matches v against a pattern string with a special meaning ($any, an expectn
+// index, $capture:name, ~TEXT*); special is false for a plain string.
+func subsetString(p string, v any, caps map[string]string) (match, special bool) {
+	s, isString := v.(string)
+	if p == "$any" {
+		return true, true
+	}
+	if pre, post, ok := strings.Cut(p, indexMark); ok && !strings.Contains(post, indexMark) {
+		return isString && matchIndex(s, pre, post, caps), true
+	}
+	if name, ok := strings.CutPrefix(p, "$capture:"); ok {
+		if isString {
+			caps[name] = s
+		}
+		return isString, true
+	}
+	if pre, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(p, "~") {
+		return isString && strings.Contains(s, strings.TrimPrefix(pre, "~")), true
+	}
+	return false, false
+}
+
+// matchIndex matches an expectn pattern pre$ipost: the number in place of $i must be the same
+// everywhere in one line.
+func matchIndex(s, pre, post string, caps map[string]string) bool {
+	if len(s) <= len(pre)+len(post) || !strings.HasPrefix(s, pre) || !strings.HasSuffix(s, post) {
+		return false
+	}
+	num := s[len(pre) : len(s)-len(post)]
+	if _, err := strconv.Atoi(num); err != nil {
+		return false
+	}
+	if prev, seen := caps[indexMark]; seen && prev != num {
+		return false
+	}
+	caps[indexMark] = num
+	return true
 }

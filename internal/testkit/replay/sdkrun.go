@@ -221,70 +221,88 @@ func behaviour(e shared.HookEvent, b string, out *printer, coord *reverseCoord) 
 			tool, input = tc.ToolName, tc.ToolInput
 		}
 		out.printf("hook %s tool=%s %s", e, tool, summarize(input))
-		switch kind {
-		case "allow":
-			return shared.Allow(), nil
-		case "deny":
-			return shared.Deny(arg), nil
-		case "ask":
-			return shared.Ask(arg), nil
-		case "block":
-			return shared.Block(arg), nil
-		case "stop":
-			return shared.Stop(arg), nil
-		case "context":
-			return shared.AddContext(arg), nil
-		case "rewrite":
-			k, v, _ := strings.Cut(arg, "=")
-			n := input.Clone()
-			n[k] = v
-			return shared.AllowWithInput(n), nil
-		case "guard":
-			p := input.String("file_path")
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(in.Base().Cwd, p)
-			}
-			rel, err := filepath.Rel(in.Base().Cwd, filepath.Clean(p))
-			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-				return shared.Deny("path outside the project: " + p), nil
-			}
-			return shared.Allow(), nil
-		case "panic":
-			panic("handler exploded")
-		case "hang":
-			select {} // ignores ctx on purpose: the SDK must answer anyway
-		case "markhang":
-			// Tells the CLI it runs (a set_permission_mode request the transcript can expect),
-			// then hangs, ignoring ctx.
-			if s := running.Load(); s != nil {
-				_ = s.SetPermissionMode(context.WithoutCancel(ctx), "plan")
-			}
-			select {}
-		case "error":
-			return nil, errors.New(arg)
-		case "nonsense":
-			return &shared.SyncHookOutput{Decision: "maybe"}, nil
-		case "reverse":
-			id := ""
-			if tc := shared.ToolCall(in); tc != nil {
-				id = tc.ToolUseID
-			}
-			var n int
-			fmt.Sscanf(strings.TrimPrefix(id, "t"), "%d", &n)
-			var last int
-			fmt.Sscanf(arg, "%d", &last)
-			close(coord.ch(id))
-			if n < last {
-				select {
-				case <-coord.ch(fmt.Sprintf("t%d", n+1)):
-				case <-ctx.Done():
-					return nil, ctx.Err()
-				}
-			}
-			return shared.Allow(), nil
+		if answer, ok := answers[kind]; ok {
+			return answer(arg), nil
 		}
-		return nil, nil
+		return act(ctx, kind, arg, in, input, coord)
 	}
+}
+
+// answers are the behaviours that answer at once with arg as the reason or context.
+var answers = map[string]func(arg string) shared.HookOutput{
+	"allow":   func(string) shared.HookOutput { return shared.Allow() },
+	"deny":    func(a string) shared.HookOutput { return shared.Deny(a) },
+	"ask":     func(a string) shared.HookOutput { return shared.Ask(a) },
+	"block":   func(a string) shared.HookOutput { return shared.Block(a) },
+	"stop":    func(a string) shared.HookOutput { return shared.Stop(a) },
+	"context": func(a string) shared.HookOutput { return shared.AddContext(a) },
+}
+
+// act runs the behaviours that do more than answer: rewrite the input, guard a path, panic, hang,
+// fail, answer nonsense, or answer in reverse order.
+func act(ctx context.Context, kind, arg string, in shared.HookInput, input shared.ToolInput, coord *reverseCoord) (shared.HookOutput, error) {
+	switch kind {
+	case "rewrite":
+		k, v, _ := strings.Cut(arg, "=")
+		n := input.Clone()
+		n[k] = v
+		return shared.AllowWithInput(n), nil
+	case "guard":
+		return guard(in, input), nil
+	case "panic":
+		panic("handler exploded")
+	case "hang":
+		select {} // ignores ctx on purpose: the SDK must answer anyway
+	case "markhang":
+		// Tells the CLI it runs (a set_permission_mode request the transcript can expect),
+		// then hangs, ignoring ctx.
+		if s := running.Load(); s != nil {
+			_ = s.SetPermissionMode(context.WithoutCancel(ctx), "plan")
+		}
+		select {}
+	case "error":
+		return nil, errors.New(arg)
+	case "nonsense":
+		return &shared.SyncHookOutput{Decision: "maybe"}, nil
+	case "reverse":
+		return reverse(ctx, in, arg, coord)
+	}
+	return nil, nil
+}
+
+// guard allows a file_path inside the session's directory and denies one outside it.
+func guard(in shared.HookInput, input shared.ToolInput) shared.HookOutput {
+	p := input.String("file_path")
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(in.Base().Cwd, p)
+	}
+	rel, err := filepath.Rel(in.Base().Cwd, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return shared.Deny("path outside the project: " + p)
+	}
+	return shared.Allow()
+}
+
+// reverse answers tool call tN only once t(N+1)'s hook has started (up to the last, arg): the
+// answers go out in reverse order.
+func reverse(ctx context.Context, in shared.HookInput, arg string, coord *reverseCoord) (shared.HookOutput, error) {
+	id := ""
+	if tc := shared.ToolCall(in); tc != nil {
+		id = tc.ToolUseID
+	}
+	var n int
+	fmt.Sscanf(strings.TrimPrefix(id, "t"), "%d", &n)
+	var last int
+	fmt.Sscanf(arg, "%d", &last)
+	close(coord.ch(id))
+	if n < last {
+		select {
+		case <-coord.ch(fmt.Sprintf("t%d", n+1)):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return shared.Allow(), nil
 }
 
 func summarize(in shared.ToolInput) string {
