@@ -179,6 +179,8 @@ type Row struct {
 	StartMS float64 `json:"start_ms"`
 	// StartCPUMS is the driver's median CPU time during the start.
 	StartCPUMS float64 `json:"start_cpu_ms"`
+	// FirstMS: from asking for the session to the first assistant message (Report.FirstNS).
+	FirstMS float64 `json:"first_ms"`
 	// PerCallMS is (WallMS - the same driver's nohooks WallMS) / N; Ratio is WallMS / that.
 	PerCallMS float64 `json:"per_call_ms"`
 	Ratio     float64 `json:"ratio"`
@@ -220,8 +222,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					return nil, fmt.Errorf("%s %s round %d: %w", shape, c, r, err)
 				}
 				if o.Progress != nil {
-					fmt.Fprintf(o.Progress, "round %d %-8s %-13s wall %7.1f ms  start %6.1f ms  rts %4d  cpu %6.1f ms  request %d B (system %d B, %d tools)\n",
-						r, shape, c, ms(rep.WallNS), ms(rep.StartNS), len(rep.RoundTripNS), ms(rep.CPUNS), rep.RequestBytes, rep.SystemBytes, rep.Tools)
+					fmt.Fprintf(o.Progress, "round %d %-8s %-13s wall %7.1f ms  start %6.1f ms  first %7.1f ms  rts %4d  cpu %6.1f ms  request %d B (system %d B, %d tools)\n",
+						r, shape, c, ms(rep.WallNS), ms(rep.StartNS), ms(rep.FirstNS), len(rep.RoundTripNS), ms(rep.CPUNS), rep.RequestBytes, rep.SystemBytes, rep.Tools)
 				}
 				res.Raw = append(res.Raw, RunRec{Shape: shape, Config: c, Round: r, Report: rep})
 			}
@@ -398,7 +400,7 @@ func (res *Result) summarise(o Options) {
 				continue
 			}
 			row := Row{Shape: shape, Config: c}
-			var wall, start, startCPU, cpu, reqBytes []float64
+			var wall, start, startCPU, first, cpu, reqBytes []float64
 			var rts []int64
 			var parts [3][]int64
 			for _, r := range res.Raw {
@@ -409,6 +411,7 @@ func (res *Result) summarise(o Options) {
 				wall = append(wall, ms(r.Report.WallNS))
 				start = append(start, ms(r.Report.StartNS))
 				startCPU = append(startCPU, ms(r.Report.StartCPUNS))
+				first = append(first, ms(r.Report.FirstNS))
 				cpu = append(cpu, ms(r.Report.CPUNS))
 				reqBytes = append(reqBytes, float64(r.Report.RequestBytes))
 				rts = append(rts, r.Report.RoundTripNS...)
@@ -419,7 +422,7 @@ func (res *Result) summarise(o Options) {
 				}
 			}
 			nc := max(float64(calls(shape, o.N)), 1)
-			row.WallMS, row.StartMS, row.StartCPUMS = median(wall), median(start), median(startCPU)
+			row.WallMS, row.StartMS, row.StartCPUMS, row.FirstMS = median(wall), median(start), median(startCPU), median(first)
 			row.CPUPerCallMS = median(cpu) / nc
 			row.RequestBytes = median(reqBytes)
 			row.RTs = len(rts)
@@ -465,11 +468,11 @@ func (res *Result) WriteTable(w io.Writer) {
 	if m.TSSDK != "" {
 		fmt.Fprintf(w, "TypeScript SDK %s on node %s\n", m.TSSDK, m.Node)
 	}
-	fmt.Fprintf(w, "%-8s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s %7s\n",
-		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call", "req B")
+	fmt.Fprintf(w, "%-8s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s %7s %9s\n",
+		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call", "req B", "first ms")
 	for _, r := range res.Rows {
-		fmt.Fprintf(w, "%-8s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f %7.0f\n",
-			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS, r.RequestBytes)
+		fmt.Fprintf(w, "%-8s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f %7.0f %9.1f\n",
+			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS, r.RequestBytes, r.FirstMS)
 	}
 	header := false
 	for _, r := range res.Rows {

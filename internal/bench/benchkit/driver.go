@@ -36,6 +36,9 @@ const (
 	hooksDeny    = "deny"    // PreToolUse on every tool, answering deny
 	hooksObserve = "observe" // no hook; an audit observer and a metrics observer (Go SDK only)
 	hooksMCP10   = "mcp10"   // no hook; an in-process MCP server "bench" of 10 tools (sdk and ts)
+	// hooksPrewarm (sdk only, not in the defaults: -configs sdk/prewarm): no hook; the session is a
+	// spare started with v2.Prewarm and ready before the measured start, which is then its Take.
+	hooksPrewarm = "prewarm"
 )
 
 // The in-process MCP tools: a server named mcpServer whose tools are echo, echo1, ... echo9, each
@@ -100,6 +103,9 @@ type Report struct {
 	// StartCPUNS: the driver's own CPU time during StartNS (an upper bound of what it adds to the
 	// CLI's start).
 	StartCPUNS int64 `json:"start_cpu_ns"`
+	// FirstNS: from asking for the session (CreateSession, or a prewarmed spare's Take) to the
+	// turn's first assistant message: what a user waits for the first answer to start.
+	FirstNS int64 `json:"first_ns,omitempty"`
 	// WallNS: from writing the prompt to reading its result.
 	WallNS int64 `json:"wall_ns"`
 	// CPUNS: the driver process's own CPU time (user + system) during WallNS.
@@ -248,7 +254,7 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 	var aud *auditObserver
 	var met *metricsObserver
 	switch hooks {
-	case hooksNone, hooksMCP10:
+	case hooksNone, hooksMCP10, hooksPrewarm:
 	case hooksPass:
 		opts = append(opts, v2.WithHooks(shared.Hooks{
 			shared.HookEventPreToolUse:  {{Handler: passThrough}},
@@ -270,8 +276,20 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 	opts = append(opts, setup.Options...)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	var spare *v2.Spare
+	if hooks == hooksPrewarm {
+		spare = v2.Prewarm(ctx, opts...)
+		defer spare.Close()
+		<-spare.Ready() // warmed while nobody waited: not measured
+	}
 	t0, sc0 := time.Now(), cputime.Self()
-	s, err := v2.CreateSession(ctx, opts...)
+	var s *v2.Session
+	var err error
+	if spare != nil {
+		s, err = spare.Take(ctx)
+	} else {
+		s, err = v2.CreateSession(ctx, opts...)
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -287,6 +305,10 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 			return rep, err
 		}
 		switch v := m.(type) {
+		case *shared.AssistantMessage:
+			if rep.FirstNS == 0 {
+				rep.FirstNS = int64(time.Since(t0))
+			}
 		case *shared.UserMessage:
 			for _, b := range v.Blocks {
 				if b.Type == "tool_result" {
