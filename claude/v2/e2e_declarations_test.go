@@ -13,8 +13,9 @@ import (
 )
 
 // WithQuestionPreviewFormat(html) changes how the AskUserQuestion tool's option previews are
-// described to the model (the TS SDK's toolConfig.askUserQuestion.previewFormat): the first
-// request's AskUserQuestion schema asks for HTML with it and not without.
+// described to the model (the TS SDK's toolConfig.askUserQuestion.previewFormat): the
+// AskUserQuestion schema (once ToolSearch loaded it) asks for HTML with it and not without. CLI
+// 2.1.332 offers AskUserQuestion only to a session with a permission callback (someone to ask).
 func TestRealCLI_QuestionPreviewFormat(t *testing.T) {
 	t.Parallel()
 	schemaOf := func(t *testing.T, opts ...v2.Option) string {
