@@ -23,6 +23,15 @@ import (
 const elicitServerEnv = "V2_TEST_ELICIT_SERVER"
 
 func elicitMCPServer() int {
+	if err := newAskServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// newAskServer returns the MCP server "asker" of elicitServerEnv.
+func newAskServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
 	// The tool asks the way MCP 2026-07-28 wants (the CLI 2.1.332 negotiates it): it returns an
 	// input request, the client asks the user and calls again with the answer (SEP-2322); for an
@@ -51,11 +60,7 @@ func elicitMCPServer() int {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
+	return srv
 }
 
 // An MCP server (stdio, run by the CLI) asks the user for input while its tool runs: the CLI sends
