@@ -23,6 +23,15 @@ import (
 const elicitServerEnv = "V2_TEST_ELICIT_SERVER"
 
 func elicitMCPServer() int {
+	if err := newAskServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// newAskServer returns the MCP server "asker" of elicitServerEnv.
+func newAskServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
 	// The tool asks the way MCP 2026-07-28 wants (the CLI 2.1.332 negotiates it): it returns an
 	// input request, the client asks the user and calls again with the answer (SEP-2322); for an
@@ -51,11 +60,7 @@ func elicitMCPServer() int {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
+	return srv
 }
 
 // An MCP server (stdio, run by the CLI) asks the user for input while its tool runs: the CLI sends
@@ -70,7 +75,7 @@ func TestRealCLI_Elicitation(t *testing.T) {
 			return v2.ElicitationResult{Action: v2.ElicitationAccept, Content: map[string]any{"name": "Ada"}}, nil
 		}
 	}
-	var timedOut error
+	timedOut := make(chan error, 1)
 	cases := []struct {
 		name string
 		opts func(got *[]v2.ElicitationRequest) []v2.Option
@@ -83,7 +88,7 @@ func TestRealCLI_Elicitation(t *testing.T) {
 		{"timeout_declines", func(*[]v2.ElicitationRequest) []v2.Option {
 			return []v2.Option{v2.WithUserInputTimeout(50 * time.Millisecond), v2.WithOnElicitation(func(ctx context.Context, r *v2.ElicitationRequest) (v2.ElicitationResult, error) {
 				<-ctx.Done() // a person who never answers
-				timedOut = context.Cause(ctx)
+				timedOut <- context.Cause(ctx)
 				return v2.ElicitationResult{Action: v2.ElicitationAccept, Content: map[string]any{"name": "late"}}, nil
 			})}
 		}, "action:decline"},
@@ -125,9 +130,13 @@ func TestRealCLI_Elicitation(t *testing.T) {
 				}
 			}
 			if c.name == "timeout_declines" {
-				s.Close() // the callback's goroutine has ended: it wrote timedOut before returning
-				if !errors.Is(timedOut, v2.ErrUserInputTimeout) {
-					t.Errorf("the callback's ctx ended with %v, want ErrUserInputTimeout", timedOut)
+				select {
+				case cause := <-timedOut:
+					if !errors.Is(cause, v2.ErrUserInputTimeout) {
+						t.Errorf("the callback's ctx ended with %v, want ErrUserInputTimeout", cause)
+					}
+				case <-time.After(time.Minute): // only catches a hang: the decline above came after the timeout
+					t.Error("the callback's ctx did not end")
 				}
 			}
 		})

@@ -177,6 +177,8 @@ type Row struct {
 	StartMS float64 `json:"start_ms"`
 	// StartCPUMS is the driver's median CPU time during the start.
 	StartCPUMS float64 `json:"start_cpu_ms"`
+	// FirstMS: from asking for the session to the first assistant message (Report.FirstNS).
+	FirstMS float64 `json:"first_ms"`
 	// PerCallMS is (WallMS - the same driver's nohooks WallMS) / N; Ratio is WallMS / that.
 	PerCallMS float64 `json:"per_call_ms"`
 	Ratio     float64 `json:"ratio"`
@@ -218,8 +220,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					return nil, fmt.Errorf("%s %s round %d: %w", shape, c, r, err)
 				}
 				if o.Progress != nil {
-					fmt.Fprintf(o.Progress, "round %d %-8s %-13s wall %7.1f ms  start %6.1f ms  rts %4d  cpu %6.1f ms  request %d B (system %d B, %d tools)\n",
-						r, shape, c, ms(rep.WallNS), ms(rep.StartNS), len(rep.RoundTripNS), ms(rep.CPUNS), rep.RequestBytes, rep.SystemBytes, rep.Tools)
+					fmt.Fprintf(o.Progress, "round %d %-8s %-13s wall %7.1f ms  start %6.1f ms  first %7.1f ms  rts %4d  cpu %6.1f ms  request %d B (system %d B, %d tools)\n",
+						r, shape, c, ms(rep.WallNS), ms(rep.StartNS), ms(rep.FirstNS), len(rep.RoundTripNS), ms(rep.CPUNS), rep.RequestBytes, rep.SystemBytes, rep.Tools)
 				}
 				res.Raw = append(res.Raw, RunRec{Shape: shape, Config: c, Round: r, Report: rep})
 			}

@@ -35,6 +35,9 @@ const (
 	hooksDeny    = "deny"    // PreToolUse on every tool, answering deny
 	hooksObserve = "observe" // no hook; an audit observer and a metrics observer (Go SDK only)
 	hooksMCP10   = "mcp10"   // no hook; an in-process MCP server "bench" of 10 tools (sdk and ts)
+	// hooksPrewarm (sdk only, not in the defaults: -configs sdk/prewarm): no hook; the session is a
+	// spare started with v2.Prewarm and ready before the measured start, which is then its Take.
+	hooksPrewarm = "prewarm"
 )
 
 // The in-process MCP tools: a server named mcpServer whose tools are echo, echo1, ... echo9, each
@@ -99,6 +102,9 @@ type Report struct {
 	// StartCPUNS: the driver's own CPU time during StartNS (an upper bound of what it adds to the
 	// CLI's start).
 	StartCPUNS int64 `json:"start_cpu_ns"`
+	// FirstNS: from asking for the session (CreateSession, or a prewarmed spare's Take) to the
+	// turn's first assistant message: what a user waits for the first answer to start.
+	FirstNS int64 `json:"first_ns,omitempty"`
 	// WallNS: from writing the prompt to reading its result.
 	WallNS int64 `json:"wall_ns"`
 	// CPUNS: the driver process's own CPU time (user + system) during WallNS.
@@ -242,14 +248,20 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 	opts = append(append(opts, hookOpts...), setup.Options...)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	var spare *v2.Spare
+	if hooks == hooksPrewarm {
+		spare = v2.Prewarm(ctx, opts...)
+		defer spare.Close()
+		<-spare.Ready() // warmed while nobody waited: not measured
+	}
 	t0, sc0 := time.Now(), processCPU()
-	s, err := v2.CreateSession(ctx, opts...)
+	s, err := startSession(ctx, spare, opts)
 	if err != nil {
 		return rep, err
 	}
 	defer s.Close()
 	rep.StartNS, rep.StartCPUNS = int64(time.Since(t0)), int64(processCPU()-sc0)
-	if err := runTurn(ctx, s, &rep, rts); err != nil {
+	if err := runTurn(ctx, s, &rep, rts, t0); err != nil {
 		return rep, err
 	}
 	if err := s.Close(); err != nil {
@@ -292,7 +304,7 @@ func extraSetup(spec Spec, extra []Extra) (hooks string, ex *Extra, setup Setup,
 func sdkHooks(spec Spec, hooks string) (opts []v2.Option, met *metricsObserver, closeAudit func(), err error) {
 	closeAudit = func() {}
 	switch hooks {
-	case hooksNone, hooksMCP10:
+	case hooksNone, hooksMCP10, hooksPrewarm:
 	case hooksPass:
 		opts = append(opts, v2.WithHooks(shared.Hooks{
 			shared.HookEventPreToolUse:  {{Handler: passThrough}},
@@ -314,8 +326,17 @@ func sdkHooks(spec Spec, hooks string) (opts []v2.Option, met *metricsObserver, 
 	return opts, met, closeAudit, nil
 }
 
-// runTurn runs the benchmark's turn on s, the measured part: wall and CPU time, tool results.
-func runTurn(ctx context.Context, s *v2.Session, rep *Report, rts *rtLog) error {
+// startSession takes the session from spare, if not nil, else creates it.
+func startSession(ctx context.Context, spare *v2.Spare, opts []v2.Option) (*v2.Session, error) {
+	if spare != nil {
+		return spare.Take(ctx)
+	}
+	return v2.CreateSession(ctx, opts...)
+}
+
+// runTurn runs the benchmark's turn on s, the measured part: wall and CPU time, tool results,
+// and the time from t0 (the session asked for) to the first assistant message.
+func runTurn(ctx context.Context, s *v2.Session, rep *Report, rts *rtLog, t0 time.Time) error {
 	stopProfile := startProfile()
 	c0, w0 := processCPU(), time.Now()
 	rts.begin(w0)
@@ -326,6 +347,10 @@ func runTurn(ctx context.Context, s *v2.Session, rep *Report, rts *rtLog) error 
 			return err
 		}
 		switch v := m.(type) {
+		case *shared.AssistantMessage:
+			if rep.FirstNS == 0 {
+				rep.FirstNS = int64(time.Since(t0))
+			}
 		case *shared.UserMessage:
 			for _, b := range v.Blocks {
 				if b.Type == "tool_result" {

@@ -43,7 +43,7 @@ func (res *Result) summarise(o Options) {
 				continue
 			}
 			row := Row{Shape: shape, Config: c}
-			var wall, start, startCPU, cpu, reqBytes []float64
+			var wall, start, startCPU, first, cpu, reqBytes []float64
 			var rts []int64
 			var parts [3][]int64
 			for _, r := range res.Raw {
@@ -54,6 +54,7 @@ func (res *Result) summarise(o Options) {
 				wall = append(wall, ms(r.Report.WallNS))
 				start = append(start, ms(r.Report.StartNS))
 				startCPU = append(startCPU, ms(r.Report.StartCPUNS))
+				first = append(first, ms(r.Report.FirstNS))
 				cpu = append(cpu, ms(r.Report.CPUNS))
 				reqBytes = append(reqBytes, float64(r.Report.RequestBytes))
 				rts = append(rts, r.Report.RoundTripNS...)
@@ -64,7 +65,7 @@ func (res *Result) summarise(o Options) {
 				}
 			}
 			nc := max(float64(calls(shape, o.N)), 1)
-			row.WallMS, row.StartMS, row.StartCPUMS = median(wall), median(start), median(startCPU)
+			row.WallMS, row.StartMS, row.StartCPUMS, row.FirstMS = median(wall), median(start), median(startCPU), median(first)
 			row.CPUPerCallMS = median(cpu) / nc
 			row.RequestBytes = median(reqBytes)
 			row.RTs = len(rts)
@@ -110,11 +111,11 @@ func (res *Result) WriteTable(w io.Writer) {
 	if m.TSSDK != "" {
 		fmt.Fprintf(w, "TypeScript SDK %s on node %s\n", m.TSSDK, m.Node)
 	}
-	fmt.Fprintf(w, "%-8s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s %7s\n",
-		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call", "req B")
+	fmt.Fprintf(w, "%-8s %-13s %9s %8s %8s %10s %7s %9s %9s %6s %9s %9s %7s %9s\n",
+		"shape", "config", "wall ms", "start ms", "st cpu", "+ms/call", "ratio", "rt p50 µs", "rt p99 µs", "rts", "cpu/call", "+cpu/call", "req B", "first ms")
 	for _, r := range res.Rows {
-		fmt.Fprintf(w, "%-8s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f %7.0f\n",
-			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS, r.RequestBytes)
+		fmt.Fprintf(w, "%-8s %-13s %9.1f %8.1f %8.2f %10.3f %7.3f %9.1f %9.1f %6d %9.3f %9.3f %7.0f %9.1f\n",
+			r.Shape, r.Config, r.WallMS, r.StartMS, r.StartCPUMS, r.PerCallMS, r.Ratio, r.RTP50US, r.RTP99US, r.RTs, r.CPUPerCallMS, r.AddedCPUPerCallMS, r.RequestBytes, r.FirstMS)
 	}
 	header := false
 	for _, r := range res.Rows {
