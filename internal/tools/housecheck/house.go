@@ -24,7 +24,7 @@ var floors = []floor{
 	{"transport", "the CLI process, framing, request correlation, the hook executor", []string{
 		"claude/subprocess"}},
 	{"protocol", "decoding and answering the CLI's messages; the in-process MCP bridge", []string{
-		"claude/parser", "internal/control", "internal/mcpbridge", "internal/wire"}},
+		"claude/parser", "internal/mcpbridge", "internal/wire"}},
 	{"base", "types (no goroutines, no I/O) and leaf helpers", []string{
 		"claude/shared", "internal/childenv", "internal/procgroup", "internal/shellparse"}},
 }
@@ -65,7 +65,6 @@ var errorPrefixes = map[string]string{
 	"claude/shared":        "shared: ",
 	"internal/commandhook": "v2: ",         // WithCommandHooks
 	"internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
-	"internal/control":     "subprocess: ", // the transport's control requests
 	"internal/wire":        "subprocess: ", // the transport's answers to hook requests
 	"internal/childenv":    "subprocess: ", // the CLI's environment
 	"internal/procgroup":   "subprocess: ", // the CLI's process group
