@@ -151,6 +151,7 @@ func logRawModel(t *testing.T, srv *claudetest.Model) {
 }
 
 func TestRawCLIBashToolRuns(t *testing.T) {
+	t.Parallel()
 	project := t.TempDir()
 	marker := filepath.Join(project, "ran.txt")
 	srv := claudetest.NewModel(
@@ -186,6 +187,7 @@ func TestRawCLIBashToolRuns(t *testing.T) {
 }
 
 func TestRawCLIPreToolUseHookDenies(t *testing.T) {
+	t.Parallel()
 	project := t.TempDir()
 	marker := filepath.Join(project, "ran.txt")
 	srv := claudetest.NewModel(

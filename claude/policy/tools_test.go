@@ -173,6 +173,7 @@ func TestRules(t *testing.T) {
 
 // Bounds: very long and deeply nested inputs are decided, within the limits or denied beyond.
 func TestBounds(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	p := f.policy()
 	for _, tc := range []struct {

@@ -393,6 +393,7 @@ func runChain(t *testing.T, e shared.HookEvent, chain []shape, quiet *slog.Logge
 }
 
 func TestGeneratedGuardChainsOnTheWire(t *testing.T) {
+	t.Parallel()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	shapes := outputShapes()
 	// The orders of allow / deny / ask / block / rewrite / error / ... for chains of three.

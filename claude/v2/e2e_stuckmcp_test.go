@@ -52,6 +52,7 @@ func within[T any](t *testing.T, what string, f func() T) T {
 // period while a tool is stuck, with ErrMCPHandlerRunning. Before the fix the reconnect waited
 // for the stuck handler under the bridge's lock, and Remove and Close waited for it forever.
 func TestE2EStuckMCPToolHoldsNothing(t *testing.T) {
+	t.Parallel()
 	env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
 		var last []claudetest.Block
 		for _, m := range r.Messages {

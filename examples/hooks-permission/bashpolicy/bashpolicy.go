@@ -89,47 +89,13 @@ func (p Policy) Classify(line string) Decision {
 		if ask != nil {
 			return false
 		}
-		var d Decision
-		switch v := n.(type) {
-		case nil: // Walk's "done with the children"
-		case *syntax.File, *syntax.Subshell, *syntax.Word, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted, *syntax.Comment:
-		case *syntax.Stmt:
-			if v.Background || v.Coprocess || v.Disown {
-				d = Decision{Ask, "runs in the background"}
-			}
-		case *syntax.BinaryCmd:
-			if v.Op == syntax.PipeAll {
-				d = Decision{Ask, "pipes stderr (|&)"}
-			}
-		case *syntax.Redirect:
-			d = p.redirect(v)
-		case *syntax.CallExpr:
-			rd, ok := p.readOnly(v)
-			if ok {
-				n, _ := shellparse.Static(v.Args[0])
-				names = append(names, n)
-				return true
-			}
-			d = rd
-		case *syntax.ParamExp:
-			d = Decision{Ask, "expands a parameter"}
-			if v.Param != nil {
-				d.Reason += ": " + v.Param.Value
-			}
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			d = Decision{Ask, "uses a command substitution"}
-		case *syntax.ArithmExp, *syntax.ArithmCmd:
-			d = Decision{Ask, "uses arithmetic"}
-		case *syntax.FuncDecl:
-			d = Decision{Ask, "defines a function: " + funcName(v)}
-		case *syntax.CoprocClause:
-			d = Decision{Ask, "starts a coprocess"}
-		default:
-			d = Decision{Ask, fmt.Sprintf("uses a compound command (%s)", kind(n))}
-		}
+		d, name := p.node(n)
 		if d.Verdict != "" {
 			ask = &d
 			return false
+		}
+		if name != "" {
+			names = append(names, name)
 		}
 		return true
 	})
@@ -140,6 +106,55 @@ func (p Policy) Classify(line string) Decision {
 		return Decision{Ask, "no command"}
 	}
 	return Decision{Allow, "read-only: " + strings.Join(slices.Compact(names), ", ")}
+}
+
+// node judges one node of an otherwise undenied line: an Ask decision when it needs a human, or
+// the name of the safelisted command it runs.
+func (p Policy) node(n syntax.Node) (d Decision, command string) {
+	switch v := n.(type) {
+	case nil: // Walk's "done with the children"
+	case *syntax.File, *syntax.Subshell, *syntax.Word, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted, *syntax.Comment:
+	case *syntax.Stmt:
+		if v.Background || v.Coprocess || v.Disown {
+			return Decision{Ask, "runs in the background"}, ""
+		}
+	case *syntax.BinaryCmd:
+		if v.Op == syntax.PipeAll {
+			return Decision{Ask, "pipes stderr (|&)"}, ""
+		}
+	case *syntax.Redirect:
+		return p.redirect(v), ""
+	case *syntax.CallExpr:
+		if d, ok := p.readOnly(v); !ok {
+			return d, ""
+		}
+		name, _ := shellparse.Static(v.Args[0])
+		return Decision{}, name
+	case *syntax.ParamExp:
+		d := Decision{Ask, "expands a parameter"}
+		if v.Param != nil {
+			d.Reason += ": " + v.Param.Value
+		}
+		return d, ""
+	default:
+		return Decision{Ask, askReason(n)}, ""
+	}
+	return Decision{}, ""
+}
+
+// askReason says why a node that is not a plain command needs a human.
+func askReason(n syntax.Node) string {
+	switch v := n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		return "uses a command substitution"
+	case *syntax.ArithmExp, *syntax.ArithmCmd:
+		return "uses arithmetic"
+	case *syntax.FuncDecl:
+		return "defines a function: " + funcName(v)
+	case *syntax.CoprocClause:
+		return "starts a coprocess"
+	}
+	return fmt.Sprintf("uses a compound command (%s)", kind(n))
 }
 
 // kind names a node's type for a reason: *syntax.ForClause is "for".
@@ -207,28 +222,34 @@ func (p Policy) readOnly(c *syntax.CallExpr) (Decision, bool) {
 	return Decision{}, true
 }
 
-// readOnlyArgs returns why the arguments of a safelisted command make it more than a read, or "".
-func readOnlyArgs(name string, args []string) string {
-	switch name {
-	case "find":
+// argChecks are the safelisted commands with options that make them more than a read: each
+// returns why its arguments do, or "".
+var argChecks = map[string]func(args []string) string{
+	"find": func(args []string) string {
 		for _, a := range args {
 			if slices.Contains([]string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}, a) {
 				return "find " + a + " runs or writes"
 			}
 		}
-	case "sort":
+		return ""
+	},
+	"sort": func(args []string) string {
 		for _, a := range args {
 			if a == "-o" || strings.HasPrefix(a, "--output") || (strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--")) {
 				return "sort -o writes a file"
 			}
 		}
-	case "date":
+		return ""
+	},
+	"date": func(args []string) string {
 		for _, a := range args {
 			if a == "-s" || strings.HasPrefix(a, "--set") {
 				return "date -s sets the clock"
 			}
 		}
-	case "git":
+		return ""
+	},
+	"git": func(args []string) string {
 		if len(args) == 0 || !slices.Contains(gitReadOnly, args[0]) {
 			return "not a read-only git command (allowed: " + strings.Join(gitReadOnly, ", ") + ")"
 		}
@@ -237,6 +258,14 @@ func readOnlyArgs(name string, args []string) string {
 				return "git " + a + " writes or runs a program"
 			}
 		}
+		return ""
+	},
+}
+
+// readOnlyArgs returns why the arguments of a safelisted command make it more than a read, or "".
+func readOnlyArgs(name string, args []string) string {
+	if check := argChecks[name]; check != nil {
+		return check(args)
 	}
 	return ""
 }
@@ -246,7 +275,50 @@ var diskDevice = regexp.MustCompile(`^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper
 // denied applies the deny rules to every command of f, nested ones included, and to the scripts
 // given to a shell with -c (depth counts those, so a script cannot nest without end).
 func denied(f *syntax.File, depth int) (Decision, bool) {
-	// A function that calls itself in a pipeline or in the background: a fork bomb.
+	if bomb := forkBomb(f); bomb != "" {
+		return Decision{Deny, "fork bomb: " + bomb}, true
+	}
+	if d, ok := deniedHereDoc(f, depth); ok {
+		return d, true
+	}
+	for _, r := range shellparse.Redirects(f) {
+		if t := shellparse.Flat(r.Word); shellparse.Writes(r) && diskDevice.MatchString(t) {
+			return Decision{Deny, "writes to a disk device: " + t}, true
+		}
+	}
+	download, run := "", ""
+	for _, c := range shellparse.Calls(f) {
+		w := effective(flatArgs(c))
+		if len(w) == 0 {
+			continue
+		}
+		if d, ok := deniedCall(w, depth); ok {
+			return d, true
+		}
+		switch name := path.Base(w[0]); {
+		case slices.Contains(runners, name):
+			run = name
+		case slices.Contains(downloader, name):
+			download = name
+		}
+	}
+	if download != "" && run != "" {
+		return Decision{Deny, fmt.Sprintf("downloads code and runs it (%s ... %s)", download, run)}, true
+	}
+	return Decision{}, false
+}
+
+func flatArgs(c *syntax.CallExpr) []string {
+	w := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		w[i] = shellparse.Flat(a)
+	}
+	return w
+}
+
+// forkBomb returns the name of a function that calls itself in a pipeline or in the background,
+// or "".
+func forkBomb(f *syntax.File) string {
 	var bomb string
 	syntax.Walk(f, func(n syntax.Node) bool {
 		fd, ok := n.(*syntax.FuncDecl)
@@ -255,28 +327,31 @@ func denied(f *syntax.File, depth int) (Decision, bool) {
 		}
 		name := funcName(fd)
 		syntax.Walk(fd.Body, func(n syntax.Node) bool {
-			switch v := n.(type) {
-			case *syntax.BinaryCmd:
-				if v.Op == syntax.Pipe || v.Op == syntax.PipeAll {
-					for _, s := range []*syntax.Stmt{v.X, v.Y} {
-						if calls(s, name) {
-							bomb = name
-						}
-					}
-				}
-			case *syntax.Stmt:
-				if v.Background && calls(v, name) {
-					bomb = name
-				}
+			if selfCall(n, name) {
+				bomb = name
 			}
 			return bomb == ""
 		})
 		return bomb == ""
 	})
-	if bomb != "" {
-		return Decision{Deny, "fork bomb: " + bomb}, true
+	return bomb
+}
+
+// selfCall reports whether n, in the body of the function name, calls it in a pipeline or in the
+// background.
+func selfCall(n syntax.Node, name string) bool {
+	switch v := n.(type) {
+	case *syntax.BinaryCmd:
+		return (v.Op == syntax.Pipe || v.Op == syntax.PipeAll) && (calls(v.X, name) || calls(v.Y, name))
+	case *syntax.Stmt:
+		return v.Background && calls(v, name)
 	}
-	// `bash <<EOF ... EOF` and `sh <<< '...'`: the here-document is the shell's script.
+	return false
+}
+
+// deniedHereDoc judges `bash <<EOF ... EOF` and `sh <<< '...'`: the here-document is the shell's
+// script.
+func deniedHereDoc(f *syntax.File, depth int) (Decision, bool) {
 	var script *Decision
 	syntax.Walk(f, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
@@ -287,25 +362,12 @@ func denied(f *syntax.File, depth int) (Decision, bool) {
 		if !ok || len(c.Args) == 0 || depth >= 8 {
 			return true
 		}
-		w := make([]string, len(c.Args))
-		for i, a := range c.Args {
-			w[i] = shellparse.Flat(a)
-		}
-		if w = effective(w); len(w) == 0 || !slices.Contains(runners, path.Base(w[0])) {
+		if w := effective(flatArgs(c)); len(w) == 0 || !slices.Contains(runners, path.Base(w[0])) {
 			return true
 		}
 		for _, r := range st.Redirs {
-			body := r.Hdoc
-			if r.Op == syntax.WordHdoc {
-				body = r.Word
-			}
-			if body == nil {
-				continue
-			}
-			if sf, err := shellparse.Parse(shellparse.Flat(body)); err == nil {
-				if d, ok := denied(sf, depth+1); ok {
-					script = &d
-				}
+			if d, ok := deniedScript(hereDocBody(r), depth); ok {
+				script = &d
 			}
 		}
 		return script == nil
@@ -313,54 +375,54 @@ func denied(f *syntax.File, depth int) (Decision, bool) {
 	if script != nil {
 		return *script, true
 	}
-	for _, r := range shellparse.Redirects(f) {
-		if t := shellparse.Flat(r.Word); shellparse.Writes(r) && diskDevice.MatchString(t) {
-			return Decision{Deny, "writes to a disk device: " + t}, true
-		}
+	return Decision{}, false
+}
+
+// hereDocBody returns the script a here-document or here-string feeds, or nil.
+func hereDocBody(r *syntax.Redirect) *syntax.Word {
+	if r.Op == syntax.WordHdoc {
+		return r.Word
 	}
-	download, run := "", ""
-	for _, c := range shellparse.Calls(f) {
-		w := make([]string, len(c.Args))
-		for i, a := range c.Args {
-			w[i] = shellparse.Flat(a)
-		}
-		w = effective(w)
-		if len(w) == 0 {
-			continue
-		}
-		name := path.Base(w[0])
-		switch {
-		case slices.Contains(privileged, name):
-			return Decision{Deny, "privilege escalation: " + name}, true
-		case slices.Contains(diskTools, name) || strings.HasPrefix(name, "mkfs."):
-			return Decision{Deny, "formats or repartitions a disk: " + name}, true
-		case slices.Contains(powerTools, name):
-			return Decision{Deny, "shuts the machine down: " + name}, true
-		case name == "dd" && slices.ContainsFunc(w, func(a string) bool { return strings.HasPrefix(a, "of=/dev/") }):
-			return Decision{Deny, "dd onto a device"}, true
-		case (name == "rm" || name == "chmod" || name == "chown" || name == "chgrp") && recursive(w[1:]):
-			for _, a := range w[1:] {
-				if a == "--no-preserve-root" || critical(a) {
-					return Decision{Deny, fmt.Sprintf("%s -r on a critical path: %s", name, a)}, true
-				}
-			}
-		case slices.Contains(runners, name):
-			run = name
-			// `bash -c 'rm -rf /'`: judge the script given to a shell too.
-			if i := slices.Index(w, "-c"); i >= 0 && i+1 < len(w) && depth < 8 {
-				if sf, err := shellparse.Parse(w[i+1]); err == nil {
-					if d, ok := denied(sf, depth+1); ok {
-						return d, true
-					}
-				}
-			}
-		}
-		if slices.Contains(downloader, name) {
-			download = name
-		}
+	return r.Hdoc
+}
+
+// deniedScript applies the deny rules to body, a script given to a shell.
+func deniedScript(body *syntax.Word, depth int) (Decision, bool) {
+	if body == nil {
+		return Decision{}, false
 	}
-	if download != "" && run != "" {
-		return Decision{Deny, fmt.Sprintf("downloads code and runs it (%s ... %s)", download, run)}, true
+	sf, err := shellparse.Parse(shellparse.Flat(body))
+	if err != nil {
+		return Decision{}, false
+	}
+	return denied(sf, depth+1)
+}
+
+// deniedCall applies the deny rules to one command, given as its effective words.
+func deniedCall(w []string, depth int) (Decision, bool) {
+	name := path.Base(w[0])
+	switch {
+	case slices.Contains(privileged, name):
+		return Decision{Deny, "privilege escalation: " + name}, true
+	case slices.Contains(diskTools, name) || strings.HasPrefix(name, "mkfs."):
+		return Decision{Deny, "formats or repartitions a disk: " + name}, true
+	case slices.Contains(powerTools, name):
+		return Decision{Deny, "shuts the machine down: " + name}, true
+	case name == "dd" && slices.ContainsFunc(w, func(a string) bool { return strings.HasPrefix(a, "of=/dev/") }):
+		return Decision{Deny, "dd onto a device"}, true
+	case (name == "rm" || name == "chmod" || name == "chown" || name == "chgrp") && recursive(w[1:]):
+		for _, a := range w[1:] {
+			if a == "--no-preserve-root" || critical(a) {
+				return Decision{Deny, fmt.Sprintf("%s -r on a critical path: %s", name, a)}, true
+			}
+		}
+	case slices.Contains(runners, name):
+		// `bash -c 'rm -rf /'`: judge the script given to a shell too.
+		if i := slices.Index(w, "-c"); i >= 0 && i+1 < len(w) && depth < 8 {
+			if sf, err := shellparse.Parse(w[i+1]); err == nil {
+				return denied(sf, depth+1)
+			}
+		}
 	}
 	return Decision{}, false
 }

@@ -77,73 +77,77 @@ func TestSmoke(t *testing.T) {
 		{"par", 10, []Config{{"sdk", hooksPass}, {"sdk", hooksObserve}}},
 		{"tools", 5, []Config{{"bare", hooksNone}, {"sdk", hooksNone}, {"sdk", hooksMCP10}}},
 	} {
-		var progress bytes.Buffer
-		res, err := Run(context.Background(), Options{N: tc.n, Runs: 1, Shapes: []string{tc.shape}, CLI: bin,
-			Configs: tc.configs, Progress: &progress})
-		if err != nil {
-			t.Fatalf("Run: %v\n%s", err, progress.String())
-		}
-		t.Logf("progress:\n%s", progress.String())
-		want := 0
-		for _, c := range tc.configs {
-			if runs(tc.shape, c) {
-				want++
+		// The shapes are independent runs of the CLI: in parallel, each one's CLIs still one at a time.
+		t.Run(tc.shape, func(t *testing.T) {
+			t.Parallel()
+			var progress bytes.Buffer
+			res, err := Run(context.Background(), Options{N: tc.n, Runs: 1, Shapes: []string{tc.shape}, CLI: bin,
+				Configs: tc.configs, Progress: &progress})
+			if err != nil {
+				t.Fatalf("Run: %v\n%s", err, progress.String())
 			}
-		}
-		if len(res.Rows) != want || len(res.Raw) != want {
-			t.Fatalf("%d rows, %d runs; want %d", len(res.Rows), len(res.Raw), want)
-		}
-		for _, r := range res.Raw {
-			wantRTs := perCall[r.Config.Hooks] * tc.n
-			if isTools(r.Shape) {
-				wantRTs = tc.n // one mcp_message per call
-			}
-			if got := len(r.Report.RoundTripNS); got != wantRTs {
-				t.Errorf("%s %s: %d round trips, want %d", r.Shape, r.Config, got, wantRTs)
-			}
-			if r.Report.WallNS <= 0 || r.Report.StartNS <= 0 || r.Report.ToolResults != tc.n {
-				t.Errorf("%s %s: %+v", r.Shape, r.Config, r.Report)
-			}
-			// The Go SDK reports each round trip in three parts, which add up to it.
-			if got, want := len(r.Report.PartsNS), len(r.Report.RoundTripNS); r.Config.Driver == "sdk" && got != want {
-				t.Errorf("%s %s: %d round trips in parts, want %d", r.Shape, r.Config, got, want)
-			}
-			for i, p := range r.Report.PartsNS {
-				if p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0]+p[1]+p[2] != r.Report.RoundTripNS[i] {
-					t.Errorf("%s %s: parts %v of a round trip of %d ns", r.Shape, r.Config, p, r.Report.RoundTripNS[i])
+			t.Logf("progress:\n%s", progress.String())
+			want := 0
+			for _, c := range tc.configs {
+				if runs(tc.shape, c) {
+					want++
 				}
 			}
-		}
-		// A fair comparison: every driver makes the CLI send the same request. The system prompt
-		// is the TypeScript SDK's default (empty: the CLI adds only its one-line billing header,
-		// ~140 bytes, where its own prompt is ~7 KB), and whole requests differ only by ids and
-		// temporary paths. (An MCP server adds its tools' names: the configurations with the
-		// same number of MCP tools are compared.)
-		minReq, maxReq := map[int]int{}, map[int]int{}
-		for _, r := range res.Raw {
-			if r.Report.SystemBytes == 0 || r.Report.SystemBytes > 512 {
-				t.Errorf("%s %s: a system prompt of %d bytes, want the empty one of the TypeScript SDK's default", r.Shape, r.Config, r.Report.SystemBytes)
+			if len(res.Rows) != want || len(res.Raw) != want {
+				t.Fatalf("%d rows, %d runs; want %d", len(res.Rows), len(res.Raw), want)
 			}
-			k := mcpTools(r.Shape, r.Config)
-			if v, ok := minReq[k]; !ok || r.Report.RequestBytes < v {
-				minReq[k] = r.Report.RequestBytes
+			for _, r := range res.Raw {
+				wantRTs := perCall[r.Config.Hooks] * tc.n
+				if isTools(r.Shape) {
+					wantRTs = tc.n // one mcp_message per call
+				}
+				if got := len(r.Report.RoundTripNS); got != wantRTs {
+					t.Errorf("%s %s: %d round trips, want %d", r.Shape, r.Config, got, wantRTs)
+				}
+				if r.Report.WallNS <= 0 || r.Report.StartNS <= 0 || r.Report.ToolResults != tc.n {
+					t.Errorf("%s %s: %+v", r.Shape, r.Config, r.Report)
+				}
+				// The Go SDK reports each round trip in three parts, which add up to it.
+				if got, want := len(r.Report.PartsNS), len(r.Report.RoundTripNS); r.Config.Driver == "sdk" && got != want {
+					t.Errorf("%s %s: %d round trips in parts, want %d", r.Shape, r.Config, got, want)
+				}
+				for i, p := range r.Report.PartsNS {
+					if p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0]+p[1]+p[2] != r.Report.RoundTripNS[i] {
+						t.Errorf("%s %s: parts %v of a round trip of %d ns", r.Shape, r.Config, p, r.Report.RoundTripNS[i])
+					}
+				}
 			}
-			maxReq[k] = max(maxReq[k], r.Report.RequestBytes)
-		}
-		for k := range minReq {
-			if maxReq[k]-minReq[k] > 64 {
-				t.Errorf("%s, %d MCP tools: first requests of %d to %d bytes: the drivers do not send the same request", tc.shape, k, minReq[k], maxReq[k])
+			// A fair comparison: every driver makes the CLI send the same request. The system prompt
+			// is the TypeScript SDK's default (empty: the CLI adds only its one-line billing header,
+			// ~140 bytes, where its own prompt is ~7 KB), and whole requests differ only by ids and
+			// temporary paths. (An MCP server adds its tools' names: the configurations with the
+			// same number of MCP tools are compared.)
+			minReq, maxReq := map[int]int{}, map[int]int{}
+			for _, r := range res.Raw {
+				if r.Report.SystemBytes == 0 || r.Report.SystemBytes > 512 {
+					t.Errorf("%s %s: a system prompt of %d bytes, want the empty one of the TypeScript SDK's default", r.Shape, r.Config, r.Report.SystemBytes)
+				}
+				k := mcpTools(r.Shape, r.Config)
+				if v, ok := minReq[k]; !ok || r.Report.RequestBytes < v {
+					minReq[k] = r.Report.RequestBytes
+				}
+				maxReq[k] = max(maxReq[k], r.Report.RequestBytes)
 			}
-		}
-		var table bytes.Buffer
-		res.WriteTable(&table)
-		if !strings.Contains(table.String(), tc.configs[len(tc.configs)-1].String()) || !strings.Contains(table.String(), "dispatch") || !strings.Contains(table.String(), "req B") {
-			t.Errorf("table:\n%s", table.String())
-		}
-		b, err := json.Marshal(res.compact())
-		if err != nil || bytes.Contains(b, []byte(`"rt_ns"`)) || bytes.Contains(b, []byte(`"rt_parts_ns"`)) {
-			t.Errorf("compact JSON (%v): %.300s", err, b)
-		}
+			for k := range minReq {
+				if maxReq[k]-minReq[k] > 64 {
+					t.Errorf("%s, %d MCP tools: first requests of %d to %d bytes: the drivers do not send the same request", tc.shape, k, minReq[k], maxReq[k])
+				}
+			}
+			var table bytes.Buffer
+			res.WriteTable(&table)
+			if !strings.Contains(table.String(), tc.configs[len(tc.configs)-1].String()) || !strings.Contains(table.String(), "dispatch") || !strings.Contains(table.String(), "req B") {
+				t.Errorf("table:\n%s", table.String())
+			}
+			b, err := json.Marshal(res.compact())
+			if err != nil || bytes.Contains(b, []byte(`"rt_ns"`)) || bytes.Contains(b, []byte(`"rt_parts_ns"`)) {
+				t.Errorf("compact JSON (%v): %.300s", err, b)
+			}
+		})
 	}
 }
 

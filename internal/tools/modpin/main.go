@@ -248,68 +248,20 @@ func pin(rev, only string) error {
 	if err != nil {
 		return err
 	}
-	if rev == "" {
-		rev = "HEAD"
-	}
-	c, err := r.resolveCommit(rev)
+	c, err := r.pinTarget(rev)
 	if err != nil {
 		return err
-	}
-	if !r.isAncestor(c.hash) {
-		return fmt.Errorf("modpin: %s (%.12s) is not in HEAD's history", rev, c.hash)
-	}
-	if dirty, err := r.dirty(r.core()); err == nil && dirty && rev == "HEAD" {
-		fmt.Fprintln(os.Stderr, "modpin: warning: the core has uncommitted changes; the pins name HEAD, without them")
 	}
 	var changed []*gomod
 	for _, m := range r.modules[1:] {
 		if only != "" && m.dir != filepath.ToSlash(filepath.Clean(only)) {
 			continue
 		}
-		before, err := m.file.Format()
+		ok, err := r.pinModule(m, c)
 		if err != nil {
 			return err
 		}
-		for _, rep := range slices.Clone(m.file.Replace) {
-			if r.inRepo(rep.Old.Path) {
-				if err := m.file.DropReplace(rep.Old.Path, rep.Old.Version); err != nil {
-					return err
-				}
-			}
-		}
-		for _, req := range m.file.Require {
-			dep, ok := r.byPath[req.Mod.Path]
-			if !ok {
-				continue
-			}
-			goMod, err := r.fileAt(c, dep.goModPath())
-			if err != nil {
-				return fmt.Errorf("modpin: %s requires %s, which has no go.mod at %.12s", m.goModPath(), dep.path, c.hash)
-			}
-			f, err := modfile.Parse(dep.goModPath(), goMod, nil)
-			if err != nil {
-				return err
-			}
-			if errs := lintGoMod(dep.goModPath(), f, r.inRepo); len(errs) > 0 {
-				return fmt.Errorf("modpin: %s at %.12s cannot be fetched, pin a later commit: %w", dep.path, c.hash, errors.Join(errs...))
-			}
-			v, err := r.pseudoVersion(dep, c)
-			if err != nil {
-				return err
-			}
-			if err := m.file.AddRequire(dep.path, v); err != nil {
-				return err
-			}
-		}
-		m.file.Cleanup()
-		after, err := m.file.Format()
-		if err != nil {
-			return err
-		}
-		if string(after) != string(before) {
-			if err := os.WriteFile(filepath.Join(r.root, filepath.FromSlash(m.goModPath())), after, 0o644); err != nil {
-				return err
-			}
+		if ok {
 			changed = append(changed, m)
 		}
 	}
@@ -317,9 +269,83 @@ func pin(rev, only string) error {
 		fmt.Printf("modpin: every pin already names %.12s\n", c.hash)
 		return nil
 	}
+	return tidy(changed)
+}
 
-	// Reread the go.mod files, then let go mod tidy update go.sum from the local proxy.
-	if r, err = openRepo(); err != nil {
+// pinTarget resolves rev ("" is HEAD), a commit in HEAD's history, and warns when the pins name
+// HEAD while the core has uncommitted changes.
+func (r *repo) pinTarget(rev string) (commit, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	c, err := r.resolveCommit(rev)
+	if err != nil {
+		return commit{}, err
+	}
+	if !r.isAncestor(c.hash) {
+		return commit{}, fmt.Errorf("modpin: %s (%.12s) is not in HEAD's history", rev, c.hash)
+	}
+	if dirty, err := r.dirty(r.core()); err == nil && dirty && rev == "HEAD" {
+		fmt.Fprintln(os.Stderr, "modpin: warning: the core has uncommitted changes; the pins name HEAD, without them")
+	}
+	return c, nil
+}
+
+// pinModule drops m's replaces of the repository's modules, requires each of them at c, and
+// writes m's go.mod when that changed it.
+func (r *repo) pinModule(m *gomod, c commit) (changed bool, err error) {
+	before, err := m.file.Format()
+	if err != nil {
+		return false, err
+	}
+	for _, rep := range slices.Clone(m.file.Replace) {
+		if r.inRepo(rep.Old.Path) {
+			if err := m.file.DropReplace(rep.Old.Path, rep.Old.Version); err != nil {
+				return false, err
+			}
+		}
+	}
+	for _, req := range m.file.Require {
+		if dep, ok := r.byPath[req.Mod.Path]; ok {
+			if err := r.pinRequire(m, dep, c); err != nil {
+				return false, err
+			}
+		}
+	}
+	m.file.Cleanup()
+	after, err := m.file.Format()
+	if err != nil || string(after) == string(before) {
+		return false, err
+	}
+	return true, os.WriteFile(filepath.Join(r.root, filepath.FromSlash(m.goModPath())), after, 0o644)
+}
+
+// pinRequire makes m require dep at the pseudo-version of c, when dep's go.mod at c can be
+// fetched.
+func (r *repo) pinRequire(m, dep *gomod, c commit) error {
+	goMod, err := r.fileAt(c, dep.goModPath())
+	if err != nil {
+		return fmt.Errorf("modpin: %s requires %s, which has no go.mod at %.12s", m.goModPath(), dep.path, c.hash)
+	}
+	f, err := modfile.Parse(dep.goModPath(), goMod, nil)
+	if err != nil {
+		return err
+	}
+	if errs := lintGoMod(dep.goModPath(), f, r.inRepo); len(errs) > 0 {
+		return fmt.Errorf("modpin: %s at %.12s cannot be fetched, pin a later commit: %w", dep.path, c.hash, errors.Join(errs...))
+	}
+	v, err := r.pseudoVersion(dep, c)
+	if err != nil {
+		return err
+	}
+	return m.file.AddRequire(dep.path, v)
+}
+
+// tidy rereads the go.mod files, then lets go mod tidy update the changed modules' go.sum from a
+// local proxy of the repository's modules, and prints their pins.
+func tidy(changed []*gomod) error {
+	r, err := openRepo()
+	if err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp("", "modpin-proxy-")

@@ -38,37 +38,10 @@ func (r *repo) buildProxy(dir string) (*localProxy, error) {
 		return nil, err
 	}
 	for _, m := range r.modules {
-		dirty, err := r.dirty(m)
-		if err != nil {
+		if err := r.serveCurrent(p, m, head); err != nil {
 			return nil, err
 		}
-		v, err := r.pseudoVersion(m, head)
-		if err != nil {
-			return nil, err
-		}
-		t := head.time
-		var files []zip.File
-		if dirty {
-			t = time.Now().UTC().Truncate(time.Second)
-			base, _ := module.PseudoVersionBase(v)
-			v = module.PseudoVersion(semverMajor(v), base, t, "000000000000")
-			files, err = r.workTreeFiles(m)
-		} else {
-			files, err = r.commitFiles(m, head)
-		}
-		if err != nil {
-			return nil, err
-		}
-		goMod, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(m.goModPath())))
-		if err != nil {
-			return nil, err
-		}
-		if err := p.write(module.Version{Path: m.path, Version: v}, t, goMod, files, true); err != nil {
-			return nil, err
-		}
-		p.current[m.path] = v
 	}
-
 	// Every version pinned by a go.mod served so far, and by theirs in turn.
 	var queue []*modfile.File
 	for _, m := range r.modules {
@@ -84,22 +57,7 @@ func (r *repo) buildProxy(dir string) (*localProxy, error) {
 				continue
 			}
 			seen[req.Mod] = true
-			c, err := r.pinnedCommit(req.Mod.Version)
-			if err != nil {
-				return nil, fmt.Errorf("modpin: %s: %w", req.Mod, err)
-			}
-			goMod, err := r.fileAt(c, dep.goModPath())
-			if err != nil {
-				return nil, err
-			}
-			files, err := r.commitFiles(dep, c)
-			if err != nil {
-				return nil, err
-			}
-			if err := p.write(req.Mod, c.time, goMod, files, false); err != nil {
-				return nil, err
-			}
-			pinned, err := modfile.Parse(req.Mod.String()+"/go.mod", goMod, nil)
+			pinned, err := r.servePinned(p, dep, req.Mod)
 			if err != nil {
 				return nil, err
 			}
@@ -107,6 +65,62 @@ func (r *repo) buildProxy(dir string) (*localProxy, error) {
 		}
 	}
 	return p, nil
+}
+
+// serveCurrent writes m as the work tree has it: at HEAD's pseudo-version when its files are as
+// HEAD has them, at one of now otherwise.
+func (r *repo) serveCurrent(p *localProxy, m *gomod, head commit) error {
+	dirty, err := r.dirty(m)
+	if err != nil {
+		return err
+	}
+	v, err := r.pseudoVersion(m, head)
+	if err != nil {
+		return err
+	}
+	t := head.time
+	var files []zip.File
+	if dirty {
+		t = time.Now().UTC().Truncate(time.Second)
+		base, _ := module.PseudoVersionBase(v)
+		v = module.PseudoVersion(semverMajor(v), base, t, "000000000000")
+		files, err = r.workTreeFiles(m)
+	} else {
+		files, err = r.commitFiles(m, head)
+	}
+	if err != nil {
+		return err
+	}
+	goMod, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(m.goModPath())))
+	if err != nil {
+		return err
+	}
+	if err := p.write(module.Version{Path: m.path, Version: v}, t, goMod, files, true); err != nil {
+		return err
+	}
+	p.current[m.path] = v
+	return nil
+}
+
+// servePinned writes dep at the version mv, a pseudo-version of a commit of the repository, and
+// returns its go.mod.
+func (r *repo) servePinned(p *localProxy, dep *gomod, mv module.Version) (*modfile.File, error) {
+	c, err := r.pinnedCommit(mv.Version)
+	if err != nil {
+		return nil, fmt.Errorf("modpin: %s: %w", mv, err)
+	}
+	goMod, err := r.fileAt(c, dep.goModPath())
+	if err != nil {
+		return nil, err
+	}
+	files, err := r.commitFiles(dep, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.write(mv, c.time, goMod, files, false); err != nil {
+		return nil, err
+	}
+	return modfile.Parse(mv.String()+"/go.mod", goMod, nil)
 }
 
 // write adds one module version to the proxy: .info, .mod, .zip, and @latest when latest.
