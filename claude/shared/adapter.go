@@ -3,8 +3,7 @@ package shared
 import (
 	"fmt"
 	"reflect"
-	"runtime"
-	"strings"
+	"sync"
 )
 
 // adapterProbe is the input CheckHandlerEvent hands a typed adapter (HandlerFor, OnPreToolUse,
@@ -19,20 +18,23 @@ type adapterProbe struct {
 // MatchValue returns "".
 func (*adapterProbe) MatchValue() string { return "" }
 
-// handlerForName is the name of the function values HandlerFor returns, as the runtime knows them.
-var handlerForName = runtime.FuncForPC(reflect.ValueOf(HandlerFor[HookInput](nil)).Pointer()).Name()
+// adapterCode is the registration record of typed adapters: the code pointers of the handlers
+// HandlerFor has returned (one per instantiation shape and per site the compiler copied
+// HandlerFor's closure to), stored as HandlerFor makes them. Only such a handler is given an
+// adapterProbe, which it answers without running the user's code; a code pointer of another
+// function can never be in it, whatever the compiler inlines.
+var adapterCode sync.Map // uintptr -> struct{}
 
-// isTypedAdapter reports whether h was made by HandlerFor (or an On... adapter): only such a
-// handler is given an adapterProbe, which it answers without running the user's code. HandlerFor
-// is not inlined, so its closures are named "<package>.HandlerFor[...].funcN" wherever it is
-// called.
+// recordAdapter records h, a handler HandlerFor made, and returns it.
+func recordAdapter(h HookHandler) HookHandler {
+	adapterCode.LoadOrStore(reflect.ValueOf(h).Pointer(), struct{}{})
+	return h
+}
+
+// isTypedAdapter reports whether h was made by HandlerFor (or an On... adapter).
 func isTypedAdapter(h HookHandler) bool {
-	f := runtime.FuncForPC(reflect.ValueOf(h).Pointer())
-	if f == nil {
-		return false
-	}
-	prefix, _, ok := strings.Cut(handlerForName, "[")
-	return ok && strings.HasSuffix(prefix, ".HandlerFor") && strings.HasPrefix(f.Name(), prefix+"[")
+	_, ok := adapterCode.Load(reflect.ValueOf(h).Pointer())
+	return ok
 }
 
 // CheckHandlerEvent returns an *InputTypeError if h is a typed adapter (HandlerFor, OnPreToolUse,

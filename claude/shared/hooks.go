@@ -119,14 +119,10 @@ func (e *InputTypeError) Error() string {
 
 // HandlerFor adapts a handler of one concrete input type to a HookHandler. If the input has another
 // type, the handler is not called and the result is an *InputTypeError (a deny, for events that
-// guard an action).
-//
-// HandlerFor is never inlined, so that the handlers it returns are known as its own
-// (CheckHandlerEvent tells them by their function's name).
-//
-//go:noinline
+// guard an action). The handlers it returns are recorded as typed adapters, so that
+// CheckHandlerEvent (Hooks.Validate) can tell one registered under another event.
 func HandlerFor[T HookInput](fn func(context.Context, T) (HookOutput, error)) HookHandler {
-	return func(ctx context.Context, in HookInput) (HookOutput, error) {
+	return recordAdapter(func(ctx context.Context, in HookInput) (HookOutput, error) {
 		if p, ok := in.(*adapterProbe); ok { // CheckHandlerEvent: fn is not called
 			answerProbe[T](p)
 			return nil, nil
@@ -141,7 +137,7 @@ func HandlerFor[T HookInput](fn func(context.Context, T) (HookOutput, error)) Ho
 			return nil, &InputTypeError{Want: fmt.Sprintf("%T", zero), Got: in, Event: ev}
 		}
 		return fn(ctx, t)
-	}
+	})
 }
 
 // OnPreToolUse adapts a PreToolUse handler.

@@ -60,8 +60,9 @@ func benchInput() *shared.PreToolUseHookInput {
 	return in
 }
 
-// BenchmarkExecutorDispatch runs one PreToolUse through Run, as the transport does, with a trivial
-// handler, with one hook registered and with 100 non-matching ones before it.
+// BenchmarkExecutorDispatch runs one PreToolUse with a trivial handler, with one hook registered
+// and with 100 non-matching ones before it: through Serve, as the transport does (the chain on the
+// calling goroutine), and through Run (the chain on a goroutine of its own).
 func BenchmarkExecutorDispatch(b *testing.B) {
 	for _, extra := range []int{0, 100} {
 		x, err := NewHookExecutor(benchHooks(extra), ExecutorOptions{})
@@ -70,7 +71,18 @@ func BenchmarkExecutorDispatch(b *testing.B) {
 		}
 		in := benchInput()
 		ctx := context.Background()
-		b.Run(fmt.Sprintf("hooks=%d", extra+1), func(b *testing.B) {
+		b.Run(fmt.Sprintf("serve/hooks=%d", extra+1), func(b *testing.B) {
+			b.ReportAllocs()
+			var res ChainResult
+			answer := func(r ChainResult) { res = r }
+			for b.Loop() {
+				x.Serve(ctx, in, "req", answer)
+				if res.Err != nil || res.Ran != 1 {
+					b.Fatalf("Serve = %+v", res)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("run/hooks=%d", extra+1), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				res := x.Run(ctx, in, "req")
