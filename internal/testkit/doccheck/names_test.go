@@ -13,7 +13,7 @@ import (
 // otherLibraries are the package names of other libraries (the standard library, the MCP SDK,
 // OpenTelemetry, Prometheus, JSON v2) that the docs name: their names are not checked here.
 var otherLibraries = []string{
-	"bufio", "cmp", "context", "errors", "exec", "filepath", "fmt", "fs", "http", "io", "iter",
+	"atomic", "bufio", "cmp", "context", "errors", "exec", "filepath", "fmt", "fs", "http", "io", "iter",
 	"json", "jsontext", "jsonrpc", "log", "mcp", "metric", "os", "otel", "otlptracehttp",
 	"prometheus", "promhttp", "regexp", "sdkmetric", "sdktrace", "slog", "strings", "sync",
 	"testing", "time", "trace",
