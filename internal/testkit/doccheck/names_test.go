@@ -15,7 +15,7 @@ import (
 var otherLibraries = []string{
 	"atomic", "bufio", "cmp", "context", "errors", "exec", "filepath", "fmt", "fs", "http", "io", "iter",
 	"json", "jsontext", "jsonrpc", "log", "mcp", "metric", "os", "otel", "otlptracehttp",
-	"prometheus", "promhttp", "regexp", "sdkmetric", "sdktrace", "slog", "strings", "sync",
+	"prometheus", "promhttp", "regexp", "runtime", "sdkmetric", "sdktrace", "slog", "strings", "sync",
 	"testing", "time", "trace",
 }
 
