@@ -70,7 +70,7 @@ func TestCrashResumesOnAnotherWorker(t *testing.T) {
 	}
 	first := startWorkerProcess(t, ts.GetFrontendHostPort(), ts.GetDefaultNamespace(), actQueue, cfg(env.Home))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
 	defer cancel()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, turnWorkflow, actQueue,
 		temporalagent.TurnInput{Prompt: "log three letters", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})

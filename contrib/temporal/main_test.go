@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
@@ -108,7 +109,7 @@ func runWorkerProcess() int {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
 	}
-	w := worker.New(c, os.Getenv(workerQueue), worker.Options{})
+	w := worker.New(c, os.Getenv(workerQueue), activityWorkerOptions)
 	acts.Register(w)
 	if err := w.Run(worker.InterruptCh()); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
@@ -117,14 +118,38 @@ func runWorkerProcess() int {
 	return 0
 }
 
+// activityWorkerOptions are the test workers' options: a heartbeat reaches the server every
+// 300 ms at most (the default throttle, 0.8 x the 3 s heartbeat timeout, leaves a loaded machine
+// 600 ms for the call: a spurious timeout would retry the turn).
+var activityWorkerOptions = worker.Options{MaxHeartbeatThrottleInterval: 300 * time.Millisecond}
+
 var (
 	srvOnce sync.Once
 	srv     *temporaltest.TestServer
+	srvErr  error
 )
 
 // server returns the package's Temporal server, a real one in this process, started once.
+// Its namespace is usable before the first test uses it (a loaded machine takes a while).
 func server(t testing.TB) *temporaltest.TestServer {
-	srvOnce.Do(func() { srv = temporaltest.NewServer() })
+	srvOnce.Do(func() {
+		srv = temporaltest.NewServer()
+		c, ns := srv.GetDefaultClient(), srv.GetDefaultNamespace()
+		deadline := time.Now().Add(2 * time.Minute) // only catches a server that never comes up
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			_, err := c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: ns})
+			cancel()
+			if err == nil || time.Now().After(deadline) {
+				srvErr = err
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	if srvErr != nil {
+		t.Fatalf("the Temporal test server's namespace: %v", srvErr)
+	}
 	return srv
 }
 
@@ -168,7 +193,7 @@ func progress(ctx context.Context, c client.Client, wfID string) (temporalagent.
 // waitFor polls cond until it holds; the bound only catches hangs.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(4 * time.Minute) // a loaded machine's CLI can take a minute to start
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("gave up waiting for %s", what)
