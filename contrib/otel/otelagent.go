@@ -77,8 +77,8 @@ const (
 // once per session (it keeps the session's open spans). A nil tp or mp means the global provider
 // (otel.GetTracerProvider, otel.GetMeterProvider). It replaces any earlier WithRoundTripTrace
 // (a session has one); use New and Instrumentation.RoundTrip to chain your own.
-func Instrument(tp trace.TracerProvider, mp metric.MeterProvider) v2.Option {
-	in := New(tp, mp)
+func Instrument(tp trace.TracerProvider, mp metric.MeterProvider, opts ...Option) v2.Option {
+	in := New(tp, mp, opts...)
 	return v2.WithOptions(v2.WithObserver(in), v2.WithRoundTripTrace(in.RoundTrip))
 }
 
@@ -87,6 +87,7 @@ func Instrument(tp trace.TracerProvider, mp metric.MeterProvider) v2.Option {
 type Instrumentation struct {
 	tracer trace.Tracer
 	m      instruments
+	parent context.Context // the session span's parent (WithParent)
 
 	// Owned by the observer goroutine.
 	started    bool // SessionStarted was seen
@@ -132,14 +133,17 @@ var (
 )
 
 // New returns the instrumentation of one session (see Instrument).
-func New(tp trace.TracerProvider, mp metric.MeterProvider) *Instrumentation {
+func New(tp trace.TracerProvider, mp metric.MeterProvider, opts ...Option) *Instrumentation {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
 	if mp == nil {
 		mp = otel.GetMeterProvider()
 	}
-	in := &Instrumentation{tracer: tp.Tracer(ScopeName), tools: map[string]*toolSpan{}, pending: map[string][]*v2.HookFinished{}}
+	in := &Instrumentation{tracer: tp.Tracer(ScopeName), parent: context.Background(), tools: map[string]*toolSpan{}, pending: map[string][]*v2.HookFinished{}}
+	for _, o := range opts {
+		o.apply(in)
+	}
 	mt := mp.Meter(ScopeName)
 	// The instruments' errors are invalid names or units (none here); a failed one is a no-op
 	// instrument, as the API returns it.
@@ -208,7 +212,7 @@ func (in *Instrumentation) sessionContext(t time.Time) context.Context {
 		if start.IsZero() || (!t.IsZero() && t.Before(start)) {
 			start = t
 		}
-		in.sessionCtx, in.session = in.tracer.Start(context.Background(), "invoke_agent", trace.WithTimestamp(start),
+		in.sessionCtx, in.session = in.tracer.Start(in.parent, "invoke_agent", trace.WithTimestamp(start),
 			trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
 				AttrOperation.String("invoke_agent"), AttrProvider.String("anthropic"),
 				AttrConversationID.String(in.sessionID), AttrCLIVersion.String(in.cliVersion)))

@@ -1,6 +1,7 @@
 package temporalagent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,7 +31,7 @@ type Activities struct {
 	workspaceRoot  string
 	continuePrompt string
 	approvals      *ApprovalRule
-	turnOpts       func(cwd string) []v2.Option
+	turnOpts       []func(ctx context.Context, cwd string) []v2.Option
 }
 
 // NewActivities returns the activities with opts applied.
@@ -131,60 +132,23 @@ func (a *Activities) cwd(dir string) (string, error) {
 	return dir, nil
 }
 
-// run runs the turn in one CLI.
+// run runs the turn in one CLI. The activity heartbeats from before the CLI starts until it has
+// ended (a cancelled turn's Close takes a while), so that neither counts as a dead worker.
 func (a *Activities) run(ctx context.Context, in TurnInput, o SessionOptions, prompt string, p Progress) (*TurnResult, error) {
 	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	tr := newTracker(p, time.Now(), a.store != nil)
 	ap := a.newApprovalGate(ctx, tr, in.Decisions)
+	hb := startHeartbeats(ctx, cancel, tr, a.heartbeatEvery, a.stuckAfter)
+	defer hb.stop()
 
-	opts := sessionOptions(o)
-	if ap != nil {
-		opts = append(opts, v2.WithHook(shared.HookEventPreToolUse, "", ap.hook()))
-	}
-	kick := make(chan struct{}, 1) // a heartbeat with the latest progress, please
-	if a.store != nil {
-		opts = append(opts, v2.WithSessionStore(recordingStore{inner: a.store, tr: tr, kick: func() {
-			select {
-			case kick <- struct{}{}:
-			default:
-			}
-		}}))
-	}
-	opts = append(opts, a.sessionOpts...)
-	if a.turnOpts != nil {
-		opts = append(opts, a.turnOpts(o.Cwd)...)
-	}
-
-	s, err := v2.CreateSession(turnCtx, opts...)
+	s, err := v2.CreateSession(turnCtx, a.turnOptions(ctx, o, tr, ap, hb)...)
 	if err != nil {
 		return nil, a.failure(ctx, turnCtx, fmt.Errorf("temporalagent: starting the session: %w", err))
 	}
-	defer s.Close()
-
-	hb := startHeartbeats(turnCtx, cancel, tr, a.heartbeatEvery, a.stuckAfter, kick)
-	defer hb.stop()
-
-	var result *shared.ResultMessage
-	var turnErr error
-	for m, err := range s.Query(turnCtx, prompt) {
-		if err != nil {
-			var pe *shared.ProtocolError
-			if errors.As(err, &pe) {
-				continue
-			}
-			turnErr = err
-			break
-		}
-		if tr.observe(m, time.Now()) {
-			hb.nudge()
-		}
-		if r, ok := m.(*shared.ResultMessage); ok && !v2.StartedByCLI(r) {
-			result = r
-		}
-	}
-	hb.stop()
+	result, turnErr := readTurn(turnCtx, s, prompt, tr, hb)
 	closeErr := s.Close()
+	hb.stop()
 	if turnErr == nil && result == nil {
 		turnErr = closeErr
 		if turnErr == nil {
@@ -194,9 +158,53 @@ func (a *Activities) run(ctx context.Context, in TurnInput, o SessionOptions, pr
 	if turnErr != nil {
 		return nil, a.failure(ctx, turnCtx, fmt.Errorf("temporalagent: the turn failed: %w", turnErr))
 	}
-	prog := tr.progress()
+	return a.turnResult(in, result, tr.progress(), ap.pendingApproval()), nil
+}
+
+// turnOptions returns the session's options: the workflow's, the turn's own (the approval hook,
+// the store that gates the resume point), then the worker's, which win.
+func (a *Activities) turnOptions(ctx context.Context, o SessionOptions, tr *tracker, ap *approvalGate, hb *heartbeats) []v2.Option {
+	opts := sessionOptions(o)
+	if ap != nil {
+		opts = append(opts, v2.WithHook(shared.HookEventPreToolUse, "", ap.hook()))
+	}
+	if a.store != nil {
+		opts = append(opts, v2.WithSessionStore(recordingStore{inner: a.store, tr: tr, kick: hb.nudge}))
+	}
+	opts = append(opts, a.sessionOpts...)
+	for _, fn := range a.turnOpts {
+		opts = append(opts, fn(ctx, o.Cwd)...)
+	}
+	return opts
+}
+
+// readTurn sends the prompt and reads the turn to its result (nil if the CLI gave none), feeding
+// the tracker; a completed message asks for a heartbeat.
+func readTurn(ctx context.Context, s *v2.Session, prompt string, tr *tracker, hb *heartbeats) (*shared.ResultMessage, error) {
+	var result *shared.ResultMessage
+	for m, err := range s.Query(ctx, prompt) {
+		if err != nil {
+			var pe *shared.ProtocolError
+			if errors.As(err, &pe) {
+				continue
+			}
+			return result, err
+		}
+		if tr.observe(m, time.Now()) {
+			hb.nudge()
+		}
+		if r, ok := m.(*shared.ResultMessage); ok && !v2.StartedByCLI(r) {
+			result = r
+		}
+	}
+	return result, nil
+}
+
+// turnResult makes the activity's result of the CLI's; a turn stopped for an approval carries it
+// (Pending) and the input that resumes it (Next).
+func (a *Activities) turnResult(in TurnInput, result *shared.ResultMessage, prog Progress, pending *Approval) *TurnResult {
 	res := &TurnResult{
-		SessionID:    result.SessionID,
+		SessionID:    cmp.Or(result.SessionID, prog.SessionID),
 		LastMessage:  prog.ResumeAt,
 		Result:       result.Result,
 		Subtype:      result.Subtype,
@@ -207,26 +215,24 @@ func (a *Activities) run(ctx context.Context, in TurnInput, o SessionOptions, pr
 		DurationMS:   result.DurationMS,
 		Resumes:      prog.Resumes,
 	}
-	if res.SessionID == "" {
-		res.SessionID = prog.SessionID
-	}
 	if len(result.StructuredOutput) > 0 {
 		res.StructuredOutput = json.RawMessage(result.StructuredOutput)
 	}
 	if len(result.Usage) > 0 {
 		res.Usage = json.RawMessage(result.Usage)
 	}
-	if pending := ap.pendingApproval(); pending != nil {
-		next := TurnInput{Prompt: in.Prompt, Options: in.Options}
-		if prog.SessionID != "" && prog.ResumeAt != "" {
-			next.Options.Resume, next.Options.ResumeAt = prog.SessionID, prog.ResumeAt
-			if prog.InTurn {
-				next.Prompt = a.continuePrompt
-			}
-		}
-		res.Pending, res.Next, res.IsError = pending, &next, false
+	if pending == nil {
+		return res
 	}
-	return res, nil
+	next := TurnInput{Prompt: in.Prompt, Options: in.Options}
+	if prog.SessionID != "" && prog.ResumeAt != "" {
+		next.Options.Resume, next.Options.ResumeAt = prog.SessionID, prog.ResumeAt
+		if prog.InTurn {
+			next.Prompt = a.continuePrompt
+		}
+	}
+	res.Pending, res.Next, res.IsError = pending, &next, false
+	return res
 }
 
 // failure returns the activity's error for err: the activity's own cancellation as is, a stuck

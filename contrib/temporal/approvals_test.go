@@ -45,7 +45,7 @@ func TestApprovalAcrossWorkerRestart(t *testing.T) {
 	cfg := workerConfig{cli: claudetest.RequireCLI(t), home: env.Home, modelURL: env.Model.URL(), project: env.Project, tag: randomTag()}
 	first := startActivityWorker(t, ts, actQueue, cfg, bashGuarded(-1))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
 	defer cancel()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, turnWorkflow, actQueue,
 		temporalagent.TurnInput{Prompt: "say ok", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
@@ -92,7 +92,7 @@ func TestApprovalRejectedWhileWaiting(t *testing.T) {
 	cfg := workerConfig{cli: claudetest.RequireCLI(t), home: env.Home, modelURL: env.Model.URL(), project: env.Project, tag: randomTag()}
 	startActivityWorker(t, ts, actQueue, cfg, bashGuarded(2*time.Minute))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
 	defer cancel()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, turnWorkflow, actQueue,
 		temporalagent.TurnInput{Prompt: "say ok", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
@@ -134,7 +134,7 @@ func startActivityWorker(t testing.TB, ts interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := worker.New(ts.GetDefaultClient(), queue, worker.Options{})
+	w := worker.New(ts.GetDefaultClient(), queue, activityWorkerOptions)
 	acts.Register(w)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)

@@ -3,9 +3,13 @@ package temporalagent_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -13,31 +17,45 @@ import (
 	temporalagent "github.com/hookwire/agent-sdk-go/contrib/temporal"
 )
 
-// Cancelling the workflow in the middle of a long tool call ends the turn, the CLI and the
-// tool's process: nothing with the session's tag is left running.
+// Cancelling the workflow in the middle of a tool call ends the turn, the CLI and the tool's
+// process: the activity ends cancelled, and nothing with the session's tag is left running. The
+// tool call cannot end by itself: it marks that it runs, then reads a FIFO nobody writes to
+// until the test is over.
 func TestCancelEndsTheCLI(t *testing.T) {
-	t.Skip("unfinished: on its first run the turn ended before the cancellation arrived (the workflow returned nil): the long Bash call did not keep the turn going; to be looked into")
 	ts := server(t)
 	c := ts.GetDefaultClient()
 	wfQueue := startWorkflowWorker(t, ts)
 	actQueue := "act-" + t.Name()
+	fifo := filepath.Join(t.TempDir(), "never-written")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	env := claudetest.NewEnv(t, func(string) *claudetest.Model {
-		return claudetest.NewModel(claudetest.ToolReply("toolu_1", "Bash", map[string]any{"command": "sleep 600"}))
+		return claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
+			if res, ok := r.LastToolResult(); ok {
+				return claudetest.TextReply("the blocked call returned: " + res.ResultText())
+			}
+			return claudetest.ToolReply("toolu_1", "Bash", map[string]any{"command": "touch running && cat " + fifo})
+		})
 	})
+	t.Cleanup(func() { releaseFIFO(fifo) }) // if the tool is still there (the test failed), let it end
 	cfg := workerConfig{cli: claudetest.RequireCLI(t), home: env.Home, modelURL: env.Model.URL(), project: env.Project, tag: randomTag()}
 	startActivityWorker(t, ts, actQueue, cfg)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
 	defer cancel()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, turnWorkflow, actQueue,
 		temporalagent.TurnInput{Prompt: "wait", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The CLI runs (it carries the tag) and the model has asked for the long call.
-	waitFor(t, "the CLI to run the tool call", func() bool {
-		return len(tagged(cfg.tag)) > 0 && len(env.Model.Requests()) > 0
+	waitFor(t, "the tool call to run", func() bool {
+		_, err := os.Stat(env.Path("running"))
+		return err == nil
 	})
+	if n := len(tagged(cfg.tag)); n < 2 {
+		t.Fatalf("%d processes carry the session's tag while the tool runs, want the CLI and its tool", n)
+	}
 	if err := c.CancelWorkflow(ctx, run.GetID(), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +64,40 @@ func TestCancelEndsTheCLI(t *testing.T) {
 	if !errors.As(err, &canceled) {
 		t.Fatalf("the workflow ended with %v, want a cancellation", err)
 	}
-	// The activity ended (WaitForCancellation) before the workflow did, and Close killed the CLI
-	// and its tool: a killed process may take a moment to be gone.
+	// WaitForCancellation: the workflow ended after its activity, which reported the cancellation.
+	if got := activityEnd(ctx, t, c, run.GetID()); got != enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED {
+		t.Errorf("the activity ended with %v, want %v", got, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED)
+	}
+	// The activity returned only once Close had ended the CLI and its tool; a killed process may
+	// still be reaped by its parent for a moment.
 	waitFor(t, "no process with the session's tag", func() bool { return len(tagged(cfg.tag)) == 0 })
+	if n := len(env.Model.Requests()); n != 1 {
+		t.Errorf("the model got %d requests, want 1 (the tool call never returned)", n)
+	}
+}
+
+// activityEnd returns the type of the event that ended the workflow's (first) activity.
+func activityEnd(ctx context.Context, t *testing.T, c client.Client, wfID string) enumspb.EventType {
+	t.Helper()
+	it := c.GetWorkflowHistory(ctx, wfID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch typ := e.GetEventType(); typ {
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED,
+			enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED:
+			return typ
+		}
+	}
+	return enumspb.EVENT_TYPE_UNSPECIFIED
+}
+
+// releaseFIFO opens the FIFO for writing without blocking (it fails when no reader is left) and
+// closes it, so that a reader still blocked on it reads EOF.
+func releaseFIFO(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		f.Close()
+	}
 }

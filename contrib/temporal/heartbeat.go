@@ -10,9 +10,11 @@ import (
 
 // heartbeats records the turn's Progress as the activity's heartbeat: at once, on every tick, and
 // when the turn completes a message (nudge). The SDK sends at most one heartbeat per throttle
-// interval, with the latest details. When the CLI has said nothing for stuckAfter, it stops
-// heartbeating and cancels the turn with a *StuckError. Its goroutine is owned by the turn and
-// ends with stop.
+// interval, with the latest details. It goes on after the activity is cancelled (the SDK's
+// cancellation is cooperative: a heartbeat still reaches the server), so that the time the
+// turn takes to end its CLI does not count as a dead worker. When the CLI has said nothing for
+// stuckAfter, it stops heartbeating and cancels the turn with a *StuckError. Its goroutine is
+// owned by the turn and ends with stop.
 type heartbeats struct {
 	kick chan struct{}
 	quit chan struct{}
@@ -20,8 +22,9 @@ type heartbeats struct {
 	once sync.Once
 }
 
-func startHeartbeats(ctx context.Context, cancel context.CancelCauseFunc, tr *tracker, every, stuckAfter time.Duration, kick chan struct{}) *heartbeats {
-	h := &heartbeats{kick: kick, quit: make(chan struct{}), done: make(chan struct{})}
+func startHeartbeats(ctx context.Context, cancel context.CancelCauseFunc, tr *tracker, every, stuckAfter time.Duration) *heartbeats {
+	h := &heartbeats{kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	ctx = context.WithoutCancel(ctx) // the activity's, to heartbeat while the cancelled turn ends
 	go func() {
 		defer close(h.done)
 		t := time.NewTicker(every)
@@ -30,8 +33,6 @@ func startHeartbeats(ctx context.Context, cancel context.CancelCauseFunc, tr *tr
 		for {
 			select {
 			case <-h.quit:
-				return
-			case <-ctx.Done():
 				return
 			case <-h.kick:
 			case now := <-t.C:

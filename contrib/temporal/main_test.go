@@ -108,7 +108,7 @@ func runWorkerProcess() int {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
 	}
-	w := worker.New(c, os.Getenv(workerQueue), worker.Options{})
+	w := worker.New(c, os.Getenv(workerQueue), activityWorkerOptions)
 	acts.Register(w)
 	if err := w.Run(worker.InterruptCh()); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
@@ -117,24 +117,63 @@ func runWorkerProcess() int {
 	return 0
 }
 
+// testHeartbeatTimeout is the tests' activity heartbeat timeout: a dead worker is noticed within
+// it. 3 s was too short on this shared 2-core machine under a load of 30: heartbeat calls of a live
+// worker timed out (the in-process server, built with -race, answers slowly) and the turn was
+// retried.
+const testHeartbeatTimeout = 10 * time.Second
+
+// activityWorkerOptions are the test workers' options: a heartbeat reaches the server every 2 s
+// at most (the SDK's default, 0.8 x the heartbeat timeout, would leave one call per timeout), and
+// each call may take 2 s.
+var activityWorkerOptions = worker.Options{MaxHeartbeatThrottleInterval: 2 * time.Second}
+
 var (
 	srvOnce sync.Once
 	srv     *temporaltest.TestServer
+	srvErr  error
 )
 
 // server returns the package's Temporal server, a real one in this process, started once.
+// Its namespace takes workflows before the first test starts one (a loaded machine takes a while).
 func server(t testing.TB) *temporaltest.TestServer {
-	srvOnce.Do(func() { srv = temporaltest.NewServer() })
+	srvOnce.Do(func() {
+		srv = temporaltest.NewServer()
+		srvErr = awaitNamespace(srv.GetDefaultClient())
+	})
+	if srvErr != nil {
+		t.Fatalf("the Temporal test server's namespace: %v", srvErr)
+	}
 	return srv
 }
 
+// awaitNamespace returns once c's namespace takes a workflow: it starts one nobody runs, and
+// terminates it. On a loaded machine, the namespace answered a DescribeNamespace (and even a
+// listing) while starting a workflow still failed with "Namespace ... is not found". The bound
+// only catches a server that never comes up.
+func awaitNamespace(c client.Client) error {
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "readiness-" + randomTag()}, "readiness")
+		if err == nil {
+			err = c.TerminateWorkflow(ctx, run.GetID(), run.GetRunID(), "the namespace is ready")
+		}
+		cancel()
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // turnWorkflow runs one turn on the activity queue with short timeouts (a dead worker is noticed
-// within 3 s), and approvals.
+// within testHeartbeatTimeout), and approvals.
 func turnWorkflow(ctx workflow.Context, queue string, in temporalagent.TurnInput) (*temporalagent.TurnResult, error) {
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           queue,
 		StartToCloseTimeout: 5 * time.Minute,
-		HeartbeatTimeout:    3 * time.Second,
+		HeartbeatTimeout:    testHeartbeatTimeout,
 		RetryPolicy:         &temporalRetry,
 	})
 	ap, err := temporalagent.NewApprovals(ctx, time.Hour)
@@ -168,7 +207,7 @@ func progress(ctx context.Context, c client.Client, wfID string) (temporalagent.
 // waitFor polls cond until it holds; the bound only catches hangs.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(4 * time.Minute) // a loaded machine's CLI can take a minute to start
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("gave up waiting for %s", what)

@@ -1,6 +1,7 @@
 package temporalagent
 
 import (
+	"context"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
@@ -74,9 +75,13 @@ func WithApprovals(rule ApprovalRule) Option {
 	return optionFunc(func(a *Activities) { r := rule; a.approvals = &r })
 }
 
-// WithTurnOptions adds v2 options made for each turn from its working directory (resolved against
-// WithWorkspaceRoot), after WithSessionOptions': for a guard that needs the session's directory,
-// such as v2.WithPolicy(policy.Confined(cwd)). Default: none.
-func WithTurnOptions(fn func(cwd string) []v2.Option) Option {
-	return optionFunc(func(a *Activities) { a.turnOpts = fn })
+// WithTurnOptions adds v2 options made for each turn, after WithSessionOptions': fn gets the
+// activity's context and the turn's working directory (resolved against WithWorkspaceRoot). For
+// a guard that needs the session's directory, such as v2.WithPolicy(policy.Confined(cwd)), or
+// instrumentation that needs the activity's context, such as
+// otelagent.Instrument(tp, mp, otelagent.WithParent(ctx)) (the agent's spans become children of
+// the activity's span when the worker uses Temporal's OpenTelemetry interceptor). Each
+// WithTurnOptions adds its options, in order. Default: none.
+func WithTurnOptions(fn func(ctx context.Context, cwd string) []v2.Option) Option {
+	return optionFunc(func(a *Activities) { a.turnOpts = append(a.turnOpts, fn) })
 }

@@ -74,41 +74,55 @@ func (t *tracker) observe(m shared.Message, now time.Time) (advanced bool) {
 	t.lastOutput = now
 	switch m := m.(type) {
 	case *shared.AssistantMessage:
-		if m.ParentToolUseID != nil {
-			return false // a subagent's: its Task call is what the main conversation waits for
-		}
-		if t.p.SessionID == "" {
-			t.p.SessionID = m.SessionID
-		}
-		uses := 0
-		for _, b := range m.Message.Content {
-			if b.Type == "tool_use" {
-				t.pending[b.ID] = true
-				uses++
-			}
-		}
-		if uses == 0 && len(t.pending) == 0 && m.UUID != "" {
-			return t.complete(m.UUID, slices.Clone(t.done))
-		}
+		return t.assistant(m)
 	case *shared.UserMessage:
-		if m.ParentToolUseID != nil || m.IsReplay {
-			return false
-		}
-		answered := false
-		for _, b := range m.Blocks {
-			if b.Type == "tool_result" && t.pending[b.ToolUseID] {
-				delete(t.pending, b.ToolUseID)
-				t.done = append(t.done, b.ToolUseID)
-				answered = true
-			}
-		}
-		if answered && len(t.pending) == 0 && m.UUID != "" {
-			return t.complete(m.UUID, slices.Clone(t.done))
-		}
+		return t.user(m)
 	case *shared.SystemMessage:
 		if t.p.SessionID == "" && m.SessionID != "" {
 			t.p.SessionID = m.SessionID
 		}
+	}
+	return false
+}
+
+// assistant takes an assistant message: its tool calls wait for their results; without any, and
+// with none left waiting, it is a completed message. The caller holds mu.
+func (t *tracker) assistant(m *shared.AssistantMessage) bool {
+	if m.ParentToolUseID != nil {
+		return false // a subagent's: its Task call is what the main conversation waits for
+	}
+	if t.p.SessionID == "" {
+		t.p.SessionID = m.SessionID
+	}
+	uses := 0
+	for _, b := range m.Message.Content {
+		if b.Type == "tool_use" {
+			t.pending[b.ID] = true
+			uses++
+		}
+	}
+	if uses == 0 && len(t.pending) == 0 && m.UUID != "" {
+		return t.complete(m.UUID, slices.Clone(t.done))
+	}
+	return false
+}
+
+// user takes a user message: the tool results it carries complete their calls; once none is left
+// waiting, it is a completed message. The caller holds mu.
+func (t *tracker) user(m *shared.UserMessage) bool {
+	if m.ParentToolUseID != nil || m.IsReplay {
+		return false
+	}
+	answered := false
+	for _, b := range m.Blocks {
+		if b.Type == "tool_result" && t.pending[b.ToolUseID] {
+			delete(t.pending, b.ToolUseID)
+			t.done = append(t.done, b.ToolUseID)
+			answered = true
+		}
+	}
+	if answered && len(t.pending) == 0 && m.UUID != "" {
+		return t.complete(m.UUID, slices.Clone(t.done))
 	}
 	return false
 }

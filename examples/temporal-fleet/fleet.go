@@ -1,7 +1,8 @@
 // Command temporal-fleet runs a fleet of agent sessions from one Temporal workflow: each task is a
 // session of its own, on its own checkout of a repository, all in parallel; the workflow collects
-// their results. A worker's guard (ProjectGuard) keeps every session's writes inside its
-// checkout, on the worker, fail-closed, whatever the workflow asks.
+// their results. The worker guards every session with a claude/policy policy confined to its
+// checkout (policy.Confined): writes, reads of credentials and Bash commands are checked on the
+// worker, fail-closed, whatever the workflow asks.
 //
 //	temporal server start-dev &                       # or any Temporal cluster
 //	go run . -worker &                                 # as many workers as you like
@@ -22,6 +23,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/hookwire/agent-sdk-go/claude/policy"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	temporalagent "github.com/hookwire/agent-sdk-go/contrib/temporal"
 )
@@ -81,11 +83,16 @@ func Fleet(ctx workflow.Context, in FleetInput) ([]FleetResult, error) {
 	return results, nil
 }
 
-// NewWorker returns a worker that runs Fleet and the sessions' turns, confined to root.
+// NewWorker returns a worker that runs Fleet and the sessions' turns: each session works in a
+// checkout inside root, guarded by Policy(checkout). sessionOpts are every session's (the CLI,
+// its environment, a logger).
 func NewWorker(c client.Client, root string, sessionOpts ...v2.Option) (worker.Worker, error) {
 	acts, err := temporalagent.NewActivities(
 		temporalagent.WithWorkspaceRoot(root),
-		temporalagent.WithSessionOptions(append([]v2.Option{ProjectGuard()}, sessionOpts...)...),
+		temporalagent.WithSessionOptions(sessionOpts...),
+		temporalagent.WithTurnOptions(func(_ context.Context, checkout string) []v2.Option {
+			return []v2.Option{v2.WithPolicy(Policy(checkout))}
+		}),
 	)
 	if err != nil {
 		return nil, err
@@ -94,6 +101,14 @@ func NewWorker(c client.Client, root string, sessionOpts ...v2.Option) (worker.W
 	w.RegisterWorkflow(Fleet)
 	acts.Register(w)
 	return w, nil
+}
+
+// Policy is a session's policy: it writes only inside its checkout (not in .git nor .env*
+// files), reads no credentials, and runs only Bash commands whose every path it can check. Pair
+// it with v2.WithSandbox(v2.PolicySandbox(p)) where bubblewrap (Linux) or Seatbelt (macOS) is
+// available, so that the OS holds programs run by Bash to the same roots.
+func Policy(checkout string) *policy.Policy {
+	return policy.Confined(checkout)
 }
 
 // Checkouts makes n clones of repo under root (root/<name>-<i>), for n sessions that must not
