@@ -201,17 +201,22 @@ func (p *localProxy) toolchainFor(mv module.Version) (string, error) {
 		return "", err
 	}
 	f, err := modfile.ParseLax(name, data, nil)
-	if err != nil || f.Go == nil {
+	if err != nil {
 		return "", err
 	}
-	running := strings.TrimPrefix(runtime.Version(), "go")
-	if semver.Compare("v"+f.Go.Version, "v"+running) <= 0 {
-		return "", nil
+	return toolchainOf(f), nil
+}
+
+// toolchainOf returns the toolchain f asks for (its toolchain line, else its go line) when it
+// needs a newer Go than the running one, or "".
+func toolchainOf(f *modfile.File) string {
+	if f.Go == nil || semver.Compare("v"+f.Go.Version, "v"+strings.TrimPrefix(runtime.Version(), "go")) <= 0 {
+		return ""
 	}
 	if f.Toolchain != nil {
-		return f.Toolchain.Name, nil
+		return f.Toolchain.Name
 	}
-	return "go" + f.Go.Version, nil
+	return "go" + f.Go.Version
 }
 
 // requiresRepo reports whether m requires a module of the repository.
@@ -362,7 +367,11 @@ func tidy(changed []*gomod) error {
 		return err
 	}
 	for _, m := range changed {
-		if _, err := runGo(filepath.Join(r.root, filepath.FromSlash(m.dir)), env, "mod", "tidy"); err != nil {
+		menv := env
+		if tc := toolchainOf(m.file); tc != "" { // contrib/temporal: tidied by the Go its go.mod names
+			menv = append(slices.Clip(env), "GOTOOLCHAIN="+tc)
+		}
+		if _, err := runGo(filepath.Join(r.root, filepath.FromSlash(m.dir)), menv, "mod", "tidy"); err != nil {
 			return err
 		}
 		var pins []string
