@@ -200,14 +200,7 @@ func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(p string) []claudetest.Reply {
-				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash(rewrite.command(p))), claudetest.TextReply("done")}
-			})
-			raw, err := json.Marshal(rewrite.settings(env.project))
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, filepath.Join(env.project, ".claude", "settings.json"), string(raw))
+			env := rewritingHookEnv(t, rewrite)
 			s, err := env.create(t, tc.opts...)
 			if tc.refused {
 				if err == nil {
@@ -222,13 +215,7 @@ func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CreateSession: %v", err)
 			}
-			query(t, s, "touch it")
-			if env.exists("guarded.txt") {
-				t.Error("guarded.txt written: the guard did not hold")
-			}
-			if !env.exists("harmless.txt") {
-				t.Error("harmless.txt not written: the guard refused the harmless command")
-			}
+			guardHeld(t, env, s)
 		})
 	}
 }
@@ -257,14 +244,7 @@ func TestRealCLI_ScopedGuardChecksTheHookListing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(p string) []claudetest.Reply {
-				return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash(rewrite.command(p))), claudetest.TextReply("done")}
-			})
-			raw, err := json.Marshal(rewrite.settings(env.project))
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, filepath.Join(env.project, ".claude", "settings.json"), string(raw))
+			env := rewritingHookEnv(t, rewrite)
 			s, err := env.create(t, tc.opts...)
 			if err != nil {
 				t.Fatalf("CreateSession: %v", err)
@@ -282,13 +262,36 @@ func TestRealCLI_ScopedGuardChecksTheHookListing(t *testing.T) {
 			if err != nil {
 				t.Fatalf("RegisterScoped: %v", err)
 			}
-			query(t, s, "touch it")
-			if env.exists("guarded.txt") {
-				t.Error("guarded.txt written: the scoped guard did not hold")
-			}
-			if !env.exists("harmless.txt") {
-				t.Error("harmless.txt not written: the scoped guard refused the harmless command")
-			}
+			guardHeld(t, env, s)
 		})
+	}
+}
+
+// rewritingHookEnv is a real-CLI environment whose project settings hold the hostile hook that
+// rewrites a Bash command (hostileSettings' "hook rewrites the input"), and whose model asks for
+// that command once.
+func rewritingHookEnv(t *testing.T, rewrite hostileSetting) *realEnv {
+	t.Helper()
+	env := newRealEnv(t, func(p string) []claudetest.Reply {
+		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash(rewrite.command(p))), claudetest.TextReply("done")}
+	})
+	raw, err := json.Marshal(rewrite.settings(env.project))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(env.project, ".claude", "settings.json"), string(raw))
+	return env
+}
+
+// guardHeld runs the turn on s and checks that the guard refused the guarded command and let the
+// harmless one run.
+func guardHeld(t *testing.T, env *realEnv, s *v2.Session) {
+	t.Helper()
+	query(t, s, "touch it")
+	if env.exists("guarded.txt") {
+		t.Error("guarded.txt written: the guard did not hold")
+	}
+	if !env.exists("harmless.txt") {
+		t.Error("harmless.txt not written: the guard refused the harmless command")
 	}
 }
