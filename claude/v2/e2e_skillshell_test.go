@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -11,7 +12,9 @@ import (
 
 // A skill's embedded shell command (!`...` in SKILL.md) runs when the skill loads; a
 // PreSkillShellCommand hook sees it (the command, the skill's name) and its denial keeps the
-// command from running, while the skill still loads.
+// command from running, while the skill still loads. A CLI older than 2.1.332 never sends the
+// event: there a PreSkillShellCommand guard fails CreateSession with ErrHooksNotEnforced (before,
+// the session started and the skill's command ran past the guard).
 func TestRealCLI_PreSkillShellCommand(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -39,7 +42,20 @@ func TestRealCLI_PreSkillShellCommand(t *testing.T) {
 					return shared.Deny("no shell in skills")
 				})))
 			}
-			_, res := query(t, env.session(t, opts...), "go")
+			s, err := env.create(t, opts...)
+			if tc.deny && errors.Is(err, v2.ErrHooksNotEnforced) && strings.Contains(err.Error(), "predates the PreSkillShellCommand hook event") {
+				// An older CLI (2.1.330) never sends the event: the guard cannot run, and the session
+				// must not start. Check that this CLI is one of those.
+				plain := env.session(t)
+				if v := plain.Info().CLIVersion; !strings.HasPrefix(v, "2.1.330") && !strings.HasPrefix(v, "2.1.331") {
+					t.Fatalf("CreateSession = %v with CLI %s, which sends PreSkillShellCommand", err, v)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("CreateSession: %v", err)
+			}
+			_, res := query(t, s, "go")
 			if got := env.exists("shell-ran.txt"); got != tc.wantRan {
 				t.Errorf("the skill's command ran = %v, want %v (result %+v)", got, tc.wantRan, res)
 			}

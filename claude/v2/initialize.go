@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -123,6 +124,9 @@ func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) 
 			return err
 		}
 	}
+	if err := s.eventsTooNew(reg, a.ClaudeCodeVersion); err != nil {
+		return err
+	}
 	if len(reg) > 0 && !a.HookOnFailureSupported {
 		s.warn("the CLI does not support onFailure:block; a failed answer may let a tool run")
 	}
@@ -151,6 +155,31 @@ func (s *Session) hooksNotApplied(reg map[string][]initHookMatcher, why string) 
 		return fmt.Errorf("%w: %s, and hooks of %s guard actions (WithAllowUnenforcedHooks starts without them)", ErrHooksNotEnforced, why, strings.Join(guards, ", "))
 	}
 	s.warn(why + "; Go hooks will not run")
+	return nil
+}
+
+// hookEventSince names the hook events newer than MinCLIVersion, with the first CLI that sends
+// them: an older CLI accepts their registration and never sends them, so a guard there would
+// never run.
+var hookEventSince = map[shared.HookEvent]string{
+	shared.HookEventPreSkillShellCommand: "2.1.332",
+}
+
+// eventsTooNew decides on the events of reg that the CLI version cannot send, as hooksNotApplied
+// does for a registration the CLI did not apply: a guard there is an ErrHooksNotEnforced (unless
+// WithAllowUnenforcedHooks), another event a warning.
+func (s *Session) eventsTooNew(reg map[string][]initHookMatcher, version string) error {
+	for _, e := range slices.Sorted(maps.Keys(reg)) {
+		since, ok := hookEventSince[shared.HookEvent(e)]
+		if !ok || (version != "" && !versionLess(version, since)) {
+			continue
+		}
+		why := fmt.Sprintf("CLI %q predates the %s hook event (CLI %s sends it), so the hook would never run; upgrade the CLI (npm install -g @anthropic-ai/claude-code@%s)", version, e, since, MaxTestedCLIVersion)
+		if shared.HookEvent(e).GuardsAction() && !s.o.allowUnenforced {
+			return fmt.Errorf("%w: %s", ErrHooksNotEnforced, why)
+		}
+		s.warn(why)
+	}
 	return nil
 }
 
