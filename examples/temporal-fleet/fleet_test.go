@@ -52,7 +52,7 @@ func TestFleetConfinesEachSessionToItsCheckout(t *testing.T) {
 
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	waitForNamespace(ctx, t, ts.GetDefaultClient(), ts.GetDefaultNamespace())
-	w, err := NewWorker(ts.GetDefaultClient(), root, v2.WithCLIPath(cli), v2.WithBaseEnv(claudetest.CLIEnv(env.Home, env.Model.URL())))
+	w, err := NewWorker(ts.GetDefaultClient(), root, v2.WithCLIPath(cli), v2.WithBaseEnv(claudetest.CLIEnv(env.Home, env.Model.URL())...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestFleetConfinesEachSessionToItsCheckout(t *testing.T) {
 	run, err := ts.GetDefaultClient().ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: TaskQueue}, Fleet, FleetInput{
 		Checkouts: dirs,
 		Tasks:     []string{"task-inside: write the notes", "task-outside: write next to the checkout"},
-		Options:   temporalagent.SessionOptions{PermissionMode: v2.PermissionModeAcceptEdits},
+		Options:   temporalagent.SessionOptions{PermissionMode: string(v2.PermissionModeAcceptEdits)},
 	})
 	if err != nil {
 		t.Fatal(err)
