@@ -6,7 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/hookwire/agent-sdk-go/internal/shellparse"
+	"github.com/hookwire/agent-sdk-go/claude/policy/shellparse"
 )
 
 // The analysis's bounds: beyond them a command is denied (RuleTooComplex), so that every decision

@@ -7,7 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/hookwire/agent-sdk-go/internal/shellparse"
+	"github.com/hookwire/agent-sdk-go/claude/policy/shellparse"
 )
 
 // This file holds the programs that run code: shells, interpreters, sed and awk scripts, and the

@@ -23,7 +23,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/hookwire/agent-sdk-go/examples/internal/shellparse"
+	"github.com/hookwire/agent-sdk-go/claude/policy/shellparse"
 )
 
 // Verdict is the outcome of a classification.

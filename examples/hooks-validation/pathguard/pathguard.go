@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookwire/agent-sdk-go/examples/internal/shellparse"
+	"github.com/hookwire/agent-sdk-go/claude/policy/shellparse"
 )
 
 // ErrEmptyPath is returned for an empty path: there is nothing to check, so callers must refuse.

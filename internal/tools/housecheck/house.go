@@ -26,7 +26,7 @@ var floors = []floor{
 	{"protocol", "decoding and answering the CLI's messages; the in-process MCP bridge", []string{
 		"claude/parser", "internal/mcpbridge", "internal/wire"}},
 	{"base", "types (no goroutines, no I/O) and leaf helpers", []string{
-		"claude/shared", "internal/childenv", "internal/procgroup", "internal/shellparse"}},
+		"claude/shared", "internal/childenv", "internal/procgroup", "claude/policy/shellparse"}},
 }
 
 // forbidden are edges the house names on their own, with the reason a message gives; the floors
@@ -56,22 +56,22 @@ var production = []string{core, core + "/contrib/otel", core + "/contrib/pgstore
 // itself, so the user reads "v2: mcpbridge: ..." and not "v2: v2: ..."; one whose errors reach the
 // user unwrapped carries the public package's name.
 var errorPrefixes = map[string]string{
-	"claude":               "claude: ",
-	"claude/v2":            "v2: ",
-	"claude/policy":        "policy: ",
-	"claude/sessions":      "sessions: ",
-	"claude/subprocess":    "subprocess: ",
-	"claude/parser":        "parser: ",
-	"claude/shared":        "shared: ",
-	"internal/commandhook": "v2: ",         // WithCommandHooks
-	"internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
-	"internal/wire":        "subprocess: ", // the transport's answers to hook requests
-	"internal/childenv":    "subprocess: ", // the CLI's environment
-	"internal/procgroup":   "subprocess: ", // the CLI's process group
-	"internal/shellparse":  "policy: ",
-	"contrib/otel":         "otelagent: ",
-	"contrib/pgstore":      "pgstore: ",
-	"contrib/temporal":     "temporalagent: ",
+	"claude":                   "claude: ",
+	"claude/v2":                "v2: ",
+	"claude/policy":            "policy: ",
+	"claude/sessions":          "sessions: ",
+	"claude/subprocess":        "subprocess: ",
+	"claude/parser":            "parser: ",
+	"claude/shared":            "shared: ",
+	"internal/commandhook":     "v2: ",         // WithCommandHooks
+	"internal/mcpbridge":       "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
+	"internal/wire":            "subprocess: ", // the transport's answers to hook requests
+	"internal/childenv":        "subprocess: ", // the CLI's environment
+	"internal/procgroup":       "subprocess: ", // the CLI's process group
+	"claude/policy/shellparse": "policy: ",
+	"contrib/otel":             "otelagent: ",
+	"contrib/pgstore":          "pgstore: ",
+	"contrib/temporal":         "temporalagent: ",
 }
 
 // errorDetail is an exported error string that is a detail: the message of a sentinel or the

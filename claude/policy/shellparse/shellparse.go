@@ -1,10 +1,7 @@
 // Package shellparse is a thin layer over mvdan.cc/sh/v3/syntax, a real shell parser:
-// it parses a Bash command line and reads its words and redirections the way the examples'
-// guards (hooks-permission's bashpolicy, hooks-validation's pathguard) need them.
-//
-// It is the examples' copy of the core's internal/shellparse (which claude/policy uses): a module
-// imports no other module's internal packages, and a program copied out of examples/ takes this
-// file with it. A fix to one copy belongs in both.
+// it parses a Bash command line and reads its words and redirections the way the checks in
+// claude/policy need them. It is public so that a program writing its own Bash guard (as
+// examples/hooks-permission and examples/hooks-validation do) reads commands the same way.
 package shellparse
 
 import (
