@@ -66,8 +66,8 @@ func (x *HookExecutor) Run(ctx context.Context, in shared.HookInput, requestID s
 // answer exactly once with the result: when the chain ends, or, if a handler is still running
 // when its deadline passes or ctx ends, at that moment, from the goroutine context.AfterFunc
 // starts. The handler is then left to finish on its own and what it returns is dropped; Serve
-// returns when it does. This is the transport's path: a request's goroutine runs its handlers, and
-// the fail-closed deadline answers without a goroutine per handler.
+// returns when it does. This is the transport's path: the goroutine that read a request runs its
+// handlers (readStdout), and the fail-closed deadline answers without a goroutine per handler.
 func (x *HookExecutor) Serve(ctx context.Context, in shared.HookInput, requestID string, answer func(ChainResult)) {
 	e := in.Base().HookEventName
 	c := &chainRun{x: x, e: e, in: in, id: requestID, snap: x.scoped.Load(), answer: answer}

@@ -132,12 +132,12 @@ func (r *requests) done(hook bool) {
 		r.mu.Unlock()
 	}
 	for _, fn := range fns {
-		go fn() // e.g. a control request, which must not wait on a request's goroutine
+		fn() // e.g. writing a control request, right behind the answer just written (WhenIdle)
 	}
 	r.handlers.Done()
 }
 
-// whenIdle runs fn on a goroutine of its own once no hook request is active: at once if none is.
+// whenIdle runs fn once no hook request is active: at once if none is, else from done.
 func (r *requests) whenIdle(fn func()) {
 	r.mu.Lock()
 	if r.activeHooks > 0 {
@@ -146,7 +146,7 @@ func (r *requests) whenIdle(fn func()) {
 		return
 	}
 	r.mu.Unlock()
-	go fn()
+	fn()
 }
 
 // retire ends request id because it is being answered. It reports whether the caller may answer:

@@ -12,8 +12,9 @@ import (
 )
 
 // Dispatch: the CLI's requests (hook_callback, can_use_tool, the spec framing's hook_event) are
-// registered in flight on the reader goroutine, in the order they came, and each is then run on a
-// goroutine of its own, which answers it unless it was cancelled. Every path that decides whether
+// registered in flight on the reader goroutine, in the order they came, and each is then served on
+// that goroutine, which hands the reading to a new one if it takes long (readStdout); the serving
+// goroutine answers it unless it was cancelled. Every path that decides whether
 // a tool may run denies when it fails.
 
 // hookRequest is one hook request of the CLI: a hook_callback control request, or a hook_event
@@ -31,8 +32,9 @@ type hookRequest struct {
 	guard bool
 }
 
-// startHookCallback handles a hook_callback request.
-func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripTimes) {
+// startHookCallback handles a hook_callback request: it registers the request and returns how to
+// serve it, or answers it at once and returns nil.
+func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripTimes) (serve func()) {
 	cb := m.HookCallback
 	e := cb.Input.Base().HookEventName
 	if reg, ok := CallbackID(cb.CallbackID).Event(); ok && reg != e {
@@ -41,7 +43,7 @@ func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripT
 		reason := fmt.Sprintf("callback %s was registered for %s but the request is a %s; denied by the SDK", cb.CallbackID, reg, e)
 		t.logger.Warn("subprocess: hook request for the wrong event", "request_id", m.RequestID, "callback_id", cb.CallbackID, "event", string(e))
 		t.refuseHook(m.RequestID, reg, reason, times)
-		return
+		return nil
 	}
 	r := &hookRequest{key: m.RequestID, in: cb.Input, times: times, toolUseID: cb.ToolUseID}
 	r.guard = e == shared.HookEventPermissionRequest && cb.ToolUseID != "" && t.cfg.CanUseTool != nil
@@ -49,13 +51,13 @@ func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripT
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "event", string(e))
 		t.refuseHook(m.RequestID, e, "duplicate request id "+m.RequestID+"; denied by the SDK", times)
-		return
+		return nil
 	}
-	go t.serveHook(ctx, r) // one goroutine per CLI request, tracked by t.reqs
+	return func() { t.serveHook(ctx, r) } // tracked by t.reqs
 }
 
-// startHookEvent handles a hook_event line (the spec framing).
-func (t *Transport) startHookEvent(m *parser.HookEventLine, times roundTripTimes) {
+// startHookEvent handles a hook_event line (the spec framing), as startHookCallback does.
+func (t *Transport) startHookEvent(m *parser.HookEventLine, times roundTripTimes) (serve func()) {
 	r := &hookRequest{key: m.RequestID, in: m.Input, times: times, spec: true, requestID: m.RequestID, toolUseID: m.ToolUseID}
 	if r.key == "" {
 		// Without a request id, two events for one tool use cannot be told apart: each gets a key
@@ -67,12 +69,12 @@ func (t *Transport) startHookEvent(m *parser.HookEventLine, times roundTripTimes
 		e := m.Input.Base().HookEventName
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "event", string(e))
 		t.writeHookResponse(m.RequestID, m.ToolUseID, e, wire.Deny(e, "duplicate request id "+m.RequestID+"; denied by the SDK"))
-		return
+		return nil
 	}
-	go t.serveHook(ctx, r) // one goroutine per CLI request, tracked by t.reqs
+	return func() { t.serveHook(ctx, r) } // tracked by t.reqs
 }
 
-// serveHook runs a hook request's chain on the request's goroutine; its answer comes from
+// serveHook runs a hook request's chain on the calling goroutine; its answer comes from
 // finishHook, called once, on this goroutine or, when a handler outlives its deadline, on the
 // deadline's (HookExecutor.Serve).
 func (t *Transport) serveHook(ctx context.Context, r *hookRequest) {
@@ -152,17 +154,17 @@ func (t *Transport) refuseHook(id string, e shared.HookEvent, reason string, tim
 	t.traceRoundTrip(id, "hook_callback", e, times)
 }
 
-// startPermission handles a can_use_tool request.
-func (t *Transport) startPermission(m *parser.ControlRequest, times roundTripTimes) {
+// startPermission handles a can_use_tool request, as startHookCallback does.
+func (t *Transport) startPermission(m *parser.ControlRequest, times roundTripTimes) (serve func()) {
 	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "subtype", m.Subtype)
 		times.answered = times.decoded
 		t.answerSuccess(m.RequestID, denyPermission("duplicate request id "+m.RequestID+"; denied by the SDK"))
 		t.traceRoundTrip(m.RequestID, m.Subtype, "", times)
-		return
+		return nil
 	}
-	go t.servePermission(ctx, m.RequestID, m.CanUseTool, times) // one goroutine per CLI request
+	return func() { t.servePermission(ctx, m.RequestID, m.CanUseTool, times) } // tracked by t.reqs
 }
 
 // servePermission decides a can_use_tool request and answers it, unless it was cancelled.

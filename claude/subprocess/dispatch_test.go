@@ -295,7 +295,8 @@ func TestPermissionDecisionsOfOneToolCallAgree(t *testing.T) {
 }
 
 // TestTransportWhenIdle: WhenIdle's fn runs once every hook request in progress has its answer written (a
-// new initialize sent earlier would make the CLI cancel it); with none in progress, at once. A
+// new initialize sent earlier would make the CLI cancel it), right behind it; with none in
+// progress, at once, on the caller's goroutine. A
 // pending permission prompt does not hold it back.
 func TestTransportWhenIdle(t *testing.T) {
 	t.Parallel()
@@ -327,6 +328,14 @@ func TestTransportWhenIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.WhenIdle(func() { idle <- tr.WriteMessage(map[string]string{"type": "idle again"}) })
+	select {
+	case err := <-idle: // written on WhenIdle's caller, before it returned
+		if err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Error("WhenIdle with no hook in progress returned before fn ran")
+	}
 	if got := nextEcho(t, tr); got["type"] != "idle again" {
 		t.Errorf("third line %v, want WhenIdle's at once", got)
 	}

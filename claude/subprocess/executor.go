@@ -62,7 +62,7 @@ type ExecutorOptions struct {
 // HookExecutor runs the Go handlers registered for each event as an ordered chain. Its base hooks
 // are fixed at construction; scoped hooks (RegisterScoped) come and go, published as an immutable
 // snapshot that each chain loads once. It is safe for concurrent use: several hook requests run at
-// once, each on a goroutine of its own (Serve's caller, or Run's).
+// once, each on the goroutine of Serve's caller, or Run's own.
 type HookExecutor struct {
 	byEvent map[shared.HookEvent][]*registeredHook
 	opts    ExecutorOptions

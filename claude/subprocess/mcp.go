@@ -8,8 +8,9 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// In-process MCP servers: the CLI's mcp_message requests are handed to Config.MCP, each on a
-// goroutine of its own (a slow tool never holds up the reader, a hook, or another tool), and
+// In-process MCP servers: the CLI's mcp_message requests are handed to Config.MCP, each served
+// as every CLI request is (readStdout: on the reader's goroutine, which hands the reading on after
+// handOffAfter, so a slow tool holds up neither the reader, nor a hook, nor another tool), and
 // answered with {"mcp_response": <the server's JSON-RPC reply>}. The CLI's control_cancel_request
 // and Close end the request's ctx.
 
@@ -26,8 +27,8 @@ type mcpAnswer struct {
 	MCPResponse jsontext.Value `json:"mcp_response"`
 }
 
-// startMCP handles an mcp_message request.
-func (t *Transport) startMCP(m *parser.ControlRequest, times roundTripTimes) {
+// startMCP handles an mcp_message request, as startHookCallback does.
+func (t *Transport) startMCP(m *parser.ControlRequest, times roundTripTimes) (serve func()) {
 	refuse := func(reason string) {
 		times.answered = times.decoded
 		t.answerError(m.RequestID, reason)
@@ -35,20 +36,20 @@ func (t *Transport) startMCP(m *parser.ControlRequest, times roundTripTimes) {
 	}
 	if t.cfg.MCP == nil {
 		refuse("no in-process MCP server is registered with the SDK (mcp_message)")
-		return
+		return nil
 	}
 	req := m.MCP // decoded with the line (claude/parser)
 	if req == nil || req.ServerName == "" || len(req.Message) == 0 {
 		refuse("mcp_message without server_name and message")
-		return
+		return nil
 	}
 	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
 	if !ok {
 		t.logger.Warn("subprocess: duplicate request id refused", "request_id", m.RequestID, "subtype", m.Subtype)
 		refuse("duplicate request id " + m.RequestID)
-		return
+		return nil
 	}
-	go t.serveMCP(ctx, m.RequestID, req, times) // one goroutine per CLI request, tracked by t.reqs
+	return func() { t.serveMCP(ctx, m.RequestID, req, times) } // tracked by t.reqs
 }
 
 // serveMCP runs one mcp_message and answers it, unless it was cancelled.

@@ -68,14 +68,16 @@ type Config struct {
 	// Hooks answers hook requests; nil means no Go hooks (every hook request is answered with {},
 	// or with a denial for events that guard an action).
 	Hooks *HookExecutor
-	// MCP answers the CLI's mcp_message requests (in-process MCP servers, see MCPHandler), each on
-	// a goroutine of its own; nil refuses them with an error answer.
+	// MCP answers the CLI's mcp_message requests (in-process MCP servers, see MCPHandler); nil
+	// refuses them with an error answer. Like every CLI request, each is served on the goroutine
+	// that read it, which hands the reading to a new goroutine if it has not answered within a
+	// millisecond: requests run concurrently, and a slow one never stops the reading.
 	MCP MCPHandler
 	// HostRequests answers other control requests of the CLI by subtype (elicitation,
-	// request_user_dialog: see hostrequests.go), each on a goroutine of its own; a subtype not
+	// request_user_dialog: see hostrequests.go), concurrently (see MCP); a subtype not
 	// in it is refused with an error answer.
 	HostRequests map[string]HostRequestHandler
-	// CanUseTool answers can_use_tool requests, each on a goroutine of its own, bounded by
+	// CanUseTool answers can_use_tool requests, concurrently (see MCP), each bounded by
 	// PermissionTimeout; nil denies them.
 	CanUseTool shared.CanUseToolFunc
 	// OnMessage, if set, sees every decoded message on the reader goroutine before it is queued,
@@ -189,11 +191,11 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 		done:   make(chan struct{}),
 	}
 	readersDone := make(chan struct{}, 2)
-	go func() { // the stdout reader: it ends at EOF, or when the supervisor closes stdout.
-		defer func() { readersDone <- struct{}{} }()
-		t.readStdout(p.stdout)
+	// The stdout reader: its last one ends at EOF, or when the supervisor closes stdout.
+	go t.readStdout(newStdoutLines(p.stdout), func() {
 		t.stopIfStillRunning()
-	}()
+		readersDone <- struct{}{}
+	})
 	go func() { // the stderr drainer: it ends at EOF, or when the supervisor closes stderr.
 		defer func() { readersDone <- struct{}{} }()
 		drainStderr(p.stderr, t.stderr, cfg.OnStderr)
@@ -348,14 +350,32 @@ func (t *Transport) SendUser(content any, sessionID string) error {
 // a clean exit). A crash is reported as such also when ctx ended with it (the ctx of a hook
 // handler does).
 func (t *Transport) Request(ctx context.Context, subtype string, request any) ([]byte, error) {
+	wait, err := t.Send(subtype, request)
+	if err != nil {
+		return nil, err
+	}
+	return wait(ctx)
+}
+
+// Send writes a control request to the CLI, as Request does, and returns once it is written;
+// wait waits for its answer as Request does and must be called once.
+func (t *Transport) Send(subtype string, request any) (wait func(ctx context.Context) ([]byte, error), err error) {
 	id, ch, err := t.reqs.addPending()
 	if err != nil {
 		return nil, err
 	}
-	defer t.reqs.removePending(id)
 	if err := t.WriteMessage(controlRequestLine{Type: "control_request", RequestID: id, Request: request}); err != nil {
+		t.reqs.removePending(id)
 		return nil, t.exitOr(err)
 	}
+	return func(ctx context.Context) ([]byte, error) {
+		defer t.reqs.removePending(id)
+		return t.await(ctx, subtype, ch)
+	}, nil
+}
+
+// await waits for the answer to a control request sent by Send.
+func (t *Transport) await(ctx context.Context, subtype string, ch <-chan pendingResult) ([]byte, error) {
 	timer := time.NewTimer(t.cfg.RequestTimeout)
 	defer timer.Stop()
 	select {
@@ -382,11 +402,14 @@ func (t *Transport) Request(ctx context.Context, subtype string, request any) ([
 	}
 }
 
-// WhenIdle runs fn on a goroutine of its own as soon as no hook request of the CLI is in
-// progress: at once if none is, else once the last one has been answered (its answer written) or
-// cancelled. Permission prompts do not count: they may wait for a person. The session uses it to
-// send a new initialize, which makes the CLI cancel every hook request it is waiting for. After
-// the transport ended, fn still runs.
+// WhenIdle runs fn as soon as no hook request of the CLI is in progress: at once, on the calling
+// goroutine, if none is; else on the goroutine that answered the last one, right after its answer
+// was written (or it was cancelled), so that what fn writes reaches the CLI right behind that
+// answer. fn must not wait: it may write (Send), and wait for answers on a goroutine of its own.
+// Permission prompts do not count: they may wait for a person. The session uses it to send a new
+// initialize, which makes the CLI cancel every hook request it is waiting for: written behind the
+// answer that let the CLI go on (a SubagentStart's), it reaches the CLI before the next hook event
+// can. After the transport ended, fn still runs.
 func (t *Transport) WhenIdle(fn func()) { t.reqs.whenIdle(fn) }
 
 // Close stops the CLI: it cancels the requests in flight, closes stdin, waits CloseGrace, asks the

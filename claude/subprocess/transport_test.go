@@ -922,6 +922,41 @@ func TestManyRequestsSomeSlow(t *testing.T) {
 	}
 }
 
+// TestWaitingHandlerHandsTheReadingOn: a request is served on the reader's goroutine, and a
+// handler that waits hands the reading to another goroutine. Here the first request's handler
+// waits for the second request's handler to run: without the hand-off, the second request would
+// never be read and the first would end at its (one minute) timeout, denied.
+func TestWaitingHandlerHandsTheReadingOn(t *testing.T) {
+	t.Parallel()
+	secondRan := make(chan struct{})
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Timeout: time.Minute, Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		c := shared.ToolCall(in).ToolInput.String("command")
+		if c == "second" {
+			close(secondRan)
+			return shared.Deny("second"), nil
+		}
+		select {
+		case <-secondRan:
+			return shared.Deny("first, after the second"), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}}}})
+	tr := startFake(t, Config{Hooks: x}, script(
+		"out "+hookCallbackLine("m1", toolInput(shared.HookEventPreToolUse, "Bash", "first")),
+		"out "+hookCallbackLine("m2", toolInput(shared.HookEventPreToolUse, "Bash", "second")),
+		"read", "read", "echo-until-eof"))
+	got := map[string]string{}
+	for range 2 {
+		r := nextEcho(t, tr)["response"].(map[string]any)
+		got[r["request_id"].(string)] = r["response"].(map[string]any)["reason"].(string)
+	}
+	want := map[string]string{"m1": "first, after the second", "m2": "second"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+}
+
 func TestWriteMessageEncodingError(t *testing.T) {
 	t.Parallel()
 	tr := startFake(t, Config{}, script("read"))

@@ -89,7 +89,7 @@ func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hooks shar
 		return nil
 	}
 	done := make(chan error, 1)
-	t.WhenIdle(func() { done <- s.syncRegistration() }) // once every hook request in flight is answered
+	t.WhenIdle(func() { s.sendRegistration(done) }) // once every hook request in flight is answered
 	if s.x.InChain(ctx) {
 		// The caller's own hook request is in flight: the initialize is sent once it is answered.
 		go func() {
@@ -139,16 +139,36 @@ func (s *Session) registration() map[string][]initHookMatcher {
 	return reg
 }
 
-// syncRegistration sends the CLI a new initialize when the hooks it knows do not cover the
+// sendRegistration sends the CLI a new initialize when the hooks it knows do not cover the
 // session's (base and scoped) any more.
-func (s *Session) syncRegistration() error {
+//
+// It runs from WhenIdle, on the goroutine that wrote the last hook answer, and does not wait: it
+// writes the initialize there (so that the CLI reads it right behind that answer, before it can
+// send a hook event the new registration is for), and waits for the CLI's answer on a goroutine
+// of its own, holding regMu until then. The outcome goes to result.
+func (s *Session) sendRegistration(result chan<- error) {
 	s.regMu.Lock()
-	defer s.regMu.Unlock()
 	reg := s.registration()
 	if covers(s.sent, reg) {
-		return nil
+		s.regMu.Unlock()
+		result <- nil
+		return
 	}
-	raw, err := s.t.Request(context.Background(), "initialize", s.initRequest(reg))
+	wait, err := s.t.Send("initialize", s.initRequest(reg))
+	if err != nil {
+		s.regMu.Unlock()
+		result <- fmt.Errorf("v2: registering the scoped hooks with the CLI: %w", err)
+		return
+	}
+	go func() { // ends with the CLI's answer, or at the transport's RequestTimeout or end
+		defer s.regMu.Unlock() // a sync.Mutex may be unlocked by another goroutine than its locker's
+		result <- s.applyRegistration(reg, wait)
+	}()
+}
+
+// applyRegistration waits for the answer to the initialize that registers reg.
+func (s *Session) applyRegistration(reg map[string][]initHookMatcher, wait func(context.Context) ([]byte, error)) error {
+	raw, err := wait(context.Background())
 	if err != nil {
 		return fmt.Errorf("v2: registering the scoped hooks with the CLI: %w", err)
 	}
