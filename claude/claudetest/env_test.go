@@ -64,7 +64,7 @@ func TestEnvTrace(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("the model got %d requests, want 3", len(reqs))
 	}
-	if tr, ok := reqs[2].LastToolResult(); !ok || tr.ToolUseID != "toolu_02" || !tr.IsError || !strings.Contains(tr.ResultText(), "no shell in this project") {
+	if tr, ok := reqs[2].LastToolResult(); !ok || tr.ToolUseID != "toolu_02" || !tr.IsError || !strings.Contains(tr.ContentText(), "no shell in this project") {
 		t.Errorf("the model's third request ends with %+v, want toolu_02's error with the hook's reason", tr)
 	}
 }

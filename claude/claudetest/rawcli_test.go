@@ -181,8 +181,8 @@ func TestRawCLIBashToolRuns(t *testing.T) {
 		t.Fatalf("got %d main-loop requests, want 2", len(reqs))
 	}
 	tr, ok := reqs[1].LastToolResult()
-	if !ok || tr.ToolUseID != "toolu_01" || !strings.Contains(tr.ResultText(), "hi") {
-		t.Errorf("second request tool_result = %+v (text %q), want toolu_01 with \"hi\"", tr, tr.ResultText())
+	if !ok || tr.ToolUseID != "toolu_01" || !strings.Contains(tr.ContentText(), "hi") {
+		t.Errorf("second request tool_result = %+v (text %q), want toolu_01 with \"hi\"", tr, tr.ContentText())
 	}
 }
 
@@ -267,7 +267,7 @@ func TestRawCLIPreToolUseHookDenies(t *testing.T) {
 		t.Fatalf("second main-loop request does not carry the deny reason (%d requests)", len(reqs))
 	}
 	tr, _ := reqs[1].LastToolResult()
-	if tr.ToolUseID != "toolu_01" || !tr.IsError || !strings.Contains(tr.ResultText(), "blocked by test") {
-		t.Errorf("tool_result = %+v (text %q), want an is_error result for toolu_01 with the reason", tr, tr.ResultText())
+	if tr.ToolUseID != "toolu_01" || !tr.IsError || !strings.Contains(tr.ContentText(), "blocked by test") {
+		t.Errorf("tool_result = %+v (text %q), want an is_error result for toolu_01 with the reason", tr, tr.ContentText())
 	}
 }

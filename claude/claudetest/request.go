@@ -7,6 +7,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // Request is one recorded POST /v1/messages request.
@@ -38,44 +40,9 @@ type Message struct {
 	Content []Block
 }
 
-// Block is a content block of a message. Only the fields of its Type are set.
-type Block struct {
-	// Type is "text", "tool_use", "tool_result", ...
-	Type string `json:"type"`
-	// Text is the text of a text block.
-	Text string `json:"text,omitzero"`
-	// ID and Name identify a tool_use block.
-	ID   string `json:"id,omitzero"`
-	Name string `json:"name,omitzero"`
-	// Input is the raw input of a tool_use block.
-	Input jsontext.Value `json:"input,omitzero"`
-	// ToolUseID is the tool_use id a tool_result answers.
-	ToolUseID string `json:"tool_use_id,omitzero"`
-	// Content is the raw content of a tool_result (a string or blocks).
-	Content jsontext.Value `json:"content,omitzero"`
-	// IsError is the is_error flag of a tool_result.
-	IsError bool `json:"is_error,omitzero"`
-}
-
-// ResultText returns the text of a tool_result block: its string content, or
-// the text blocks of its content joined with "\n".
-func (b Block) ResultText() string {
-	var s string
-	if json.Unmarshal(b.Content, &s) == nil {
-		return s
-	}
-	var blocks []Block
-	if json.Unmarshal(b.Content, &blocks) != nil {
-		return ""
-	}
-	var parts []string
-	for _, c := range blocks {
-		if c.Type == "text" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+// Block is a content block of a message: the SDK's one content-block type, shared.ContentBlock,
+// decoded from the request the CLI sent. A tool_result's text is its ContentText.
+type Block = shared.ContentBlock
 
 // Contains reports whether s occurs in the raw request body or, so that
 // JSON escaping does not matter, in the decoded system prompt, text blocks
@@ -86,7 +53,7 @@ func (r Request) Contains(s string) bool {
 	}
 	for _, m := range r.Messages {
 		for _, b := range m.Content {
-			if strings.Contains(b.Text, s) || strings.Contains(b.ResultText(), s) {
+			if strings.Contains(b.Text, s) || strings.Contains(b.ContentText(), s) {
 				return true
 			}
 		}

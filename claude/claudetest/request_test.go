@@ -33,7 +33,7 @@ func TestRequestDecoding(t *testing.T) {
 		t.Errorf("roles %q", got)
 	}
 	tr, ok := r.LastToolResult()
-	if !ok || tr.ToolUseID != "toolu_1" || !tr.IsError || tr.ResultText() != "denied: nope" || len(r.ToolResults()) != 1 {
+	if !ok || tr.ToolUseID != "toolu_1" || !tr.IsError || tr.ContentText() != "denied: nope" || len(r.ToolResults()) != 1 {
 		t.Errorf("tool result %+v", tr)
 	}
 	for _, s := range []string{`say "quoted" <b>`, "sys two", "denied: nope", `"tool_use_id"`} {

@@ -218,7 +218,7 @@ func TestOtherRoutes(t *testing.T) {
 func TestHandlerSeesToolResult(t *testing.T) {
 	srv := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
 		if tr, ok := r.LastToolResult(); ok {
-			return claudetest.TextReply("tool said " + tr.ResultText())
+			return claudetest.TextReply("tool said " + tr.ContentText())
 		}
 		return claudetest.ToolReply("toolu_01", "Bash", map[string]string{"command": "echo hi"})
 	})

@@ -124,7 +124,7 @@ func TestRealCLI_PolicyStopsEscapes(t *testing.T) {
 	denials := 0
 	for _, r := range env.Model.Requests() {
 		for _, b := range r.ToolResults() {
-			if strings.Contains(b.ResultText(), "policy: denied by rule") {
+			if strings.Contains(b.ContentText(), "policy: denied by rule") {
 				denials++
 			}
 		}

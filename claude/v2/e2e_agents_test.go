@@ -130,8 +130,8 @@ func TestRealCLI_AgentFields(t *testing.T) {
 					t.Fatalf("own server %v: %d subagent requests, want 2", own, len(sub))
 				}
 				tr, _ := sub[1].LastToolResult()
-				if got := strings.Contains(tr.ResultText(), "DENIED-BY-MCP-TOOL"); got != own {
-					t.Errorf("own server %v: the tool answered = %v; result %.200q", own, got, tr.ResultText())
+				if got := strings.Contains(tr.ContentText(), "DENIED-BY-MCP-TOOL"); got != own {
+					t.Errorf("own server %v: the tool answered = %v; result %.200q", own, got, tr.ContentText())
 				}
 				if r := firstRequest(t, env); r.Contains("mcp__perm__approve") {
 					t.Errorf("own server %v: the main agent's request names the agent's tool", own)

@@ -89,7 +89,7 @@ func TestRealCLI_StructuredOutput(t *testing.T) {
 		}
 		last, _ := env.api.LastRequest()
 		tr, ok := last.LastToolResult()
-		if !ok || !tr.IsError || !strings.Contains(tr.ResultText(), "required property 'name'") {
+		if !ok || !tr.IsError || !strings.Contains(tr.ContentText(), "required property 'name'") {
 			t.Errorf("the model was not told its output misses the schema: %+v", tr)
 		}
 	})

@@ -114,8 +114,8 @@ func TestRealCLI_Elicitation(t *testing.T) {
 			run(t, s, "ask me")
 			req, _ := env.api.LastRequest()
 			b, ok := req.LastToolResult()
-			if !ok || !strings.Contains(b.ResultText(), c.want) {
-				t.Fatalf("tool result %+v (%q), want %q", b, b.ResultText(), c.want)
+			if !ok || !strings.Contains(b.ContentText(), c.want) {
+				t.Fatalf("tool result %+v (%q), want %q", b, b.ContentText(), c.want)
 			}
 			if c.name == "accept" {
 				if len(got) != 1 {

@@ -59,7 +59,7 @@ func TestRealCLI_FailingHookDeniesAndSessionGoesOn(t *testing.T) {
 			// The SDK's own fail-closed answer denied it, not the CLI's timeout of the callback
 			// (which would say so in the tool_result); no wall-clock bound decides this.
 			reqs := env.api.Requests()
-			if tr, ok := reqs[len(reqs)-1].LastToolResult(); !ok || !tr.IsError || strings.Contains(tr.ResultText(), "did not respond before its timeout") {
+			if tr, ok := reqs[len(reqs)-1].LastToolResult(); !ok || !tr.IsError || strings.Contains(tr.ContentText(), "did not respond before its timeout") {
 				t.Errorf("the model got %+v, want the SDK's error tool_result", tr)
 			}
 			if res := run(t, s, "again"); res.IsError || res.Result != "second done" {

@@ -158,7 +158,7 @@ func textOf(m claudetest.Message) string {
 		case "text":
 			b.WriteString(c.Text)
 		case "tool_result":
-			b.WriteString("tool_result:" + c.ToolUseID + " " + c.ResultText())
+			b.WriteString("tool_result:" + c.ToolUseID + " " + c.ContentText())
 		}
 		b.WriteString("\n")
 	}

@@ -62,7 +62,7 @@ func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 		}
 		got := map[string]string{}
 		for _, b := range req.ToolResults() {
-			v := b.ResultText()
+			v := b.ContentText()
 			if b.IsError {
 				v = "error: " + v
 			}

@@ -104,10 +104,10 @@ func TestE2EInProcessMCPTools(t *testing.T) {
 	for _, b := range req.ToolResults() {
 		w := want[b.ToolUseID]
 		has := ""
-		if strings.Contains(b.ResultText(), w.Has) {
+		if strings.Contains(b.ContentText(), w.Has) {
 			has = w.Has
 		} else {
-			has = b.ResultText()
+			has = b.ContentText()
 		}
 		got[b.ToolUseID] = result{b.IsError, has}
 	}
@@ -184,7 +184,7 @@ func TestE2EInProcessMCPParallelCalls(t *testing.T) {
 	}
 	for _, b := range results {
 		if b.IsError {
-			t.Errorf("%s: %s", b.ToolUseID, b.ResultText())
+			t.Errorf("%s: %s", b.ToolUseID, b.ContentText())
 		}
 	}
 	mu.Lock()
@@ -245,8 +245,8 @@ func TestE2EExternalStdioMCPServer(t *testing.T) {
 	}
 	req, _ := env.api.LastRequest()
 	b, ok := req.LastToolResult()
-	if !ok || b.IsError || !strings.Contains(b.ResultText(), secret) {
-		t.Errorf("tool result %+v (%q), want the server's env value", b, b.ResultText())
+	if !ok || b.IsError || !strings.Contains(b.ContentText(), secret) {
+		t.Errorf("tool result %+v (%q), want the server's env value", b, b.ContentText())
 	}
 }
 
@@ -311,7 +311,7 @@ func TestE2EExternalRemoteMCPServers(t *testing.T) {
 	req, _ := env.api.LastRequest()
 	got := map[string]string{}
 	for _, b := range req.ToolResults() {
-		got[b.ToolUseID] = b.ResultText()
+		got[b.ToolUseID] = b.ContentText()
 	}
 	want := map[string]string{"toolu_http": `{"value":"remote-h"}`, "toolu_sse": `{"value":"remote-s"}`}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -419,8 +419,8 @@ func TestE2EMCPSetServersAndStatus(t *testing.T) {
 		t.Fatalf("result %+v", r)
 	}
 	req, _ := env.api.LastRequest()
-	if b, ok := req.LastToolResult(); !ok || b.IsError || !strings.Contains(b.ResultText(), "late-k") {
-		t.Errorf("tool result %+v (%q), want the late server's answer", b, b.ResultText())
+	if b, ok := req.LastToolResult(); !ok || b.IsError || !strings.Contains(b.ContentText(), "late-k") {
+		t.Errorf("tool result %+v (%q), want the late server's answer", b, b.ContentText())
 	}
 
 	st, err := s.MCPStatus(testCtx(t))
@@ -587,8 +587,8 @@ func TestE2EInProcessMCPHookRewritesInput(t *testing.T) {
 		t.Errorf("handlers that ran (-want +got):\n%s", diff)
 	}
 	req, _ := env.api.LastRequest()
-	if b, ok := req.LastToolResult(); !ok || !strings.Contains(b.ResultText(), "value-of-rewritten-raw") {
-		t.Errorf("tool result %q, want the rewritten key's value", b.ResultText())
+	if b, ok := req.LastToolResult(); !ok || !strings.Contains(b.ContentText(), "value-of-rewritten-raw") {
+		t.Errorf("tool result %q, want the rewritten key's value", b.ContentText())
 	}
 }
 

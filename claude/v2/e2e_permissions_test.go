@@ -75,7 +75,7 @@ func TestRealCLI_CanUseTool(t *testing.T) {
 		if len(reqs) != 2 {
 			t.Fatalf("%d model requests", len(reqs))
 		}
-		if tr, ok := reqs[1].LastToolResult(); !ok || !tr.IsError || !strings.Contains(tr.ResultText(), "user said no 1234") {
+		if tr, ok := reqs[1].LastToolResult(); !ok || !tr.IsError || !strings.Contains(tr.ContentText(), "user said no 1234") {
 			t.Errorf("the model got %+v", tr)
 		}
 		if d := denials(t, res); len(d) != 1 || d[0].ToolUseID != "toolu_01" {

@@ -38,7 +38,7 @@ func TestRealCLI_PermissionTimeoutDenies(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d model requests", len(reqs))
 	}
-	if tr, ok := reqs[1].LastToolResult(); !ok || !tr.IsError || !strings.Contains(tr.ResultText(), "did not answer within 200ms") {
+	if tr, ok := reqs[1].LastToolResult(); !ok || !tr.IsError || !strings.Contains(tr.ContentText(), "did not answer within 200ms") {
 		t.Errorf("the model got %+v, want a denial that says the callback timed out", tr)
 	}
 	if res.IsError {

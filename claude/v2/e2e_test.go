@@ -43,7 +43,7 @@ func TestRealCLI_PreToolUseDenyStopsTool(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d model requests, want 2", len(reqs))
 	}
-	if tr, ok := reqs[1].LastToolResult(); !ok || !tr.IsError || !strings.Contains(tr.ResultText(), "no touching in tests") {
+	if tr, ok := reqs[1].LastToolResult(); !ok || !tr.IsError || !strings.Contains(tr.ContentText(), "no touching in tests") {
 		t.Errorf("the model did not receive the denial reason as an error tool_result: %+v", tr)
 	}
 	d := denials(t, res)

@@ -28,7 +28,7 @@ func bashGuarded(keepAlive time.Duration) temporalagent.Option {
 func approvalModel(string) *claudetest.Model {
 	return claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
 		if res, ok := r.LastToolResult(); ok {
-			return claudetest.TextReply("finished: " + res.ResultText())
+			return claudetest.TextReply("finished: " + res.ContentText())
 		}
 		return claudetest.ToolReply("toolu_"+itoa(r.Index), "Bash", map[string]any{"command": "echo ok >> approved.txt"})
 	})
@@ -117,7 +117,7 @@ func TestApprovalRejectedWhileWaiting(t *testing.T) {
 	}
 	last, _ := env.Model.LastRequest()
 	got, ok := last.LastToolResult()
-	if !ok || !got.IsError || !strings.Contains(got.ResultText(), "rejected by bob: not on Fridays") {
+	if !ok || !got.IsError || !strings.Contains(got.ContentText(), "rejected by bob: not on Fridays") {
 		t.Errorf("the model got %+v, want an error naming the rejection", got)
 	}
 	if n := len(env.Model.Requests()); n != 2 {

@@ -33,7 +33,7 @@ func TestCancelEndsTheCLI(t *testing.T) {
 	env := claudetest.NewEnv(t, func(string) *claudetest.Model {
 		return claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
 			if res, ok := r.LastToolResult(); ok {
-				return claudetest.TextReply("the blocked call returned: " + res.ResultText())
+				return claudetest.TextReply("the blocked call returned: " + res.ContentText())
 			}
 			return claudetest.ToolReply("toolu_1", "Bash", map[string]any{"command": "touch running && cat " + fifo})
 		})

@@ -40,7 +40,7 @@ func TestFleetConfinesEachSessionToItsCheckout(t *testing.T) {
 	env := claudetest.NewEnv(t, func(string) *claudetest.Model {
 		return claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply {
 			if res, ok := r.LastToolResult(); ok {
-				return claudetest.TextReply("the write said: " + res.ResultText())
+				return claudetest.TextReply("the write said: " + res.ContentText())
 			}
 			target := inside
 			if r.Contains("task-outside") {

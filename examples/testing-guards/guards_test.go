@@ -60,8 +60,8 @@ func TestProjectGuardDeniesWriteOutsideProject(t *testing.T) {
 	if len(reqs) < 2 {
 		t.Fatalf("the model got %d requests, want at least 2", len(reqs))
 	}
-	if tr, _ := reqs[1].LastToolResult(); !tr.IsError || !strings.Contains(tr.ResultText(), "is outside") {
-		t.Errorf("the model got %q (is_error %v) for the denied write, want an error naming the reason", tr.ResultText(), tr.IsError)
+	if tr, _ := reqs[1].LastToolResult(); !tr.IsError || !strings.Contains(tr.ContentText(), "is outside") {
+		t.Errorf("the model got %q (is_error %v) for the denied write, want an error naming the reason", tr.ContentText(), tr.IsError)
 	}
 }
 

@@ -162,8 +162,8 @@ func TestSimulatorHookFailureBlocks(t *testing.T) {
 				t.Errorf("the tool ran: %v, want %v", ran, !tc.blocked)
 			}
 			tr, ok := model.Requests()[1].LastToolResult()
-			if !ok || tr.IsError != tc.blocked || (tc.blocked && !strings.Contains(tr.ResultText(), "hook failed")) {
-				t.Errorf("tool result %+v (%q)", tr, tr.ResultText())
+			if !ok || tr.IsError != tc.blocked || (tc.blocked && !strings.Contains(tr.ContentText(), "hook failed")) {
+				t.Errorf("tool result %+v (%q)", tr, tr.ContentText())
 			}
 		})
 	}
