@@ -101,6 +101,7 @@ type config struct {
 	mcpExternal  map[string]MCPServerConfig
 	mcpOrder     []string // every name, in the order the options gave them (duplicates are errors)
 	strictMCP    bool
+	mcpSettings  map[string]MCPServerSettings // WithMCPServerSettings, in-process servers' (mcpsettings.go)
 
 	// Go hooks.
 	hooks               shared.Hooks
@@ -120,8 +121,18 @@ type config struct {
 	closeGrace     time.Duration
 	requestTimeout time.Duration
 
-	// User input callbacks, display declarations, in-process MCP servers' settings (surface.go).
-	surface surfaceOptions
+	// User input: elicitations (elicitation.go) and dialogs (dialog.go).
+	onElicitation ElicitationFunc
+	onUserDialog  UserDialogFunc
+	dialogKinds   []string
+	dialogGiven   bool // WithOnUserDialog was given
+	inputTimeout  time.Duration
+
+	// Display declarations (declarations.go).
+	perTaskStop       bool
+	progressSummaries bool
+	promptSuggestions bool
+	previewFormat     string // toolConfig.askUserQuestion.previewFormat
 }
 
 // defaultConfig returns the defaults that are not a zero value.

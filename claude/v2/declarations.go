@@ -8,20 +8,20 @@ package v2
 // spares running background agents and workflows. Default: off, and an Interrupt also ends the
 // background tasks (the CLI's fail-closed default: a runaway task cannot outlive an interrupt).
 func WithPerTaskStopAffordance() Option {
-	return optionFunc(func(o *config) { o.surface.perTaskStop = true })
+	return optionFunc(func(o *config) { o.perTaskStop = true })
 }
 
 // WithAgentProgressSummaries asks the CLI for periodic summaries of running subagents
 // (initialize's agentProgressSummaries), for a UI. Default: off.
 func WithAgentProgressSummaries() Option {
-	return optionFunc(func(o *config) { o.surface.progressSummaries = true })
+	return optionFunc(func(o *config) { o.progressSummaries = true })
 }
 
 // WithPromptSuggestions asks the CLI for a predicted next prompt after each result
 // (initialize's promptSuggestions; a *shared.PromptSuggestionMessage), for a UI. Default: off.
 // The CLI also gates the feature on its own flags and usage limits.
 func WithPromptSuggestions() Option {
-	return optionFunc(func(o *config) { o.surface.promptSuggestions = true })
+	return optionFunc(func(o *config) { o.promptSuggestions = true })
 }
 
 // Question preview formats for WithQuestionPreviewFormat.
@@ -34,11 +34,11 @@ const (
 // options (the TypeScript SDK's toolConfig.askUserQuestion.previewFormat): QuestionPreviewHTML
 // for a web UI, QuestionPreviewMarkdown. Default: the CLI's, markdown.
 func WithQuestionPreviewFormat(format string) Option {
-	return optionFunc(func(o *config) { o.surface.previewFormat = format })
+	return optionFunc(func(o *config) { o.previewFormat = format })
 }
 
-// validateDeclarations checks WithQuestionPreviewFormat.
-func (o *surfaceOptions) validateDeclarations() error {
+// checkDeclarations checks WithQuestionPreviewFormat.
+func (o *config) checkDeclarations() error {
 	switch o.previewFormat {
 	case "", QuestionPreviewMarkdown, QuestionPreviewHTML:
 		return nil

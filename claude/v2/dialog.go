@@ -54,13 +54,16 @@ type UserDialogFunc func(ctx context.Context, req *UserDialogRequest) (UserDialo
 // Default: no kind is declared, and the CLI takes each dialog's no-dialog path (fail-closed).
 func WithOnUserDialog(fn UserDialogFunc, kinds ...string) Option {
 	return optionFunc(func(o *config) {
-		o.surface.onUserDialog, o.surface.dialogKinds = fn, append([]string(nil), kinds...)
-		o.surface.dialogGiven = true
+		o.onUserDialog, o.dialogKinds = fn, append([]string(nil), kinds...)
+		o.dialogGiven = true
 	})
 }
 
-// validateDialog checks WithOnUserDialog.
-func (o *surfaceOptions) validateDialog() error {
+// checkUserInput checks WithUserInputTimeout and WithOnUserDialog.
+func (o *config) checkUserInput() error {
+	if o.inputTimeout < 0 {
+		return optionErr("WithUserInputTimeout", "negative duration %v", o.inputTimeout)
+	}
 	if !o.dialogGiven {
 		return nil
 	}
@@ -93,8 +96,8 @@ func (s *Session) answerUserDialog(ctx context.Context, raw jsontext.Value) (any
 		s.logger.Warn("v2: a user dialog the SDK cannot read is cancelled", "error", err)
 		return cancelled, nil
 	}
-	fn := s.o.surface.onUserDialog
-	if fn == nil || !slices.Contains(s.o.surface.dialogKinds, req.Kind) {
+	fn := s.o.onUserDialog
+	if fn == nil || !slices.Contains(s.o.dialogKinds, req.Kind) {
 		return nil, errUndeclaredDialog(req.Kind)
 	}
 	res, err := callUserInput(ctx, s, "user dialog", func(ctx context.Context) (UserDialogResult, error) { return fn(ctx, &req) })

@@ -66,7 +66,7 @@ type ElicitationFunc func(ctx context.Context, req *ElicitationRequest) (Elicita
 // WithUserInputTimeout; an error, a panic, the timeout or an action other than accept, decline or
 // cancel declines the request. Default: every such request is declined (fail-closed).
 func WithOnElicitation(fn ElicitationFunc) Option {
-	return optionFunc(func(o *config) { o.surface.onElicitation = fn })
+	return optionFunc(func(o *config) { o.onElicitation = fn })
 }
 
 // DefaultUserInputTimeout bounds one run of WithOnElicitation's and WithOnUserDialog's callbacks
@@ -77,7 +77,7 @@ const DefaultUserInputTimeout = 5 * time.Minute
 // that has not answered by then gets the fail-closed answer (decline; a cancelled dialog), its ctx
 // ends with ErrUserInputTimeout, and its late answer is dropped. Default: DefaultUserInputTimeout.
 func WithUserInputTimeout(d time.Duration) Option {
-	return optionFunc(func(o *config) { o.surface.inputTimeout = d })
+	return optionFunc(func(o *config) { o.inputTimeout = d })
 }
 
 // ErrUserInputTimeout is the cause of a WithOnElicitation or WithOnUserDialog callback's ctx when
@@ -89,7 +89,7 @@ var declined = ElicitationResult{Action: ElicitationDecline}
 
 // answerElicitation is the "elicitation" control request's handler.
 func (s *Session) answerElicitation(ctx context.Context, raw jsontext.Value) (any, error) {
-	fn := s.o.surface.onElicitation
+	fn := s.o.onElicitation
 	var req ElicitationRequest
 	if err := json.Unmarshal(raw, &req, json.RejectUnknownMembers(false)); err != nil {
 		s.logger.Warn("v2: an elicitation request the SDK cannot read is declined", "error", err)
@@ -118,7 +118,7 @@ func (s *Session) answerElicitation(ctx context.Context, raw jsontext.Value) (an
 // its answer, or an error when it fails, panics or runs out of time (or ctx ends). A callback that
 // ignores its ctx runs on; its answer is dropped.
 func callUserInput[T any](ctx context.Context, s *Session, what string, fn func(context.Context) (T, error)) (T, error) {
-	d := s.o.surface.inputTimeout
+	d := s.o.inputTimeout
 	if d <= 0 {
 		d = DefaultUserInputTimeout
 	}

@@ -95,20 +95,20 @@ func (st MCPServerSettings) entry(kind string) (mcpSettingsEntry, error) {
 // Timeout and Tools (initialize's sdkMcpServerConfigs). Default: none.
 func WithMCPServerSettings(name string, st MCPServerSettings) Option {
 	return optionFunc(func(o *config) {
-		if o.surface.mcpSettings == nil {
-			o.surface.mcpSettings = map[string]MCPServerSettings{}
+		if o.mcpSettings == nil {
+			o.mcpSettings = map[string]MCPServerSettings{}
 		}
-		o.surface.mcpSettings[name] = st
+		o.mcpSettings[name] = st
 	})
 }
 
-// validateMCPSettings checks WithMCPServerSettings against the in-process servers.
-func (o *config) validateMCPSettings() error {
-	for _, n := range slices.Sorted(maps.Keys(o.surface.mcpSettings)) {
+// checkMCPSettings checks WithMCPServerSettings against the in-process servers.
+func (o *config) checkMCPSettings() error {
+	for _, n := range slices.Sorted(maps.Keys(o.mcpSettings)) {
 		if _, ok := o.mcpInProcess[n]; !ok {
 			return optionErr("WithMCPServerSettings", "%q is not an in-process server of WithMCPServer", n)
 		}
-		if _, err := o.surface.mcpSettings[n].entry("sdk"); err != nil {
+		if _, err := o.mcpSettings[n].entry("sdk"); err != nil {
 			return optionErr("WithMCPServerSettings", "server %q: %v", n, err)
 		}
 	}
@@ -117,11 +117,11 @@ func (o *config) validateMCPSettings() error {
 
 // sdkServerConfigs is initialize's sdkMcpServerConfigs.
 func (o *config) sdkServerConfigs() map[string]mcpSettingsEntry {
-	if len(o.surface.mcpSettings) == 0 {
+	if len(o.mcpSettings) == 0 {
 		return nil
 	}
-	out := make(map[string]mcpSettingsEntry, len(o.surface.mcpSettings))
-	for n, st := range o.surface.mcpSettings {
+	out := make(map[string]mcpSettingsEntry, len(o.mcpSettings))
+	for n, st := range o.mcpSettings {
 		out[n], _ = st.entry("sdk") // validated
 	}
 	return out

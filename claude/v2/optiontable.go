@@ -152,7 +152,7 @@ var optionTable = []optionRow{
 		return nil
 	}},
 	{options: "WithQuestionPreviewFormat", to: toEnv, key: "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT", env: func(o *config) []string {
-		return flag("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT", o.surface.previewFormat)
+		return flag("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT", o.previewFormat)
 	}},
 	{options: "WithEnv", to: toEnv, key: "KEY=VALUE (over the base)", env: func(o *config) []string { return o.env }},
 
@@ -166,10 +166,10 @@ var optionTable = []optionRow{
 	{options: "WithExcludeDynamicSections", to: toInitialize, key: "excludeDynamicSections", init: func(o *config, r *initRequest, _ bool) {
 		r.ExcludeDynamicSections = o.excludeDynamic
 	}},
-	{options: "WithOnUserDialog", to: toInitialize, key: "supportedDialogKinds", init: func(o *config, r *initRequest, _ bool) { r.SupportedDialogKinds = o.surface.dialogKinds }},
-	{options: "WithPerTaskStopAffordance", to: toInitialize, key: "perTaskStopAffordance", init: func(o *config, r *initRequest, _ bool) { r.PerTaskStopAffordance = o.surface.perTaskStop }},
-	{options: "WithAgentProgressSummaries", to: toInitialize, key: "agentProgressSummaries", init: func(o *config, r *initRequest, _ bool) { r.AgentProgressSummaries = o.surface.progressSummaries }},
-	{options: "WithPromptSuggestions", to: toInitialize, key: "promptSuggestions", init: func(o *config, r *initRequest, _ bool) { r.PromptSuggestions = o.surface.promptSuggestions }},
+	{options: "WithOnUserDialog", to: toInitialize, key: "supportedDialogKinds", init: func(o *config, r *initRequest, _ bool) { r.SupportedDialogKinds = o.dialogKinds }},
+	{options: "WithPerTaskStopAffordance", to: toInitialize, key: "perTaskStopAffordance", init: func(o *config, r *initRequest, _ bool) { r.PerTaskStopAffordance = o.perTaskStop }},
+	{options: "WithAgentProgressSummaries", to: toInitialize, key: "agentProgressSummaries", init: func(o *config, r *initRequest, _ bool) { r.AgentProgressSummaries = o.progressSummaries }},
+	{options: "WithPromptSuggestions", to: toInitialize, key: "promptSuggestions", init: func(o *config, r *initRequest, _ bool) { r.PromptSuggestions = o.promptSuggestions }},
 	{options: "WithMCPServerSettings", to: toInitialize, key: "sdkMcpServerConfigs (in-process servers; external ones: their mcpServers entry)", init: func(o *config, r *initRequest, _ bool) {
 		r.SDKMCPServerConfigs = o.sdkServerConfigs()
 	}},

@@ -34,7 +34,9 @@ func (o *config) validate() error {
 		(*config).checkToolAliases,
 		(*config).checkSandbox,
 		(*config).checkSkills,
-		(*config).surfaceValidate,
+		(*config).checkUserInput,
+		(*config).checkMCPSettings,
+		(*config).checkDeclarations,
 	} {
 		if err := check(o); err != nil {
 			return err

@@ -11,7 +11,8 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// The options of surface.go are checked by CreateSession before a CLI starts.
+// The user-input, declaration and MCP-settings options (elicitation.go, dialog.go,
+// declarations.go, mcpsettings.go) are checked by CreateSession before a CLI starts.
 func TestSurfaceOptionsValidation(t *testing.T) {
 	t.Parallel()
 	dialog := func(context.Context, *v2.UserDialogRequest) (v2.UserDialogResult, error) {
