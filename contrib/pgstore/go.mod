@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261127022349-7b61592373ea
+	github.com/hookwire/agent-sdk-go v0.0.0-20261127034253-1a6f598f3db5
 	github.com/jackc/pgx/v5 v5.13.0
 )
 

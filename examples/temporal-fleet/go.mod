@@ -6,8 +6,8 @@ toolchain go1.27.3
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261127022349-7b61592373ea
-	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261127022349-7b61592373ea
+	github.com/hookwire/agent-sdk-go v0.0.0-20261127034253-1a6f598f3db5
+	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261127034253-1a6f598f3db5
 	go.temporal.io/sdk v1.50.0
 	go.temporal.io/server v1.32.2
 )

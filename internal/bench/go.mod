@@ -3,8 +3,8 @@ module github.com/hookwire/agent-sdk-go/internal/bench
 go 1.26.0
 
 require (
-	github.com/hookwire/agent-sdk-go v0.0.0-20261127022349-7b61592373ea
-	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261127022349-7b61592373ea
+	github.com/hookwire/agent-sdk-go v0.0.0-20261127034253-1a6f598f3db5
+	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261127034253-1a6f598f3db5
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/tidwall/gjson v1.20.0
