@@ -12,8 +12,8 @@ import (
 
 // Host requests: control requests the CLI sends to its host other than hooks, permissions and MCP
 // messages (an MCP server's elicitation, a request_user_dialog). The SDK's user API
-// (claude/v2) registers a handler per subtype in Config.HostRequests; each request is served as
-// every CLI request is (readStdout), its ctx ends when the CLI cancels it (control_cancel_request) or the
+// (claude/v2) registers a handler per subtype in Config.HostRequests; each request runs on a
+// goroutine of its own, started at once (it waits for a person), its ctx ends when the CLI cancels it (control_cancel_request) or the
 // transport closes, and it is answered once, unless cancelled.
 
 // HostRequestHandler answers one control request of the CLI: request is the whole "request"
@@ -22,12 +22,12 @@ import (
 // into an error answer.
 type HostRequestHandler func(ctx context.Context, request jsontext.Value) (response any, err error)
 
-// startHostRequest handles m, as startHookCallback does, if Config.HostRequests has a handler for
-// its subtype, and reports whether it did (else the caller refuses it).
-func (t *Transport) startHostRequest(m *parser.ControlRequest, times roundTripTimes) (serve func(), ok bool) {
+// startHostRequest starts m if Config.HostRequests has a handler for its subtype, and reports
+// whether it did (else the caller refuses it).
+func (t *Transport) startHostRequest(m *parser.ControlRequest, times roundTripTimes) bool {
 	h := t.cfg.HostRequests[m.Subtype]
 	if h == nil {
-		return nil, false
+		return false
 	}
 	ctx, ok := t.reqs.begin(t.ctx, m.RequestID, false)
 	if !ok {
@@ -35,9 +35,10 @@ func (t *Transport) startHostRequest(m *parser.ControlRequest, times roundTripTi
 		times.answered = times.decoded
 		t.answerError(m.RequestID, "duplicate request id "+m.RequestID)
 		t.traceRoundTrip(m.RequestID, m.Subtype, "", times)
-		return nil, true
+		return true
 	}
-	return func() { t.serveHostRequest(ctx, m.RequestID, m.Subtype, m.Request, h, times) }, true // tracked by t.reqs
+	go t.serveHostRequest(ctx, m.RequestID, m.Subtype, m.Request, h, times) // one goroutine per CLI request, tracked by t.reqs
+	return true
 }
 
 // serveHostRequest runs h and answers, unless the request was cancelled.

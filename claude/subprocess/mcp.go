@@ -8,9 +8,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// In-process MCP servers: the CLI's mcp_message requests are handed to Config.MCP, each served
-// as every CLI request is (readStdout: on the reader's goroutine, which hands the reading on after
-// handOffAfter, so a slow tool holds up neither the reader, nor a hook, nor another tool), and
+// In-process MCP servers: the CLI's mcp_message requests are handed to Config.MCP, each on a
+// goroutine of its own, started at once (a tool runs for milliseconds or more, and its MCP server
+// answers from goroutines of its own: serving it on the reader would stop the reading for nothing;
+// a slow tool never holds up the reader, a hook, or another tool), and
 // answered with {"mcp_response": <the server's JSON-RPC reply>}. The CLI's control_cancel_request
 // and Close end the request's ctx.
 
@@ -27,7 +28,8 @@ type mcpAnswer struct {
 	MCPResponse jsontext.Value `json:"mcp_response"`
 }
 
-// startMCP handles an mcp_message request, as startHookCallback does.
+// startMCP handles an mcp_message request: it answers a bad one at once, else starts its
+// goroutine. It returns nil: nothing is served on the reader.
 func (t *Transport) startMCP(m *parser.ControlRequest, times roundTripTimes) (serve func()) {
 	refuse := func(reason string) {
 		times.answered = times.decoded
@@ -49,7 +51,8 @@ func (t *Transport) startMCP(m *parser.ControlRequest, times roundTripTimes) (se
 		refuse("duplicate request id " + m.RequestID)
 		return nil
 	}
-	return func() { t.serveMCP(ctx, m.RequestID, req, times) } // tracked by t.reqs
+	go t.serveMCP(ctx, m.RequestID, req, times) // one goroutine per mcp_message, tracked by t.reqs
+	return nil
 }
 
 // serveMCP runs one mcp_message and answers it, unless it was cancelled.

@@ -29,9 +29,8 @@ func newStdoutLines(r io.Reader) *stdoutLines {
 
 // readStdout is the stdout reader: it reads lines, decodes them, routes answers to the SDK's
 // pending requests, registers the CLI's requests, and queues the rest for Next. It never blocks on
-// the consumer (the inbox is unbounded). A request to serve (a hook, a permission prompt, an MCP
-// message, a host request) is served on the reader's goroutine, which is warm and needs no
-// wake-up; one still running after handOffAfter hands the reading to a new goroutine (serveOnReader),
+// the consumer (the inbox is unbounded). A decision the CLI waits for (a hook, a permission
+// prompt) is served on the reader's goroutine, which is warm and needs no wake-up; one still running after handOffAfter hands the reading to a new goroutine (serveOnReader),
 // so a slow handler stops the reading for at most that long. atEOF runs on the reader that meets
 // EOF or a read error, which then returns; a reader that handed the reading on returns when its
 // request has been served.
@@ -136,8 +135,8 @@ func (t *Transport) handleLine(lineNo int, line []byte, times roundTripTimes) (s
 		case "mcp_message":
 			return t.startMCP(m, times)
 		}
-		if serve, ok := t.startHostRequest(m, times); ok { // hostrequests.go
-			return serve
+		if t.startHostRequest(m, times) { // hostrequests.go
+			return nil
 		}
 		times.answered = times.decoded // the refusal needs no decision
 		t.answerError(m.RequestID, "unsupported control request subtype: "+m.Subtype)

@@ -66,18 +66,19 @@ type Config struct {
 	// Who answers the CLI's requests and sees its output.
 
 	// Hooks answers hook requests; nil means no Go hooks (every hook request is answered with {},
-	// or with a denial for events that guard an action).
+	// or with a denial for events that guard an action). A hook request, and a can_use_tool
+	// request, is served on the goroutine that read it, which hands the reading to a new goroutine
+	// if it has not answered within a millisecond: requests run concurrently, and a slow one stops
+	// the reading for at most that long.
 	Hooks *HookExecutor
-	// MCP answers the CLI's mcp_message requests (in-process MCP servers, see MCPHandler); nil
-	// refuses them with an error answer. Like every CLI request, each is served on the goroutine
-	// that read it, which hands the reading to a new goroutine if it has not answered within a
-	// millisecond: requests run concurrently, and a slow one never stops the reading.
+	// MCP answers the CLI's mcp_message requests (in-process MCP servers, see MCPHandler), each on
+	// a goroutine of its own; nil refuses them with an error answer.
 	MCP MCPHandler
 	// HostRequests answers other control requests of the CLI by subtype (elicitation,
-	// request_user_dialog: see hostrequests.go), concurrently (see MCP); a subtype not
+	// request_user_dialog: see hostrequests.go), each on a goroutine of its own; a subtype not
 	// in it is refused with an error answer.
 	HostRequests map[string]HostRequestHandler
-	// CanUseTool answers can_use_tool requests, concurrently (see MCP), each bounded by
+	// CanUseTool answers can_use_tool requests, each bounded by
 	// PermissionTimeout; nil denies them.
 	CanUseTool shared.CanUseToolFunc
 	// OnMessage, if set, sees every decoded message on the reader goroutine before it is queued,
