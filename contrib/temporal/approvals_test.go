@@ -9,6 +9,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/server/temporaltest"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -34,46 +35,73 @@ func approvalModel(string) *claudetest.Model {
 	})
 }
 
-// An approved call across a worker restart: the turn asks, ends (no keep-alive), the worker is
-// stopped; a new worker resumes the session once the signal approves, and the call runs once.
-func TestApprovalAcrossWorkerRestart(t *testing.T) {
-	ts := server(t)
-	c := ts.GetDefaultClient()
-	wfQueue := startWorkflowWorker(t, ts)
-	actQueue := "act-" + t.Name()
-	env := claudetest.NewEnv(t, approvalModel)
-	cfg := workerConfig{cli: claudetest.RequireCLI(t), home: env.Home, modelURL: env.Model.URL(), project: env.Project, tag: randomTag()}
-	first := startActivityWorker(t, ts, actQueue, cfg, bashGuarded(-1))
+// approvalTurn is an approval test's set-up: the Temporal server, the workflow's worker, an
+// activity worker guarding Bash with bashGuarded(keepAlive), and a turn that asks for one Bash
+// call, started and waited for until its approval is pending.
+type approvalTurn struct {
+	c        client.Client
+	ts       *temporaltest.TestServer
+	env      *claudetest.Env
+	cfg      workerConfig
+	actQueue string
+	worker   worker.Worker // the activity worker
+	run      client.WorkflowRun
+	pending  temporalagent.Approval
+}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
-	defer cancel()
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, turnWorkflow, actQueue,
+// startApprovalTurn starts an approvalTurn; ctx bounds the workflow calls.
+func startApprovalTurn(ctx context.Context, t *testing.T, keepAlive time.Duration) *approvalTurn {
+	a := &approvalTurn{ts: server(t), actQueue: "act-" + t.Name()}
+	a.c = a.ts.GetDefaultClient()
+	wfQueue := startWorkflowWorker(t, a.ts)
+	a.env = claudetest.NewEnv(t, approvalModel)
+	a.cfg = workerConfig{cli: claudetest.RequireCLI(t), home: a.env.Home, modelURL: a.env.Model.URL(), project: a.env.Project, tag: randomTag()}
+	a.worker = startActivityWorker(t, a.ts, a.actQueue, a.cfg, bashGuarded(keepAlive))
+	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, turnWorkflow, a.actQueue,
 		temporalagent.TurnInput{Prompt: "say ok", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.run = run
 	var pending []temporalagent.Approval
 	waitFor(t, "a pending approval", func() bool {
-		v, err := c.QueryWorkflow(ctx, run.GetID(), "", temporalagent.QueryPending)
+		v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", temporalagent.QueryPending)
 		return err == nil && v.Get(&pending) == nil && len(pending) == 1
 	})
-	if pending[0].ToolName != "Bash" || !strings.Contains(string(pending[0].Input), "approved.txt") {
-		t.Errorf("pending = %+v, want the Bash call", pending[0])
-	}
-	first.Stop()
-	if _, err := os.Stat(env.Path("approved.txt")); !os.IsNotExist(err) {
-		t.Fatalf("approved.txt before the approval: %v", err)
-	}
-	startActivityWorker(t, ts, actQueue, cfg, bashGuarded(-1))
-	if err := c.SignalWorkflow(ctx, run.GetID(), "", temporalagent.SignalDecide,
-		temporalagent.Decision{ApprovalID: pending[0].ID, Approve: true, By: "alice"}); err != nil {
+	a.pending = pending[0]
+	return a
+}
+
+// decide signals d for the pending approval and returns the turn's result.
+func (a *approvalTurn) decide(ctx context.Context, t *testing.T, d temporalagent.Decision) temporalagent.TurnResult {
+	t.Helper()
+	d.ApprovalID = a.pending.ID
+	if err := a.c.SignalWorkflow(ctx, a.run.GetID(), "", temporalagent.SignalDecide, d); err != nil {
 		t.Fatal(err)
 	}
 	var res temporalagent.TurnResult
-	if err := run.Get(ctx, &res); err != nil {
+	if err := a.run.Get(ctx, &res); err != nil {
 		t.Fatalf("the workflow: %v", err)
 	}
-	if b, _ := os.ReadFile(env.Path("approved.txt")); string(b) != "ok\n" {
+	return res
+}
+
+// An approved call across a worker restart: the turn asks, ends (no keep-alive), the worker is
+// stopped; a new worker resumes the session once the signal approves, and the call runs once.
+func TestApprovalAcrossWorkerRestart(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
+	defer cancel()
+	a := startApprovalTurn(ctx, t, -1)
+	if a.pending.ToolName != "Bash" || !strings.Contains(string(a.pending.Input), "approved.txt") {
+		t.Errorf("pending = %+v, want the Bash call", a.pending)
+	}
+	a.worker.Stop()
+	if _, err := os.Stat(a.env.Path("approved.txt")); !os.IsNotExist(err) {
+		t.Fatalf("approved.txt before the approval: %v", err)
+	}
+	startActivityWorker(t, a.ts, a.actQueue, a.cfg, bashGuarded(-1))
+	res := a.decide(ctx, t, temporalagent.Decision{Approve: true, By: "alice"})
+	if b, _ := os.ReadFile(a.env.Path("approved.txt")); string(b) != "ok\n" {
 		t.Errorf("approved.txt = %q, want the call run once", b)
 	}
 	if !strings.HasPrefix(res.Result, "finished: (Bash completed") {
@@ -84,43 +112,19 @@ func TestApprovalAcrossWorkerRestart(t *testing.T) {
 // A rejection while the CLI waits (keep-alive): the call is refused in the same session, the file
 // is untouched, and the model is told why.
 func TestApprovalRejectedWhileWaiting(t *testing.T) {
-	ts := server(t)
-	c := ts.GetDefaultClient()
-	wfQueue := startWorkflowWorker(t, ts)
-	actQueue := "act-" + t.Name()
-	env := claudetest.NewEnv(t, approvalModel)
-	cfg := workerConfig{cli: claudetest.RequireCLI(t), home: env.Home, modelURL: env.Model.URL(), project: env.Project, tag: randomTag()}
-	startActivityWorker(t, ts, actQueue, cfg, bashGuarded(2*time.Minute))
-
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
 	defer cancel()
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, turnWorkflow, actQueue,
-		temporalagent.TurnInput{Prompt: "say ok", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pending []temporalagent.Approval
-	waitFor(t, "a pending approval", func() bool {
-		v, err := c.QueryWorkflow(ctx, run.GetID(), "", temporalagent.QueryPending)
-		return err == nil && v.Get(&pending) == nil && len(pending) == 1
-	})
-	if err := c.SignalWorkflow(ctx, run.GetID(), "", temporalagent.SignalDecide,
-		temporalagent.Decision{ApprovalID: pending[0].ID, Reason: "not on Fridays", By: "bob"}); err != nil {
-		t.Fatal(err)
-	}
-	var res temporalagent.TurnResult
-	if err := run.Get(ctx, &res); err != nil {
-		t.Fatalf("the workflow: %v", err)
-	}
-	if _, err := os.Stat(env.Path("approved.txt")); !os.IsNotExist(err) {
+	a := startApprovalTurn(ctx, t, 2*time.Minute)
+	a.decide(ctx, t, temporalagent.Decision{Reason: "not on Fridays", By: "bob"})
+	if _, err := os.Stat(a.env.Path("approved.txt")); !os.IsNotExist(err) {
 		t.Errorf("approved.txt after a rejection: %v", err)
 	}
-	last, _ := env.Model.LastRequest()
+	last, _ := a.env.Model.LastRequest()
 	got, ok := last.LastToolResult()
 	if !ok || !got.IsError || !strings.Contains(got.ContentText(), "rejected by bob: not on Fridays") {
 		t.Errorf("the model got %+v, want an error naming the rejection", got)
 	}
-	if n := len(env.Model.Requests()); n != 2 {
+	if n := len(a.env.Model.Requests()); n != 2 {
 		t.Errorf("%d model requests, want 2 (one session, no resume)", n)
 	}
 }
