@@ -30,10 +30,11 @@ func newStdoutLines(r io.Reader) *stdoutLines {
 // readStdout is the stdout reader: it reads lines, decodes them, routes answers to the SDK's
 // pending requests, registers the CLI's requests, and queues the rest for Next. It never blocks on
 // the consumer (the inbox is unbounded). A decision the CLI waits for (a hook, a permission
-// prompt) is served on the reader's goroutine, which is warm and needs no wake-up; one still running after handOffAfter hands the reading to a new goroutine (serveOnReader),
-// so a slow handler stops the reading for at most that long. atEOF runs on the reader that meets
-// EOF or a read error, which then returns; a reader that handed the reading on returns when its
-// request has been served.
+// prompt) is served on the reader's goroutine, which is warm and needs no wake-up; one still
+// running after handOffAfter hands the reading to a new goroutine (serveOnReader), so a slow
+// handler stops the reading for at most that long. atEOF runs on the reader that meets EOF or a
+// read error, which then returns; a reader that handed the reading on returns when its request
+// has been served.
 func (t *Transport) readStdout(src *stdoutLines, atEOF func()) {
 	for {
 		serve, err := t.readLine(src)
