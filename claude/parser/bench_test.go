@@ -11,7 +11,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-func benchLines(b *testing.B) map[string][]byte {
+func benchLines(b testing.TB) map[string][]byte {
 	b.Helper()
 	lines := map[string][]byte{}
 	for _, s := range loadStreamSamples(b) {
@@ -59,7 +59,7 @@ func benchLines(b *testing.B) map[string][]byte {
 }
 
 // bigPostToolUse returns a PostToolUse hook_callback line whose Bash stdout is n bytes of text.
-func bigPostToolUse(b *testing.B, n int) []byte {
+func bigPostToolUse(b testing.TB, n int) []byte {
 	b.Helper()
 	row := "2026-11-21T23:39:46Z INFO build step 0042 finished in 12ms \"ok\"\n"
 	stdout := strings.Repeat(row, n/len(row)+1)[:n]
@@ -117,5 +117,24 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseAllocations: a control request is decoded in one pass, straight into the types its
+// handler needs (issue 27), not walked into maps of members first. Its allocations per line stay
+// near that pass's count (49 for the PreToolUse callback, 34 for can_use_tool; up to 61 and 43
+// under the race detector, whose sync.Pool drops items); the three walks before it made 111 and
+// 81, so a second pass brought back exceeds these bounds.
+func TestParseAllocations(t *testing.T) {
+	lines := benchLines(t)
+	for name, most := range map[string]float64{"cli_hook_callback_PreToolUse": 80, "can_use_tool": 60} {
+		n := testing.AllocsPerRun(20, func() {
+			if _, err := parser.Parse(lines[name]); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if n > most {
+			t.Errorf("%s: %v allocations per Parse, want at most %v (one pass)", name, n, most)
+		}
 	}
 }
