@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -919,6 +920,25 @@ func TestManyRequestsSomeSlow(t *testing.T) {
 	// The requests, their echoes, the system line and the fake's eof line.
 	if st := tr.Stats(); st.Lines != 2*n+2 {
 		t.Errorf("Stats = %+v, want %d lines", st, 2*n+2)
+	}
+}
+
+// TestQuickHandlerRunsOnTheReader: a hook request is served on the goroutine that read its line,
+// with no goroutine started for it: the handler's stack runs down to readStdout.
+func TestQuickHandlerRunsOnTheReader(t *testing.T) {
+	t.Parallel()
+	onReader := make(chan bool, 1)
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		onReader <- strings.Contains(string(debug.Stack()), "(*Transport).readStdout")
+		return shared.Deny("seen"), nil
+	}}}})
+	tr := startFake(t, Config{Hooks: x}, script(
+		"out "+hookCallbackLine("m1", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), "read", "echo-until-eof"))
+	if id, _, _ := answerOf(t, nextEcho(t, tr)); id != "m1" {
+		t.Fatalf("answer for %q, want m1", id)
+	}
+	if !<-onReader {
+		t.Error("the handler ran on a goroutine of its own, not on the reader's")
 	}
 }
 
