@@ -158,13 +158,7 @@ func (s *Session) Reinitialize(ctx context.Context) (ServerInfo, error) {
 	if err := json.Unmarshal(raw, &si); err != nil {
 		return si, fmt.Errorf("v2: initialize answer: %w", err)
 	}
-	var a initAnswer
-	_ = json.Unmarshal(raw, &a)
-	if len(reg) > 0 && !a.HooksApplied {
-		return si, fmt.Errorf("%w: the CLI did not apply the hooks of the new initialize", ErrHooksNotEnforced)
-	}
-	s.sent = reg
-	return si, nil
+	return si, s.takeRegistration(raw, reg)
 }
 
 // ReloadPluginsResult is what the CLI has after ReloadPlugins.

@@ -106,6 +106,19 @@ func (s *Session) initialize(ctx context.Context) error {
 	return s.applyInitAnswer(raw, reg)
 }
 
+// takeRegistration reads the answer raw to a later initialize (RegisterScoped's, Reinitialize's)
+// that sent the hook registration reg: reg is what the CLI knows from now on, unless it did not
+// apply it (ErrHooksNotEnforced). regMu must be held.
+func (s *Session) takeRegistration(raw []byte, reg map[string][]initHookMatcher) error {
+	var a initAnswer
+	_ = json.Unmarshal(raw, &a)
+	if len(reg) > 0 && !a.HooksApplied {
+		return fmt.Errorf("%w: the CLI did not apply the hooks of the new initialize", ErrHooksNotEnforced)
+	}
+	s.sent = reg
+	return nil
+}
+
 // applyInitAnswer reads the CLI's initialize answer into Info and decides on the hook
 // registration reg. Whatever the answer holds, it does not panic (FuzzInitAnswer).
 func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) error {

@@ -6,8 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
@@ -172,12 +170,9 @@ func (s *Session) applyRegistration(reg map[string][]initHookMatcher, wait func(
 	if err != nil {
 		return fmt.Errorf("v2: registering the scoped hooks with the CLI: %w", err)
 	}
-	var a initAnswer
-	_ = json.Unmarshal(raw, &a)
-	if !a.HooksApplied {
-		return fmt.Errorf("%w: the CLI did not apply the new hook registration", ErrHooksNotEnforced)
+	if err := s.takeRegistration(raw, reg); err != nil {
+		return err
 	}
-	s.sent = reg
 	s.logger.Debug("v2: hooks registered again with the CLI", "events", len(reg))
 	return nil
 }
