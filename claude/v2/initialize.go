@@ -24,7 +24,7 @@ type initRequest struct {
 	// The MCP servers (mcp.go): the in-process servers' names, and the external servers' entries
 	// (read by a CLI started with --await-initialize). Sent in the first initialize only: CLI
 	// 2.1.330 keeps both kinds through a later initialize without them (scoped.go's
-	// syncRegistration; TestE2EMCPServersSurviveReinitialize).
+	// sendRegistration; TestE2EMCPServersSurviveReinitialize).
 	SDKMCPServers         []string                  `json:"sdkMcpServers,omitempty"`
 	SDKMCPServerManifests map[string]mcpManifest    `json:"sdkMcpServerManifests,omitempty"`
 	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`

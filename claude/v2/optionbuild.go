@@ -55,7 +55,7 @@ func (o *config) initRequest(reg map[string][]initHookMatcher, first bool) initR
 	return req
 }
 
-// initRequest is the initialize request of a later initialize (Reinitialize, syncRegistration):
+// initRequest is the initialize request of a later initialize (Reinitialize, sendRegistration):
 // the hooks, agents, skills allowlist (the CLI replaces its allowlist with each one that has it)
 // and the other initialize options; not the MCP servers, which the CLI keeps.
 func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
