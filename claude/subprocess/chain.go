@@ -7,8 +7,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // ChainResult is the outcome of one chain run.

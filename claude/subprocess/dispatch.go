@@ -6,9 +6,9 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // Dispatch: the CLI's requests (hook_callback, can_use_tool, the spec framing's hook_event) are

@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/childenv"
+	"github.com/hookwire/agent-sdk-go/claude/internal/procgroup"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/childenv"
-	"github.com/hookwire/agent-sdk-go/internal/procgroup"
 )
 
 // FindCLI returns the CLI to run: explicit if not "", else $CLAUDE_CLI_PATH, else "claude" on PATH.

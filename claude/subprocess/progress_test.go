@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/hookwire/agent-sdk-go/claude/internal/commandhook"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/commandhook"
 )
 
 // Progress lines come between a run's start and end reports; a line reported after the run

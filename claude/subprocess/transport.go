@@ -56,7 +56,7 @@ type Config struct {
 	Dir string
 	// BaseEnv replaces os.Environ() as the base environment when non-nil. The variables a
 	// running Claude Code session sets for its children (CLAUDECODE, CLAUDE_CODE_SESSION_ID, its
-	// messaging socket and token, CLAUDE_PID, CLAUDE_PROJECT_DIR, ...: see internal/childenv) are
+	// messaging socket and token, CLAUDE_PID, CLAUDE_PROJECT_DIR, ...: see claude/internal/childenv) are
 	// removed from it, so that a program run inside a Claude session starts an independent CLI.
 	BaseEnv []string
 	// Env is added on top of BaseEnv and wins over it; what it sets is kept (except CLAUDECODE,

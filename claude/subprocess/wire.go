@@ -1,8 +1,8 @@
 package subprocess
 
 import (
+	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // The lines the SDK writes to the CLI, as typed values (encoded by lineWriter.writeJSON).

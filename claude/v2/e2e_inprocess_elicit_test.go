@@ -14,7 +14,7 @@ import (
 // the SDK's manifest or does its own handshake, and answers a server's elicitation/create with
 // "method not found" (tried with a manifest that declared the capability). The tool gets the
 // MCP SDK's error and WithOnElicitation is not called. When this test fails, a newer CLI
-// supports it: declare the capability in internal/mcpbridge's manifest handshake and make this
+// supports it: declare the capability in claude/internal/mcpbridge's manifest handshake and make this
 // test expect the answer (docs/OPTIONS.md, onElicitation).
 func TestRealCLI_InProcessServerCannotElicit(t *testing.T) {
 	t.Parallel()

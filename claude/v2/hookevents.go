@@ -4,10 +4,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/commandhook"
+	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
-	"github.com/hookwire/agent-sdk-go/internal/commandhook"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // WithHookEvents makes the session's stream report hooks as they run: a *shared.HookStarted when

@@ -13,8 +13,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/mcpbridge"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
-	"github.com/hookwire/agent-sdk-go/internal/mcpbridge"
 )
 
 // MCP servers: in-process servers (WithMCPServer) run in this Go process and are reached by the

@@ -20,13 +20,13 @@ var floors = []floor{
 	{"api", "the package doc and one-shot helpers", []string{"claude"}},
 	{"session", "the session factory: options, sessions, the user API", []string{"claude/v2"}},
 	{"features", "what a session composes: guards, stores, the settings' command hooks", []string{
-		"claude/policy", "claude/sessions", "internal/commandhook"}},
+		"claude/policy", "claude/sessions", "claude/internal/commandhook"}},
 	{"transport", "the CLI process, framing, request correlation, the hook executor", []string{
 		"claude/subprocess"}},
 	{"protocol", "decoding and answering the CLI's messages; the in-process MCP bridge", []string{
-		"claude/parser", "internal/mcpbridge", "internal/wire"}},
+		"claude/parser", "claude/internal/mcpbridge", "claude/internal/wire"}},
 	{"base", "types (no goroutines, no I/O) and leaf helpers", []string{
-		"claude/shared", "internal/childenv", "internal/procgroup", "claude/policy/shellparse"}},
+		"claude/shared", "claude/internal/childenv", "claude/internal/procgroup", "claude/policy/shellparse"}},
 }
 
 // forbidden are edges the house names on their own, with the reason a message gives; the floors
@@ -56,22 +56,22 @@ var production = []string{core, core + "/contrib/otel", core + "/contrib/pgstore
 // itself, so the user reads "v2: mcpbridge: ..." and not "v2: v2: ..."; one whose errors reach the
 // user unwrapped carries the public package's name.
 var errorPrefixes = map[string]string{
-	"claude":                   "claude: ",
-	"claude/v2":                "v2: ",
-	"claude/policy":            "policy: ",
-	"claude/sessions":          "sessions: ",
-	"claude/subprocess":        "subprocess: ",
-	"claude/parser":            "parser: ",
-	"claude/shared":            "shared: ",
-	"internal/commandhook":     "v2: ",         // WithCommandHooks
-	"internal/mcpbridge":       "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
-	"internal/wire":            "subprocess: ", // the transport's answers to hook requests
-	"internal/childenv":        "subprocess: ", // the CLI's environment
-	"internal/procgroup":       "subprocess: ", // the CLI's process group
-	"claude/policy/shellparse": "policy: ",
-	"contrib/otel":             "otelagent: ",
-	"contrib/pgstore":          "pgstore: ",
-	"contrib/temporal":         "temporalagent: ",
+	"claude":                      "claude: ",
+	"claude/v2":                   "v2: ",
+	"claude/policy":               "policy: ",
+	"claude/sessions":             "sessions: ",
+	"claude/subprocess":           "subprocess: ",
+	"claude/parser":               "parser: ",
+	"claude/shared":               "shared: ",
+	"claude/internal/commandhook": "v2: ",         // WithCommandHooks
+	"claude/internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
+	"claude/internal/wire":        "subprocess: ", // the transport's answers to hook requests
+	"claude/internal/childenv":    "subprocess: ", // the CLI's environment
+	"claude/internal/procgroup":   "subprocess: ", // the CLI's process group
+	"claude/policy/shellparse":    "policy: ",
+	"contrib/otel":                "otelagent: ",
+	"contrib/pgstore":             "pgstore: ",
+	"contrib/temporal":            "temporalagent: ",
 }
 
 // errorDetail is an exported error string that is a detail: the message of a sentinel or the
@@ -89,7 +89,7 @@ var errorDetails = []errorDetail{
 	{"claude/subprocess", "no such file", "CheckCLIPath's reason, quoted in ErrCLINotFound's list of the paths tried"},
 	{"claude/subprocess", "a directory, not the CLI executable", "CheckCLIPath's reason, as above"},
 	{"claude/subprocess", "not executable (mode %v)", "CheckCLIPath's reason, as above"},
-	{"internal/commandhook", "command hook %q answered async again in its background run", "the cause in a *shared.HookError"},
+	{"claude/internal/commandhook", "command hook %q answered async again in its background run", "the cause in a *shared.HookError"},
 }
 
 // Limits of the size checks, over the non-test .go files of every module.

@@ -101,7 +101,7 @@ func TestLayering(t *testing.T) {
 		"import claude/parser -> internal/control",
 		"import claude/v2 -> internal/testkit/replay",
 		"floor claude/newpkg",
-		"import contrib/otel -> internal/wire",
+		"import contrib/otel -> claude/internal/wire",
 		"import contrib/otel -> internal/testkit/replay",
 	)
 }
@@ -109,7 +109,7 @@ func TestLayering(t *testing.T) {
 func TestFloorTableNamesRealPackages(t *testing.T) {
 	r := fixture(t, nil)
 	r.files = slices.DeleteFunc(r.files, func(f *file) bool { return f.pkg == core+"/internal/wire" })
-	wantKeys(t, checkLayering(r), "floor internal/wire")
+	wantKeys(t, checkLayering(r), "floor claude/internal/wire")
 }
 
 func TestSize(t *testing.T) {

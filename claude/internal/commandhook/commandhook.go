@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/hookwire/agent-sdk-go/claude/internal/childenv"
+	"github.com/hookwire/agent-sdk-go/claude/internal/procgroup"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/childenv"
-	"github.com/hookwire/agent-sdk-go/internal/procgroup"
 )
 
 // DefaultOutputLimit bounds what a command hook's stdout and stderr may hold each.

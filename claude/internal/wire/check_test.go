@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 // CheckWireOutput agrees with WireOutput on every event for the outputs it checks itself and for

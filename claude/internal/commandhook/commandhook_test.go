@@ -12,10 +12,10 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 func preToolUse(cmd string) *shared.PreToolUseHookInput {
@@ -243,7 +243,7 @@ func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
 
 // A command hook does not inherit the variables of a Claude Code session the program runs in
 // (its messaging token and socket, session id, PID, CLAUDECODE): the SDK's one environment
-// policy (internal/childenv) applies to it as to the CLI. Other variables, the hook's own and
+// policy (claude/internal/childenv) applies to it as to the CLI. Other variables, the hook's own and
 // CommandHookOptions.Env are kept.
 func TestCommandHookDropsParentSessionEnv(t *testing.T) {
 	parent := map[string]string{

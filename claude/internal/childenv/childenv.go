@@ -1,5 +1,5 @@
 // Package childenv is the SDK's one environment policy for every process it starts: the CLI
-// (claude/subprocess) and Go-side command hooks (internal/commandhook, v2.CommandHandler).
+// (claude/subprocess) and Go-side command hooks (claude/internal/commandhook, v2.CommandHandler).
 //
 // A program that uses the SDK from inside a Claude Code session (a script the agent runs)
 // inherits the variables that session sets for the processes it starts. They tie a process to

@@ -3,8 +3,8 @@ package wire_test
 import (
 	"testing"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/internal/wire"
 )
 
 func BenchmarkMarshal(b *testing.B) {
