@@ -113,29 +113,24 @@ type verbatimUserMessage struct {
 // sendUser writes a user message with content (a string or blocks), marked client_composed with
 // WithVerbatimPrompts.
 func (s *Session) sendUser(content any) error {
+	var err error
 	if !s.o.verbatim {
-		return s.t.SendUser(content, "default")
+		err = s.t.SendUser(content, "default")
+	} else {
+		err = s.t.WriteMessage(verbatimUserMessage{
+			UserMessage:    subprocess.UserMessage{Type: "user", Message: subprocess.UserContent{Role: "user", Content: content}, SessionID: "default"},
+			ClientComposed: true,
+		})
 	}
-	return s.t.WriteMessage(verbatimUserMessage{
-		UserMessage:    subprocess.UserMessage{Type: "user", Message: subprocess.UserContent{Role: "user", Content: content}, SessionID: "default"},
-		ClientComposed: true,
-	})
+	if err == nil {
+		s.inStep.sent() // instep.go: the prompt awaits its result
+	}
+	return err
 }
 
 // QueryContent is Query with a prompt of content blocks (SendContent).
 func (s *Session) QueryContent(ctx context.Context, blocks ...shared.ContentBlock) iter.Seq2[shared.Message, error] {
-	return func(yield func(shared.Message, error) bool) {
-		if !s.recvBusy.TryLock() {
-			yield(nil, ErrBusy)
-			return
-		}
-		defer s.recvBusy.Unlock()
-		if err := s.SendContent(ctx, blocks...); err != nil {
-			yield(nil, err)
-			return
-		}
-		s.receiveLocked(ctx, true, yield)
-	}
+	return s.query(ctx, "QueryContent", func() error { return s.SendContent(ctx, blocks...) })
 }
 
 // SendStream writes each prompt of prompts as it comes, a streaming input of user messages (the

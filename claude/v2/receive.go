@@ -35,7 +35,7 @@ func (s *Session) Receive(ctx context.Context) iter.Seq2[shared.Message, error] 
 func (s *Session) receive(ctx context.Context, ownTurn bool) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
 		if !s.recvBusy.TryLock() {
-			yield(nil, ErrBusy)
+			yield(nil, busyError{"Receive"})
 			return
 		}
 		defer s.recvBusy.Unlock()
@@ -61,10 +61,14 @@ func (s *Session) receiveLocked(ctx context.Context, ownTurn bool, yield func(sh
 			yield(nil, err)
 			return
 		}
+		r, isResult := msg.(*shared.ResultMessage)
+		if isResult {
+			s.inStep.answered(r) // instep.go: before the yield, which may leave the loop
+		}
 		if !yield(msg, nil) {
 			return
 		}
-		if r, ok := msg.(*shared.ResultMessage); ok && !(ownTurn && StartedByCLI(r)) {
+		if isResult && !(ownTurn && StartedByCLI(r)) {
 			return
 		}
 	}
@@ -90,32 +94,61 @@ func StartedByCLI(r *shared.ResultMessage) bool {
 
 // Query sends prompt and yields the messages up to and including the result of the prompt's turn.
 // The results of turns the CLI starts by itself meanwhile (StartedByCLI) are yielded too, and the
-// iteration goes on past them. Leaving the loop early leaves the rest for the next Receive. While
-// another Receive (or Query, Run) iterates, Query yields ErrBusy and sends nothing; on any error
-// before the prompt is written (ErrBusy, a done ctx) nothing is sent, so a retry sends it once.
+// iteration goes on past them. Every Query answers its own prompt: when an earlier Run or Query
+// gave up its turn (its ctx ended, or its loop was left, before the result), Query interrupts that
+// turn and reads it to its result first, and yields nothing of it; a prompt of Send whose result
+// was not read yet is ErrTurnPending instead. Leaving the loop early leaves the rest of the turn
+// for the next Receive (or the next Query or Run, which drops it); a done ctx also interrupts the
+// turn at once. While another Receive (or Query, Run) iterates, Query yields ErrBusy and sends
+// nothing; on any error before the prompt is written (ErrBusy, ErrTurnPending, a done ctx)
+// nothing is sent, so a retry sends it once.
 func (s *Session) Query(ctx context.Context, prompt string) iter.Seq2[shared.Message, error] {
+	return s.query(ctx, "Query", func() error { return s.Send(ctx, prompt) })
+}
+
+// query is Query (and QueryContent, Run) for the call named call, whose prompt send writes.
+func (s *Session) query(ctx context.Context, call string, send func() error) iter.Seq2[shared.Message, error] {
 	return func(yield func(shared.Message, error) bool) {
 		if !s.recvBusy.TryLock() {
-			yield(nil, ErrBusy)
+			yield(nil, busyError{call})
 			return
 		}
 		defer s.recvBusy.Unlock()
-		if err := s.Send(ctx, prompt); err != nil {
+		if err := ctx.Err(); err != nil {
 			yield(nil, err)
 			return
 		}
-		s.receiveLocked(ctx, true, yield)
+		if err := s.catchUp(ctx, call); err != nil { // instep.go
+			yield(nil, err)
+			return
+		}
+		if err := send(); err != nil {
+			yield(nil, err)
+			return
+		}
+		answered := false
+		s.receiveLocked(ctx, true, func(m shared.Message, err error) bool {
+			if r, ok := m.(*shared.ResultMessage); ok && !StartedByCLI(r) {
+				answered = true
+			}
+			return yield(m, err)
+		})
+		if !answered {
+			s.abandon(ctx)
+		}
 	}
 }
 
-// Run sends prompt and waits for the result of its turn. Non-fatal protocol errors are logged, and
+// Run sends prompt and waits for the result of its turn; like Query, it answers its own prompt
+// (an earlier turn given up is interrupted and dropped first) and returns when ctx ends,
+// interrupting the turn. Non-fatal protocol errors are logged, and
 // so are the results of turns the CLI started by itself (StartedByCLI), which Run skips: use Query
 // or Receive to see them. A result with is_error, a subtype other than "success", or refusals
 // (shared.ResultMessage.Refusals) comes back with a *ResultError (errors.Is: ErrMaxTurns,
 // ErrMaxBudget, ..., ErrPromptBlocked, ErrPermissionDenied, ErrGuardFailed).
 func (s *Session) Run(ctx context.Context, prompt string) (*shared.ResultMessage, error) {
 	var last error
-	for m, err := range s.Query(ctx, prompt) {
+	for m, err := range s.query(ctx, "Run", func() error { return s.Send(ctx, prompt) }) {
 		if err != nil {
 			var pe *shared.ProtocolError
 			if errors.As(err, &pe) {

@@ -57,8 +57,9 @@ var (
 	ErrHooksNotEnforced = errors.New("v2: hooks cannot be enforced")
 	// ErrUnexpectedExit: the CLI ended its output before the turn's result.
 	ErrUnexpectedExit = errors.New("v2: CLI exited before the turn ended")
-	// ErrBusy: another Receive is already iterating.
-	ErrBusy = errors.New("v2: another Receive is in progress")
+	// ErrBusy: another Receive, Query or Run of the session is already iterating; the error's
+	// message names the call that found it so.
+	ErrBusy = errors.New("v2: another Receive, Query or Run is in progress")
 )
 
 // ResultError is returned by Run when the turn ended with is_error (an API error, an interrupt),
@@ -136,6 +137,8 @@ type Session struct {
 	mcp *mcpHost
 	// turn gathers the current turn's refusals (refusals.go).
 	turn turnWatch
+	// inStep keeps prompts and results in step (instep.go).
+	inStep inStep
 
 	closeOnce sync.Once
 	closeErr  error
@@ -251,6 +254,7 @@ func (s *Session) Close() error {
 			s.x.Run(context.Background(), in, "sdk-session-end")
 		}
 		s.closeErr = s.t.Close()
+		s.inStep.waitBackground()                // an interrupt in flight ends with the transport
 		storeErr := s.mirror.end(s.closeGrace()) // after the reader: nothing more is fed
 		mcpErr := s.mcp.close(s.closeGrace())
 		if storeErr != nil || mcpErr != nil { // else the CLI's error itself, not a wrapper of it
