@@ -13,7 +13,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -425,7 +425,7 @@ func TestParseHookResponse(t *testing.T) {
 	if r.RequestID != "r1" || r.ToolUseID != "t1" || r.HookEventName != shared.HookEventPreToolUse || r.Type() != "hook_response" || string(r.Raw) != line {
 		t.Errorf("HookResponseMessage = %+v", r)
 	}
-	var w wire.HookOutput
+	var w hooks.Answer
 	if err := jsonv2.Unmarshal(r.Output, &w); err != nil {
 		t.Fatal(err)
 	}

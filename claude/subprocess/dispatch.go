@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/parser"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -37,7 +37,7 @@ type hookRequest struct {
 func (t *Transport) startHookCallback(m *parser.ControlRequest, times roundTripTimes) (serve func()) {
 	cb := m.HookCallback
 	e := cb.Input.Base().HookEventName
-	if reg, ok := CallbackID(cb.CallbackID).Event(); ok && reg != e {
+	if reg, ok := hooks.CallbackID(cb.CallbackID).Event(); ok && reg != e {
 		// The callback the CLI called was registered for reg: an answer is read as reg's, whatever
 		// the input says. Running another event's handlers could allow what reg's would deny.
 		reason := fmt.Sprintf("callback %s was registered for %s but the request is a %s; denied by the SDK", cb.CallbackID, reg, e)
@@ -68,7 +68,7 @@ func (t *Transport) startHookEvent(m *parser.HookEventLine, times roundTripTimes
 	if !ok {
 		e := m.Input.Base().HookEventName
 		t.logger.Warn("subprocess: duplicate request id denied", "request_id", m.RequestID, "event", string(e))
-		t.writeHookResponse(m.RequestID, m.ToolUseID, e, wire.Deny(e, "duplicate request id "+m.RequestID+"; denied by the SDK"))
+		t.writeHookResponse(m.RequestID, m.ToolUseID, e, hooks.Refusal(e, "duplicate request id "+m.RequestID+"; denied by the SDK"))
 		return nil
 	}
 	return func() { t.serveHook(ctx, r) } // tracked by t.reqs
@@ -76,34 +76,30 @@ func (t *Transport) startHookEvent(m *parser.HookEventLine, times roundTripTimes
 
 // serveHook runs a hook request's chain on the calling goroutine; its answer comes from
 // finishHook, called once, on this goroutine or, when a handler outlives its deadline, on the
-// deadline's (HookExecutor.Serve).
+// deadline's (HookServer.Serve).
 func (t *Transport) serveHook(ctx context.Context, r *hookRequest) {
 	e := r.in.Base().HookEventName
-	answer := func(res ChainResult) { t.finishHook(ctx, r, res) }
+	answer := func(res hooks.Result) { t.finishHook(ctx, r, res) }
 	if t.cfg.Hooks == nil || !t.cfg.Hooks.Has(e) {
 		// Nothing registered for this event (an unknown callback, or a stale registration).
-		var res ChainResult
-		if deny := wire.Deny(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)"); deny != nil {
-			res.Output = deny
-		}
-		answer(res)
+		answer(hooks.Result{Answer: hooks.Refusal(e, "no Go hook is registered for "+string(e)+"; denied by the SDK (fail-closed)")})
 		return
 	}
 	t.cfg.Hooks.Serve(ctx, r.in, r.key, answer)
 }
 
 // finishHook answers a hook request with its chain's result, unless it was cancelled.
-func (t *Transport) finishHook(ctx context.Context, r *hookRequest, res ChainResult) {
+func (t *Transport) finishHook(ctx context.Context, r *hookRequest, res hooks.Result) {
 	defer t.reqs.done(true)
 	e := r.in.Base().HookEventName
-	out := res.Output
+	out := res.Answer
 	if r.guard && !res.Cancelled {
-		v, reason := permissionVerdict(out)
+		v, reason := permissionVerdict(res.Output)
 		other, otherReason, ok := t.reqs.decide(ctx, r.toolUseID, sideGuard, v, reason, true, t.cfg.PermissionTimeout+time.Second)
 		if !ok {
 			res.Cancelled = true
 		} else if v == verdictAllow && other == verdictDeny {
-			out = wire.Deny(e, otherReason)
+			out = hooks.Refusal(e, otherReason)
 		}
 	} else if r.guard {
 		t.reqs.decide(ctx, r.toolUseID, sideGuard, verdictNone, "", false, 0)
@@ -119,11 +115,12 @@ func (t *Transport) finishHook(ctx context.Context, r *hookRequest, res ChainRes
 		t.traceRoundTrip(r.key, "hook_event", e, r.times)
 		return
 	}
-	t.answerHook(r.key, e, out)
+	t.answerHook(r.key, out)
 	t.traceRoundTrip(r.key, "hook_callback", e, r.times)
 }
 
-// permissionVerdict reads a PermissionRequest answer's decision.
+// permissionVerdict reads the decision of a PermissionRequest chain (Result.Output, the engine's
+// reading of it).
 func permissionVerdict(out shared.HookOutput) (verdict, string) {
 	so, ok := shared.AsSync(out)
 	if !ok || so == nil {
@@ -146,8 +143,8 @@ func permissionVerdict(out shared.HookOutput) (verdict, string) {
 // for events that do not guard an action (the CLI reads it as "no opinion" and does not wait).
 func (t *Transport) refuseHook(id string, e shared.HookEvent, reason string, times roundTripTimes) {
 	times.answered = times.decoded
-	if deny := wire.Deny(e, reason); deny != nil {
-		t.answerHook(id, e, deny)
+	if deny := hooks.Refusal(e, reason); deny != nil {
+		t.answerHook(id, deny)
 	} else {
 		t.answerError(id, reason)
 	}
@@ -183,11 +180,7 @@ func (t *Transport) servePermission(ctx context.Context, id string, req *shared.
 		case shared.PermissionDeny:
 			v = verdictDeny
 		}
-		expected := t.guardExpected(req.ToolName)
-		var limit time.Duration
-		if expected {
-			limit = t.guardWait()
-		}
+		expected, limit := t.cfg.Hooks.PermissionHook(req.ToolName)
 		other, reason, ok := t.reqs.decide(ctx, req.ToolUseID, sidePrompt, v, res.Message, expected, limit)
 		if !ok {
 			return
@@ -207,23 +200,6 @@ func (t *Transport) servePermission(ctx context.Context, id string, req *shared.
 	}
 	t.answerSuccess(id, res)
 	t.traceRoundTrip(id, "can_use_tool", "", times)
-}
-
-// guardExpected reports whether the CLI sends a PermissionRequest hook along with a can_use_tool
-// for tool: the SDK registered PermissionRequest handlers whose CLI matcher matches it.
-func (t *Transport) guardExpected(tool string) bool {
-	x := t.cfg.Hooks
-	if x == nil || !x.Has(shared.HookEventPermissionRequest) {
-		return false
-	}
-	m, err := shared.CompileMatcher(x.CLIMatcher(shared.HookEventPermissionRequest))
-	return err != nil || m.Match(tool) // an invalid matcher cannot be: wait rather than not
-}
-
-// guardWait bounds how long an allowed prompt waits for the PermissionRequest hook of its tool
-// call: the hook's chain timeout, plus a second for its request to arrive.
-func (t *Transport) guardWait() time.Duration {
-	return t.cfg.Hooks.ChainTimeout(shared.HookEventPermissionRequest) + time.Second
 }
 
 func denyPermission(msg string) shared.PermissionResult {
@@ -305,8 +281,8 @@ func (t *Transport) answerUndecodable(line []byte, cause error) {
 		switch h.Subtype {
 		case "hook_callback":
 			e := eventOf(h)
-			if deny := wire.Deny(e, reason); deny != nil {
-				t.answerHook(h.RequestID, e, deny)
+			if deny := hooks.Refusal(e, reason); deny != nil {
+				t.answerHook(h.RequestID, deny)
 				return
 			}
 		case "can_use_tool":
@@ -316,7 +292,7 @@ func (t *Transport) answerUndecodable(line []byte, cause error) {
 		t.answerError(h.RequestID, reason)
 	case "hook_event":
 		e := shared.HookEvent(h.HookEventName)
-		t.writeHookResponse(h.RequestID, h.ToolUseID, e, wire.Deny(e, reason))
+		t.writeHookResponse(h.RequestID, h.ToolUseID, e, hooks.Refusal(e, reason))
 	}
 }
 
@@ -325,4 +301,16 @@ func (t *Transport) traceRoundTrip(id, subtype string, e shared.HookEvent, times
 	if f := t.cfg.OnRoundTrip; f != nil {
 		f(shared.RoundTrip{RequestID: id, Subtype: subtype, Event: e, Read: times.read, Decoded: times.decoded, Answered: times.answered, Written: time.Now()})
 	}
+}
+
+// eventOf returns the hook event of a hook request that could not be decoded: the one named in its
+// input, or else the one its callback id was registered for.
+func eventOf(h parser.Head) shared.HookEvent {
+	if e := shared.HookEvent(h.HookEventName); e.IsKnown() {
+		return e
+	}
+	if e, ok := hooks.CallbackID(h.CallbackID).Event(); ok {
+		return e
+	}
+	return shared.HookEvent(h.HookEventName)
 }

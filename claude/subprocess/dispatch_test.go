@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"os"
 	"strings"
 	"testing"
@@ -164,7 +165,7 @@ func TestPermissionCallbackTimeout(t *testing.T) {
 	}
 }
 
-// TestPermissionTimeoutDefault: without PermissionTimeout, the callback gets DefaultHookTimeout.
+// TestPermissionTimeoutDefault: without PermissionTimeout, the callback gets hooks.DefaultTimeout.
 func TestPermissionTimeoutDefault(t *testing.T) {
 	t.Parallel()
 	deadline := make(chan time.Duration, 1)
@@ -175,8 +176,8 @@ func TestPermissionTimeoutDefault(t *testing.T) {
 	}
 	tr := startFake(t, Config{CanUseTool: cb}, script("out "+canUseToolLine("p1", "Bash", "ls"), "read"))
 	nextEcho(t, tr)
-	if d := <-deadline; d <= DefaultHookTimeout-time.Second || d > DefaultHookTimeout {
-		t.Errorf("the callback's deadline is %v away, want about %v", d, DefaultHookTimeout)
+	if d := <-deadline; d <= hooks.DefaultTimeout-time.Second || d > hooks.DefaultTimeout {
+		t.Errorf("the callback's deadline is %v away, want about %v", d, hooks.DefaultTimeout)
 	}
 }
 

@@ -283,7 +283,7 @@ func drain(t testing.TB, tr *Transport) ([]shared.Message, error) {
 
 // transportMarks name the transport's own code in a goroutine's stack: the reader, drainer,
 // waiter, request goroutines and handler runs.
-var transportMarks = []string{"claude/subprocess.(*Transport)", "claude/subprocess.Start", "claude/subprocess.(*HookExecutor)"}
+var transportMarks = []string{"claude/subprocess.(*Transport)", "claude/subprocess.Start", "claude/subprocess.(*hooks.Engine)"}
 
 // transportGoroutines returns the stacks of the goroutines running the transport's code, or "".
 func transportGoroutines() string { return proctest.Goroutines(transportMarks...) }

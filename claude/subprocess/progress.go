@@ -8,30 +8,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// progressReporter passes the progress lines of one handler run to ExecutorOptions.Progress until
-// the run's end is reported; later lines are dropped, so that a run's lines never follow its end.
-type progressReporter struct {
-	mu    sync.Mutex
-	ended bool
-	run   HookRun
-	fn    func(HookRun, string, string)
-}
-
-func (p *progressReporter) report(stream, line string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.ended {
-		p.fn(p.run, stream, line)
-	}
-}
-
-// end stops the reports; a report in progress completes first.
-func (p *progressReporter) end() {
-	p.mu.Lock()
-	p.ended = true
-	p.mu.Unlock()
-}
-
 // Emit queues m on the session's stream, after what the reader queued so far, as if the CLI had
 // written it (the SDK's own events: hook progress). It never blocks on the consumer (the queue is
 // unbounded); after the transport ended, m is dropped.

@@ -3,14 +3,20 @@
 // It is split by concern: process.go starts the CLI and stops it (one stop sequence; the
 // platform's part in process_unix.go and process_windows.go), framing.go reads lines and holds the
 // one writer of stdin, reader.go is the one reader goroutine, correlation.go matches requests to
-// their answers, and dispatch.go answers the CLI's requests (hooks through the HookExecutor,
-// permission prompts through the CanUseTool callback).
+// their answers, and dispatch.go answers the CLI's requests: hooks through the HookServer
+// interface (hookserver.go; the engine is claude/hooks), permission prompts through the
+// CanUseTool callback, in-process MCP through MCPHandler (mcp.go), other host requests through
+// HostRequests (hostrequests.go). wire.go holds the lines the SDK writes; progress.go the hook
+// events of the stream.
 //
 // Goroutines per transport: the stdout reader, the stderr drainer, the process waiter and the
-// supervisor (all end when the process has exited and its pipes are drained), plus one per CLI
-// request in flight (a hook or a permission prompt), which ends when the request is answered or
-// cancelled. Close cancels the requests in flight and waits for all of them; a handler or callback
-// that ignores its ctx may outlive Close, its result dropped.
+// supervisor (all end when the process has exited and its pipes are drained). A hook request or a
+// permission prompt is served on the reader's goroutine; one not answered within a millisecond
+// hands the reading to a new reader goroutine (reader.go's serveOnReader), and the old one ends
+// when its request does. A permission callback runs on a goroutine of its own (bounded by
+// PermissionTimeout), and so does each mcp_message and host request. Close cancels the requests
+// in flight and waits for all of them; a handler or callback that ignores its ctx may outlive
+// Close, its result dropped.
 package subprocess
 
 import (
@@ -24,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -70,7 +77,7 @@ type Config struct {
 	// request, is served on the goroutine that read it, which hands the reading to a new goroutine
 	// if it has not answered within a millisecond: requests run concurrently, and a slow one stops
 	// the reading for at most that long.
-	Hooks *HookExecutor
+	Hooks HookServer
 	// MCP answers the CLI's mcp_message requests (in-process MCP servers, see MCPHandler), each on
 	// a goroutine of its own; nil refuses them with an error answer.
 	MCP MCPHandler
@@ -117,7 +124,7 @@ type Config struct {
 	WriteTimeout time.Duration
 	// RequestTimeout bounds a control request to the CLI (default DefaultRequestTimeout).
 	RequestTimeout time.Duration
-	// PermissionTimeout bounds one run of the CanUseTool callback (default DefaultHookTimeout,
+	// PermissionTimeout bounds one run of the CanUseTool callback (default hooks.DefaultTimeout,
 	// 5 s, the hooks' default): a callback that has not answered by then is denied (fail-closed),
 	// its ctx ends with cause ErrPermissionTimeout, and its late answer is dropped. (The CLI
 	// itself waits for a permission answer without limit.) With PermissionRequest hooks, the two
@@ -166,7 +173,7 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	setDefault(&cfg.CloseGrace, DefaultCloseGrace)
 	setDefault(&cfg.WriteTimeout, DefaultWriteTimeout)
 	setDefault(&cfg.RequestTimeout, DefaultRequestTimeout)
-	setDefault(&cfg.PermissionTimeout, DefaultHookTimeout)
+	setDefault(&cfg.PermissionTimeout, hooks.DefaultTimeout)
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()

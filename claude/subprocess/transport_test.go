@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -63,8 +65,16 @@ func success(id, response string) string {
 	return fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":%s}}`, id, response)
 }
 
-func executor(t testing.TB, hooks shared.Hooks) *HookExecutor {
-	return newExecutor(t, hooks, ExecutorOptions{})
+var errBoom = errors.New("boom")
+
+// executor returns the hook engine of hs, its logs discarded.
+func executor(t testing.TB, hs shared.Hooks) *hooks.Engine {
+	t.Helper()
+	x, err := hooks.New(hs, hooks.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("hooks.New: %v", err)
+	}
+	return x
 }
 
 // commandIs returns a PreToolUse handler for one command.
@@ -79,7 +89,7 @@ func on(command string, fn func(ctx context.Context) (shared.HookOutput, error))
 
 func TestHookCallbackAnswered(t *testing.T) {
 	t.Parallel()
-	hooks := shared.Hooks{
+	hs := shared.Hooks{
 		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 			if c := shared.ToolCall(in).ToolInput.String("command"); strings.Contains(c, "rm") {
 				return shared.Deny("no rm: " + c), nil
@@ -99,15 +109,15 @@ func TestHookCallbackAnswered(t *testing.T) {
 		hooks shared.Hooks
 		want  string
 	}{
-		{"PreToolUse deny", hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "rm -rf /")), hooks,
+		{"PreToolUse deny", hookCallbackLine("h1", toolInput(shared.HookEventPreToolUse, "Bash", "rm -rf /")), hs,
 			success("h1", `{"decision":"block","reason":"no rm: rm -rf /","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm: rm -rf /"}}`)},
-		{"PreToolUse allow", hookCallbackLine("h2", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), hooks,
+		{"PreToolUse allow", hookCallbackLine("h2", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), hs,
 			success("h2", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`)},
-		{"PreToolUse of another tool: no opinion", hookCallbackLine("h3", toolInput(shared.HookEventPreToolUse, "Read", "x")), hooks,
+		{"PreToolUse of another tool: no opinion", hookCallbackLine("h3", toolInput(shared.HookEventPreToolUse, "Read", "x")), hs,
 			success("h3", `{}`)},
-		{"PostToolUse context", hookCallbackLine("h4", toolInput(shared.HookEventPostToolUse, "Bash", "ls")), hooks,
+		{"PostToolUse context", hookCallbackLine("h4", toolInput(shared.HookEventPostToolUse, "Bash", "ls")), hs,
 			success("h4", `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"seen"}}`)},
-		{"UserPromptSubmit block", hookCallbackLine("h5", promptInput("hi")), hooks,
+		{"UserPromptSubmit block", hookCallbackLine("h5", promptInput("hi")), hs,
 			success("h5", `{"decision":"block","reason":"not today"}`)},
 		{"no hook registered for a guarding event: deny", hookCallbackLine("h6", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), nil,
 			success("h6", `{"decision":"block","reason":"no Go hook is registered for PreToolUse; denied by the SDK (fail-closed)","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no Go hook is registered for PreToolUse; denied by the SDK (fail-closed)"}}`)},
@@ -117,7 +127,7 @@ func TestHookCallbackAnswered(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var x *HookExecutor
+			var x *hooks.Engine
 			if tt.hooks != nil {
 				x = executor(t, tt.hooks)
 			}

@@ -1,7 +1,7 @@
 package subprocess
 
 import (
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -47,41 +47,15 @@ type hookResponseLine struct {
 	RequestID     string           `json:"request_id,omitempty"`
 	ToolUseID     string           `json:"tool_use_id,omitempty"`
 	HookEventName shared.HookEvent `json:"hook_event_name"`
-	*wire.HookOutput
+	*hooks.Answer
 }
 
-// blockAnswer is the answer of last resort, when not even an event's denial can be encoded: a
-// top-level block, never an allow.
-type blockAnswer struct {
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
-}
-
-var lastResortBlock = blockAnswer{Decision: "block", Reason: "invalid hook output; denied by the SDK"}
-
-// wireAnswer returns a hook's answer as the CLI reads it for event e. A *shared.SyncHookOutput is
-// a chain's answer or an event's denial, already in wire.Normalize's form (ChainResult.Output):
-// it is encoded as it is. Anything else is checked by wire.Output: an output that does not fit e
-// is replaced by e's denial (or {} for events that do not guard an action), and that failing too,
-// by a top-level block.
-func (t *Transport) wireAnswer(e shared.HookEvent, out shared.HookOutput) any {
-	if s, ok := out.(*shared.SyncHookOutput); ok && s != nil {
-		return wire.Encode(e, s)
+// answerHook answers hook request id (a hook_callback) with a, the engine's answer (nil: {}).
+func (t *Transport) answerHook(id string, a *hooks.Answer) {
+	if a == nil {
+		a = &hooks.Answer{}
 	}
-	w, err := wire.Output(e, out)
-	if err == nil {
-		return w
-	}
-	t.logger.Warn("subprocess: invalid hook output", "event", string(e), "error", err)
-	if w, err := wire.Output(e, wire.Deny(e, "invalid hook output: "+err.Error())); err == nil {
-		return w
-	}
-	return lastResortBlock
-}
-
-// answerHook answers hook request id (a hook_callback) with out, encoded for event e.
-func (t *Transport) answerHook(id string, e shared.HookEvent, out shared.HookOutput) {
-	t.answerSuccess(id, t.wireAnswer(e, out))
+	t.answerSuccess(id, a)
 }
 
 func (t *Transport) answerSuccess(id string, response any) {
@@ -98,15 +72,12 @@ func (t *Transport) answer(r controlResponse) {
 	}
 }
 
-// writeHookResponse answers a hook_event (the spec framing).
-func (t *Transport) writeHookResponse(requestID, toolUseID string, e shared.HookEvent, out shared.HookOutput) {
-	line := hookResponseLine{Type: "hook_response", RequestID: requestID, ToolUseID: toolUseID, HookEventName: e}
-	switch w := t.wireAnswer(e, out).(type) {
-	case *wire.HookOutput:
-		line.HookOutput = w
-	default:
-		line.HookOutput = &wire.HookOutput{Decision: lastResortBlock.Decision, Reason: lastResortBlock.Reason}
+// writeHookResponse answers a hook_event (the spec framing) with a, the engine's answer (nil: {}).
+func (t *Transport) writeHookResponse(requestID, toolUseID string, e shared.HookEvent, a *hooks.Answer) {
+	if a == nil {
+		a = &hooks.Answer{}
 	}
+	line := hookResponseLine{Type: "hook_response", RequestID: requestID, ToolUseID: toolUseID, HookEventName: e, Answer: a}
 	if err := t.w.writeJSON(line); err != nil {
 		t.logger.Warn("subprocess: answering a hook event", "tool_use_id", toolUseID, "error", err)
 	}

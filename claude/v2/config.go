@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"log/slog"
 	"time"
 
@@ -9,7 +10,6 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // config holds every setting of a session: each With* sets fields here and does nothing else;
@@ -138,7 +138,7 @@ type config struct {
 // defaultConfig returns the defaults that are not a zero value.
 func defaultConfig() config {
 	return config{
-		hookTimeout:         subprocess.DefaultHookTimeout,
+		hookTimeout:         hooks.DefaultTimeout,
 		synthesizeLifecycle: true,
 	}
 }

@@ -3,6 +3,7 @@ package v2
 import (
 	"context"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"log/slog"
 	"os"
 	"strings"
@@ -79,34 +80,34 @@ func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
 // off (an error with WithStrictHooks).
 func (s *Session) newExecutor() error {
 	o := &s.o
-	hooks := o.hooks
+	hs := o.hooks
 	if o.subagentHooks != nil {
-		hooks = shared.Hooks{}
+		hs = shared.Hooks{}
 		for e, cfgs := range o.hooks {
-			hooks[e] = cfgs
+			hs[e] = cfgs
 		}
-		hooks[shared.HookEventSubagentStart] = append(append([]shared.HookConfig(nil), hooks[shared.HookEventSubagentStart]...), s.subagentHook(o.subagentHooks))
+		hs[shared.HookEventSubagentStart] = append(append([]shared.HookConfig(nil), hs[shared.HookEventSubagentStart]...), s.subagentHook(o.subagentHooks))
 	}
-	if len(hooks) > 0 && strings.EqualFold(strings.TrimSpace(os.Getenv(HooksEnabledEnv)), "false") {
+	if len(hs) > 0 && strings.EqualFold(strings.TrimSpace(os.Getenv(HooksEnabledEnv)), "false") {
 		if o.strictHooks {
 			return fmt.Errorf("%w: %s=false switched hooks off and strict hooks are on", ErrHooksNotEnforced, HooksEnabledEnv)
 		}
 		s.logger.Error("v2: Go hooks are DISABLED by the rollback switch: no hook will run, nothing is enforced", "env", HooksEnabledEnv+"=false")
 		s.info.HooksDisabledByEnv = true
-		hooks = nil
+		hs = nil
 	}
 	// Observe also feeds the turn's refusals (refusals.go): a guard that failed closed.
-	xo := subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout, Logger: s.logger, StrictToolNames: o.strictHooks, Observe: s.onHookRun}
+	xo := hooks.Options{DefaultTimeout: o.hookTimeout, Logger: s.logger, StrictToolNames: o.strictHooks, Observe: s.onHookRun}
 	if o.hookEvents {
 		xo.Progress = s.onHookProgress
 	}
-	x, err := subprocess.NewHookExecutor(hooks, xo)
+	x, err := hooks.New(hs, xo)
 	if err != nil {
 		return err
 	}
 	s.x = x
 	// The executor has logged them already (NewHookExecutor); Info reports them too.
-	for _, n := range shared.UnknownToolNames(hooks) {
+	for _, n := range shared.UnknownToolNames(hs) {
 		s.info.Warnings = append(s.info.Warnings, fmt.Sprintf("a hook matcher names %q, a tool the CLI does not have: the hook never fires for it", n))
 	}
 	return nil

@@ -1,12 +1,12 @@
 package v2
 
 import (
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"time"
 
 	"github.com/go-json-experiment/json"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // ArgsFor returns the CLI arguments that CreateSession passes for opts (after validation). The
@@ -25,16 +25,16 @@ func ArgsFor(opts ...Option) ([]string, error) {
 }
 
 // HookRegistrationFor returns, as JSON, the hooks of the initialize request for hooks.
-func HookRegistrationFor(hooks shared.Hooks, hookTimeout ...Option) (string, error) {
+func HookRegistrationFor(hs shared.Hooks, hookTimeout ...Option) (string, error) {
 	o := defaultConfig()
 	for _, opt := range hookTimeout {
 		opt.apply(&o)
 	}
-	x, err := subprocess.NewHookExecutor(hooks, subprocess.ExecutorOptions{DefaultTimeout: o.hookTimeout})
+	x, err := hooks.New(hs, hooks.Options{DefaultTimeout: o.hookTimeout})
 	if err != nil {
 		return "", err
 	}
-	b, err := json.Marshal(hookRegistration(x), json.Deterministic(true)) // sorted keys, as the transport writes them
+	b, err := json.Marshal(x.Registration(false), json.Deterministic(true)) // sorted keys, as the transport writes them
 	return string(b), err
 }
 

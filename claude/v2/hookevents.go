@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/internal/commandhook"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
@@ -85,9 +85,9 @@ func (s *Session) startEmitting(t *subprocess.Transport) {
 	s.early = nil
 }
 
-func hookID(r subprocess.HookRun) string { return "sdk-" + strconv.FormatUint(r.ID, 10) }
+func hookID(r hooks.HandlerRun) string { return "sdk-" + strconv.FormatUint(r.ID, 10) }
 
-func hookName(r subprocess.HookRun) string {
+func hookName(r hooks.HandlerRun) string {
 	if r.Name != "" {
 		return r.Name
 	}
@@ -98,14 +98,14 @@ func hookName(r subprocess.HookRun) string {
 }
 
 // runInfo names the executor's run r for the hook events.
-func runInfo(r subprocess.HookRun) shared.HookRunInfo {
+func runInfo(r hooks.HandlerRun) shared.HookRunInfo {
 	return shared.HookRunInfo{HookID: hookID(r), HookName: hookName(r), Event: r.Event, Source: shared.HookSourceSDK,
 		Scope: r.Scope, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Async: r.Async}
 }
 
 // onHookRun is the executor's Observe: it feeds the turn's refusals, the observers and
 // WithHookEvents.
-func (s *Session) onHookRun(r subprocess.HookRun) {
+func (s *Session) onHookRun(r hooks.HandlerRun) {
 	s.turn.sawHookRun(r)
 	if r.Outcome != "" && s.obs != nil {
 		s.obs.push(observed{obs: hookFinished(r)})
@@ -125,34 +125,13 @@ func (s *Session) onHookRun(r subprocess.HookRun) {
 }
 
 // onHookProgress is the executor's Progress with WithHookEvents.
-func (s *Session) onHookProgress(r subprocess.HookRun, stream, line string) {
+func (s *Session) onHookProgress(r hooks.HandlerRun, stream, line string) {
 	s.emit(&shared.HookProgress{HookRunInfo: runInfo(r), Stream: stream, Line: line, Time: time.Now()})
 }
 
-// hookFinished makes the observers' HookFinished of the ended run r.
-func hookFinished(r subprocess.HookRun) *HookFinished {
-	f := &HookFinished{At: r.Started.Add(r.Duration), HookRunInfo: runInfo(r), Started: r.Started, Duration: r.Duration,
-		Outcome: r.Outcome, Err: r.Err}
-	if r.Err != nil {
-		if r.Event.GuardsAction() {
-			f.Decision, f.Reason = shared.DecisionDeny, "hook failed, denied by the SDK (fail-closed)"
-		}
-		return f
-	}
-	out, err := wire.Normalize(r.Event, r.Output)
-	if err != nil || out == nil {
-		return f // the executor checked the output; an async answer has no decision
-	}
-	f.Decision, f.Reason = out.Decision, out.Reason
-	switch sp := out.HookSpecificOutput.(type) {
-	case *shared.PreToolUseOutput:
-		f.Decision, f.Reason = sp.PermissionDecision, sp.PermissionDecisionReason
-	case *shared.PermissionRequestOutput:
-		if sp.Decision != nil {
-			f.Decision, f.Reason = shared.Decision(sp.Decision.Behavior), sp.Decision.Message
-		}
-	case *shared.ModelSwitchOutput:
-		f.Decision, f.Reason = sp.PermissionDecision, sp.PermissionDecisionReason
-	}
-	return f
+// hookFinished makes the observers' HookFinished of the ended run r, with the decision the engine
+// read from its answer.
+func hookFinished(r hooks.HandlerRun) *HookFinished {
+	return &HookFinished{At: r.Started.Add(r.Duration), HookRunInfo: runInfo(r), Started: r.Started, Duration: r.Duration,
+		Outcome: r.Outcome, Err: r.Err, Decision: r.Decision, Reason: r.Reason}
 }

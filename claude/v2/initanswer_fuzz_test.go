@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"log/slog"
 	"testing"
 
@@ -28,7 +29,7 @@ func FuzzInitAnswer(f *testing.F) {
 			"claude_code_version": pid, "pid": version, "hooks_applied": version, "hook_on_failure_supported": pid,
 		})
 		for _, answer := range [][]byte{typed, retyped, raw} {
-			for _, reg := range []map[string][]initHookMatcher{nil, {"PreToolUse": {{HookCallbackIDs: []string{"hook_PreToolUse"}}}}} {
+			for _, reg := range []hooks.Registration{nil, {"PreToolUse": {{HookCallbackIDs: []string{"hook_PreToolUse"}}}}} {
 				s := &Session{o: defaultConfig(), logger: slog.New(slog.DiscardHandler)}
 				err := s.applyInitAnswer(answer, reg)
 				if reg != nil && !s.info.HooksApplied && err == nil {

@@ -4,23 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-json-experiment/json"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // initRequest is the initialize control request.
 type initRequest struct {
-	Subtype string                       `json:"subtype"`
-	Hooks   map[string][]initHookMatcher `json:"hooks,omitempty"`
+	Subtype string             `json:"subtype"`
+	Hooks   hooks.Registration `json:"hooks,omitempty"`
 	// The MCP servers (mcp.go): the in-process servers' names, and the external servers' entries
 	// (read by a CLI started with --await-initialize). Sent in the first initialize only: CLI
 	// 2.1.330 keeps both kinds through a later initialize without them (scoped.go's
@@ -45,41 +43,6 @@ type initRequest struct {
 	AgentProgressSummaries bool                        `json:"agentProgressSummaries,omitzero"`
 	PromptSuggestions      bool                        `json:"promptSuggestions,omitzero"`
 	SDKMCPServerConfigs    map[string]mcpSettingsEntry `json:"sdkMcpServerConfigs,omitzero"`
-}
-
-type initHookMatcher struct {
-	Matcher         string   `json:"matcher,omitempty"`
-	HookCallbackIDs []string `json:"hookCallbackIds"`
-	Timeout         int      `json:"timeout"`
-	OnFailure       string   `json:"onFailure,omitempty"`
-}
-
-// callbackMargin is how much longer the CLI waits for a hook than the SDK's own timeouts, so that
-// the SDK always answers first, with its own fail-closed answer.
-const callbackMargin = 5 * time.Second
-
-// hookRegistration builds the initialize hooks: one callback per event with handlers, its matcher
-// a superset of the handlers' (the SDK filters exactly), its timeout above the chain's, and
-// onFailure "block" where the event guards an action.
-func hookRegistration(x *subprocess.HookExecutor) map[string][]initHookMatcher {
-	events := x.Events()
-	if len(events) == 0 {
-		return nil
-	}
-	reg := make(map[string][]initHookMatcher, len(events))
-	for _, e := range events {
-		secs := int(math.Ceil((x.ChainTimeout(e) + callbackMargin).Seconds()))
-		m := initHookMatcher{
-			Matcher:         x.CLIMatcher(e),
-			HookCallbackIDs: []string{string(subprocess.HookCallbackID(e))},
-			Timeout:         secs,
-		}
-		if e.GuardsAction() {
-			m.OnFailure = "block"
-		}
-		reg[string(e)] = []initHookMatcher{m}
-	}
-	return reg
 }
 
 type initAnswer struct {
@@ -109,7 +72,7 @@ func (s *Session) initialize(ctx context.Context) error {
 // takeRegistration reads the answer raw to a later initialize (RegisterScoped's, Reinitialize's)
 // that sent the hook registration reg: reg is what the CLI knows from now on, unless it did not
 // apply it (ErrHooksNotEnforced). regMu must be held.
-func (s *Session) takeRegistration(raw []byte, reg map[string][]initHookMatcher) error {
+func (s *Session) takeRegistration(raw []byte, reg hooks.Registration) error {
 	var a initAnswer
 	_ = json.Unmarshal(raw, &a)
 	if len(reg) > 0 && !a.HooksApplied {
@@ -121,7 +84,7 @@ func (s *Session) takeRegistration(raw []byte, reg map[string][]initHookMatcher)
 
 // applyInitAnswer reads the CLI's initialize answer into Info and decides on the hook
 // registration reg. Whatever the answer holds, it does not panic (FuzzInitAnswer).
-func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) error {
+func (s *Session) applyInitAnswer(raw []byte, reg hooks.Registration) error {
 	var a initAnswer
 	_ = json.Unmarshal(raw, &a)
 	s.info.Raw = raw
@@ -145,7 +108,7 @@ func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) 
 	}
 	s.sent = reg
 	if s.sent == nil {
-		s.sent = map[string][]initHookMatcher{}
+		s.sent = hooks.Registration{}
 	}
 	return nil
 }
@@ -153,7 +116,7 @@ func (s *Session) applyInitAnswer(raw []byte, reg map[string][]initHookMatcher) 
 // hooksNotApplied decides what a hook registration the CLI did not apply means: an
 // ErrHooksNotEnforced when a registered event guards an action (or with WithStrictHooks), unless
 // WithAllowUnenforcedHooks; else a warning, and the session goes on without its Go hooks.
-func (s *Session) hooksNotApplied(reg map[string][]initHookMatcher, why string) error {
+func (s *Session) hooksNotApplied(reg hooks.Registration, why string) error {
 	var guards []string
 	for e := range reg {
 		if shared.HookEvent(e).GuardsAction() {
@@ -181,7 +144,7 @@ var hookEventSince = map[shared.HookEvent]string{
 // eventsTooNew decides on the events of reg that the CLI version cannot send, as hooksNotApplied
 // does for a registration the CLI did not apply: a guard there is an ErrHooksNotEnforced (unless
 // WithAllowUnenforcedHooks), another event a warning.
-func (s *Session) eventsTooNew(reg map[string][]initHookMatcher, version string) error {
+func (s *Session) eventsTooNew(reg hooks.Registration, version string) error {
 	for _, e := range slices.Sorted(maps.Keys(reg)) {
 		since, ok := hookEventSince[shared.HookEvent(e)]
 		if !ok || (version != "" && !versionLess(version, since)) {

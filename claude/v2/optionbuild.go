@@ -3,6 +3,7 @@ package v2
 import (
 	"bytes"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func (o *config) envVars() []string {
 
 // initRequest returns the initialize request with the hook registration reg (the toInitialize
 // rows); first is the session's first initialize, the only one with the MCP servers.
-func (o *config) initRequest(reg map[string][]initHookMatcher, first bool) initRequest {
+func (o *config) initRequest(reg hooks.Registration, first bool) initRequest {
 	req := initRequest{Subtype: "initialize", Hooks: reg}
 	for _, r := range optionTable {
 		if r.init != nil {
@@ -58,7 +59,7 @@ func (o *config) initRequest(reg map[string][]initHookMatcher, first bool) initR
 // initRequest is the initialize request of a later initialize (Reinitialize, sendRegistration):
 // the hooks, agents, skills allowlist (the CLI replaces its allowlist with each one that has it)
 // and the other initialize options; not the MCP servers, which the CLI keeps.
-func (s *Session) initRequest(reg map[string][]initHookMatcher) initRequest {
+func (s *Session) initRequest(reg hooks.Registration) initRequest {
 	return s.o.initRequest(reg, false)
 }
 

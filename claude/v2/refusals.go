@@ -2,12 +2,12 @@ package v2
 
 import (
 	"errors"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"sync"
 
 	"github.com/go-json-experiment/json"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // Errors a *ResultError matches with errors.Is when its turn was refused
@@ -48,7 +48,7 @@ type turnWatch struct {
 // sawHookRun records a guard that failed closed. A cancelled run (the CLI withdrew the request,
 // or the session closed) refuses nothing the user asked for; PreModelSwitch guards SetModel,
 // which reports its own refusal.
-func (w *turnWatch) sawHookRun(r subprocess.HookRun) {
+func (w *turnWatch) sawHookRun(r hooks.HandlerRun) {
 	switch {
 	case r.Outcome == "", r.Outcome == shared.HookOutcomeSuccess, r.Outcome == shared.HookOutcomeCancelled,
 		r.Async, r.Err == nil, !r.Event.GuardsAction(), r.Event == shared.HookEventPreModelSwitch:

@@ -3,6 +3,7 @@ package v2_test
 import (
 	"context"
 	"errors"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"os"
 	"path/filepath"
 	"slices"
@@ -516,10 +517,10 @@ func TestReplay_HookEventsInOrder(t *testing.T) {
 }
 
 func TestCoversRegistration(t *testing.T) {
-	m := func(matcher string, timeout int, onFailure string) []v2.InitHookMatcher {
-		return []v2.InitHookMatcher{{Matcher: matcher, HookCallbackIDs: []string{"h"}, Timeout: timeout, OnFailure: onFailure}}
+	m := func(matcher string, timeout int, onFailure string) []hooks.CallbackMatcher {
+		return []hooks.CallbackMatcher{{Matcher: matcher, HookCallbackIDs: []string{"h"}, Timeout: timeout, OnFailure: onFailure}}
 	}
-	type reg = map[string][]v2.InitHookMatcher
+	type reg = map[string][]hooks.CallbackMatcher
 	tests := []struct {
 		name     string
 		old, new reg

@@ -3,21 +3,19 @@ package v2
 import (
 	"context"
 	"fmt"
-	"math"
-	"strings"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // ScopeOption configures Session.RegisterScoped.
 type ScopeOption interface {
-	applyScope(*subprocess.ScopeOptions)
+	applyScope(*hooks.ScopeOptions)
 }
 
-type scopeOptionFunc func(*subprocess.ScopeOptions)
+type scopeOptionFunc func(*hooks.ScopeOptions)
 
-func (f scopeOptionFunc) applyScope(o *subprocess.ScopeOptions) { f(o) }
+func (f scopeOptionFunc) applyScope(o *hooks.ScopeOptions) { f(o) }
 
 // ForAgent binds a scope to one subagent (the agent_id of its SubagentStart): its hooks fire only
 // for hook inputs that carry that agent_id (the subagent's tool calls, its SubagentStop, ...), and
@@ -25,7 +23,7 @@ func (f scopeOptionFunc) applyScope(o *subprocess.ScopeOptions) { f(o) }
 // which makes the subagent go on). Default: the scope applies to every input and lasts until
 // UnregisterScoped.
 func ForAgent(agentID string) ScopeOption {
-	return scopeOptionFunc(func(o *subprocess.ScopeOptions) { o.AgentID = agentID })
+	return scopeOptionFunc(func(o *hooks.ScopeOptions) { o.AgentID = agentID })
 }
 
 // WithSubagentHooks gives each subagent the CLI starts its own hooks: at every SubagentStart, fn
@@ -61,26 +59,26 @@ func AgentScopeID(agentID string) string { return "agent:" + agentID }
 // (PreToolUse, PermissionRequest), the session did not guard them from its start, and a hook of
 // the user's, project's or local settings or of a plugin sits on those events (it could allow or
 // rewrite a call after the guard approved it; see CreateSession).
-func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hooks shared.Hooks, opts ...ScopeOption) error {
+func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hs shared.Hooks, opts ...ScopeOption) error {
 	if s.info.HooksDisabledByEnv {
 		return fmt.Errorf("%w: %s=false switched hooks off", ErrHooksNotEnforced, HooksEnabledEnv)
 	}
-	if err := s.checkScopedGuards(ctx, hooks); err != nil {
+	if err := s.checkScopedGuards(ctx, hs); err != nil {
 		return fmt.Errorf("v2: RegisterScoped %q: %w", scopeID, err)
 	}
-	var so subprocess.ScopeOptions
+	var so hooks.ScopeOptions
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyScope(&so)
 		}
 	}
-	if err := s.x.RegisterScoped(scopeID, hooks, so); err != nil {
+	if err := s.x.RegisterScoped(scopeID, hs, so); err != nil {
 		return fmt.Errorf("v2: RegisterScoped: %w", err)
 	}
 	s.regMu.Lock()
 	t := s.t
 	started := t != nil && s.sent != nil
-	need := started && !covers(s.sent, s.registration())
+	need := started && !s.sent.Covers(s.registration())
 	s.regMu.Unlock()
 	if !need {
 		// Before the CLI starts, initialize carries it; else the CLI already sends what it needs.
@@ -119,22 +117,11 @@ func (s *Session) UnregisterScoped(scopeID string) bool { return s.x.UnregisterS
 // Scopes returns the ids of the registered scopes, in registration order.
 func (s *Session) Scopes() []string { return s.x.ScopeIDs() }
 
-// registration returns the hooks for the CLI's initialize: one callback per event the executor
+// registration returns the hooks for the CLI's initialize: one callback per event the engine
 // handles (base and scoped), plus SubagentStop with WithSubagentHooks (so that a subagent's scope
 // can end without a new initialize).
-func (s *Session) registration() map[string][]initHookMatcher {
-	reg := hookRegistration(s.x)
-	if s.o.subagentHooks != nil && !s.info.HooksDisabledByEnv {
-		if reg == nil {
-			reg = map[string][]initHookMatcher{}
-		}
-		e := shared.HookEventSubagentStop
-		if _, ok := reg[string(e)]; !ok || reg[string(e)][0].Matcher != "" {
-			secs := int(math.Ceil((s.x.ChainTimeout(e) + callbackMargin).Seconds()))
-			reg[string(e)] = []initHookMatcher{{HookCallbackIDs: []string{string(subprocess.HookCallbackID(e))}, Timeout: secs}}
-		}
-	}
-	return reg
+func (s *Session) registration() hooks.Registration {
+	return s.x.Registration(s.o.subagentHooks != nil && !s.info.HooksDisabledByEnv)
 }
 
 // sendRegistration sends the CLI a new initialize when the hooks it knows do not cover the
@@ -147,7 +134,7 @@ func (s *Session) registration() map[string][]initHookMatcher {
 func (s *Session) sendRegistration(result chan<- error) {
 	s.regMu.Lock()
 	reg := s.registration()
-	if covers(s.sent, reg) {
+	if s.sent.Covers(reg) {
 		s.regMu.Unlock()
 		result <- nil
 		return
@@ -165,7 +152,7 @@ func (s *Session) sendRegistration(result chan<- error) {
 }
 
 // applyRegistration waits for the answer to the initialize that registers reg.
-func (s *Session) applyRegistration(reg map[string][]initHookMatcher, wait func(context.Context) ([]byte, error)) error {
+func (s *Session) applyRegistration(reg hooks.Registration, wait func(context.Context) ([]byte, error)) error {
 	raw, err := wait(context.Background())
 	if err != nil {
 		return fmt.Errorf("v2: registering the scoped hooks with the CLI: %w", err)
@@ -177,54 +164,13 @@ func (s *Session) applyRegistration(reg map[string][]initHookMatcher, wait func(
 	return nil
 }
 
-// covers reports whether the registration old makes the CLI send every request that reg needs:
-// each event of reg is in old with a matcher at least as broad, a timeout at least as long and the
-// same onFailure.
-func covers(old, reg map[string][]initHookMatcher) bool {
-	for e, ms := range reg {
-		o, ok := old[e]
-		if !ok || len(o) == 0 || len(ms) == 0 {
-			if len(ms) > 0 {
-				return false
-			}
-			continue
-		}
-		n, p := ms[0], o[0]
-		if p.Timeout < n.Timeout || p.OnFailure != n.OnFailure || !matcherCovers(p.Matcher, n.Matcher) {
-			return false
-		}
-	}
-	return true
-}
-
-// matcherCovers reports whether the CLI matcher old matches every name that m matches. Both are
-// what CLIMatcher makes: "" (everything) or an exact list ("|" is the empty one).
-func matcherCovers(old, m string) bool {
-	if old == "" {
-		return true
-	}
-	if m == "" {
-		return false
-	}
-	have := map[string]bool{}
-	for _, n := range strings.Split(old, "|") {
-		have[n] = true
-	}
-	for _, n := range strings.Split(m, "|") {
-		if n != "" && !have[n] {
-			return false
-		}
-	}
-	return true
-}
-
 // subagentHook is the SubagentStart hook of WithSubagentHooks.
 func (s *Session) subagentHook(fn func(*shared.SubagentStartHookInput) shared.Hooks) shared.HookConfig {
 	return shared.HookConfig{Name: "sdk:subagent-hooks", Handler: shared.OnSubagentStart(func(ctx context.Context, in *shared.SubagentStartHookInput) (shared.HookOutput, error) {
-		hooks := fn(in)
-		if len(hooks) == 0 || in.AgentID == "" {
+		hs := fn(in)
+		if len(hs) == 0 || in.AgentID == "" {
 			return nil, nil
 		}
-		return nil, s.RegisterScoped(ctx, AgentScopeID(in.AgentID), hooks, ForAgent(in.AgentID))
+		return nil, s.RegisterScoped(ctx, AgentScopeID(in.AgentID), hs, ForAgent(in.AgentID))
 	})}
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"log/slog"
 	"os"
 	"sync"
@@ -103,7 +104,7 @@ type Info struct {
 type Session struct {
 	t        *subprocess.Transport
 	o        config
-	x        *subprocess.HookExecutor
+	x        *hooks.Engine
 	logger   *slog.Logger
 	info     Info
 	cwd      string
@@ -118,7 +119,7 @@ type Session struct {
 	// regMu guards t while CreateSession sets it, and sent: the hooks the CLI was last told about
 	// (scoped.go).
 	regMu sync.Mutex
-	sent  map[string][]initHookMatcher
+	sent  hooks.Registration
 	// guardsChecked: the CLI's hook listing showed no hook of an untrusted source on a rewriting
 	// event (settingsguard.go); RegisterScoped of a guard checks it when the session did not.
 	guardsChecked atomic.Bool

@@ -12,9 +12,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
-	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	"github.com/hookwire/agent-sdk-go/internal/testkit/proctest"
 )
 
@@ -31,7 +30,7 @@ func preToolUse(cmd string) *shared.PreToolUseHookInput {
 // cmdWire is the answer the CLI gets for o, decoded (nil for an output that cannot be written).
 func cmdWire(t *testing.T, e shared.HookEvent, o shared.HookOutput) any {
 	t.Helper()
-	b, err := wire.Marshal(e, o)
+	b, err := hooks.Marshal(e, o)
 	if err != nil {
 		return nil
 	}
@@ -88,7 +87,7 @@ func TestCommandHookProtocol(t *testing.T) {
 			got, err := New(tt.command, shared.CommandHookOptions{})(context.Background(), tt.in)
 			if err == nil && tt.wantErr != "" {
 				// An output the SDK refuses to write is an error too (the executor denies).
-				err = wire.Check(e, got)
+				err = hooks.Check(e, got)
 			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -99,7 +98,7 @@ func TestCommandHookProtocol(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := wire.Check(e, got); err != nil {
+			if err := hooks.Check(e, got); err != nil {
 				t.Fatalf("output %#v cannot be written: %v", got, err)
 			}
 			if diff := cmp.Diff(cmdWire(t, e, tt.want), cmdWire(t, e, got)); diff != "" {
@@ -159,7 +158,7 @@ func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
 }
 
 func TestCommandHookExitCodeFailsClosedInChain(t *testing.T) {
-	x, err := subprocess.NewHookExecutor(shared.Hooks{shared.HookEventPreToolUse: {{Handler: New("exit 1", shared.CommandHookOptions{})}}}, subprocess.ExecutorOptions{})
+	x, err := hooks.New(shared.Hooks{shared.HookEventPreToolUse: {{Handler: New("exit 1", shared.CommandHookOptions{})}}}, hooks.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +227,7 @@ func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := wire.Output(shared.HookEventPreToolUse, got)
+	w, err := hooks.AnswerOf(shared.HookEventPreToolUse, got)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,10 +21,11 @@ var floors = []floor{
 	{"session", "the session factory: options, sessions, the user API", []string{"claude/v2"}},
 	{"features", "what a session composes: guards, stores, the settings' command hooks", []string{
 		"claude/policy", "claude/sessions", "claude/internal/commandhook"}},
-	{"transport", "the CLI process, framing, request correlation, the hook executor", []string{
+	{"transport", "the CLI process, framing, request correlation", []string{
 		"claude/subprocess"}},
-	{"protocol", "decoding and answering the CLI's messages; the in-process MCP bridge", []string{
-		"claude/parser", "claude/internal/mcpbridge", "claude/internal/wire"}},
+	{"hooks", "the hook engine: matching, chains, answers, registration", []string{"claude/hooks"}},
+	{"protocol", "decoding the CLI's messages; the in-process MCP bridge", []string{
+		"claude/parser", "claude/internal/mcpbridge"}},
 	{"base", "types (no goroutines, no I/O) and leaf helpers", []string{
 		"claude/shared", "claude/internal/childenv", "claude/internal/procgroup", "claude/policy/shellparse"}},
 }
@@ -61,11 +62,11 @@ var errorPrefixes = map[string]string{
 	"claude/policy":               "policy: ",
 	"claude/sessions":             "sessions: ",
 	"claude/subprocess":           "subprocess: ",
+	"claude/hooks":                "hooks: ",
 	"claude/parser":               "parser: ",
 	"claude/shared":               "shared: ",
 	"claude/internal/commandhook": "v2: ",         // WithCommandHooks
 	"claude/internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
-	"claude/internal/wire":        "subprocess: ", // the transport's answers to hook requests
 	"claude/internal/childenv":    "subprocess: ", // the CLI's environment
 	"claude/internal/procgroup":   "subprocess: ", // the CLI's process group
 	"claude/policy/shellparse":    "policy: ",

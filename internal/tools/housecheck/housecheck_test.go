@@ -76,7 +76,7 @@ func TestLayering(t *testing.T) {
 		// upward: the parser imports the transport
 		"claude/parser/up.go": goFile("parser", "", core+"/claude/subprocess"),
 		// downward: fine
-		"claude/subprocess/down.go": goFile("subprocess", "", core+"/claude/parser", core+"/internal/wire"),
+		"claude/subprocess/down.go": goFile("subprocess", "", core+"/claude/parser", core+"/claude/hooks"),
 		// sideways on one floor, and a named edge
 		"claude/parser/control.go": goFile("parser", "", core+"/internal/control"),
 		// production imports tooling; its test may
@@ -88,7 +88,7 @@ func TestLayering(t *testing.T) {
 		"claude/newpkg/n.go": goFile("newpkg", ""),
 		// another module: another module's internal package, in code and in tests; its own is fine
 		"contrib/otel/go.mod":                "module " + core + "/contrib/otel\n",
-		"contrib/otel/o.go":                  goFile("otel", "", core+"/internal/wire", core+"/contrib/otel/internal/own"),
+		"contrib/otel/o.go":                  goFile("otel", "", core+"/claude/internal/mcpbridge", core+"/contrib/otel/internal/own"),
 		"contrib/otel/o_test.go":             goFile("otel", "", core+"/internal/testkit/replay"),
 		"contrib/otel/internal/own/own.go":   goFile("own", ""),
 		"examples/go.mod":                    "module " + core + "/examples\n",
@@ -101,15 +101,15 @@ func TestLayering(t *testing.T) {
 		"import claude/parser -> internal/control",
 		"import claude/v2 -> internal/testkit/replay",
 		"floor claude/newpkg",
-		"import contrib/otel -> claude/internal/wire",
+		"import contrib/otel -> claude/internal/mcpbridge",
 		"import contrib/otel -> internal/testkit/replay",
 	)
 }
 
 func TestFloorTableNamesRealPackages(t *testing.T) {
 	r := fixture(t, nil)
-	r.files = slices.DeleteFunc(r.files, func(f *file) bool { return f.pkg == core+"/internal/wire" })
-	wantKeys(t, checkLayering(r), "floor claude/internal/wire")
+	r.files = slices.DeleteFunc(r.files, func(f *file) bool { return f.pkg == core+"/claude/hooks" })
+	wantKeys(t, checkLayering(r), "floor claude/hooks")
 }
 
 func TestSize(t *testing.T) {

@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"log/slog"
@@ -11,11 +11,11 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// DefaultHookTimeout bounds one handler run when neither the HookConfig nor the session sets one.
-const DefaultHookTimeout = 5 * time.Second
+// DefaultTimeout bounds one handler run when neither the HookConfig nor the session sets one.
+const DefaultTimeout = 5 * time.Second
 
-// HookRun reports one handler run to the executor's observer.
-type HookRun struct {
+// HandlerRun reports one handler run to the executor's observer.
+type HandlerRun struct {
 	// ID numbers the executor's handler runs from 1; the background phase of an async answer
 	// (Async true) has the ID of the run that gave it.
 	ID        uint64
@@ -35,11 +35,39 @@ type HookRun struct {
 	Err      error
 	// Output is the handler's answer, in the end report of a run that succeeded (nil otherwise).
 	Output shared.HookOutput
+	// Decision and Reason are the verdict of Output as the engine read it (Normalize; the
+	// event's own field for PreToolUse, PermissionRequest and PreModelSwitch), in the end report
+	// of a run that succeeded; for a run that failed on an event that guards an action, the
+	// engine's denial. Observers read them rather than the handler's answer: the engine reads each
+	// answer once.
+	Decision shared.Decision
+	Reason   string
 }
 
-// ExecutorOptions configure a HookExecutor.
-type ExecutorOptions struct {
-	// DefaultTimeout applies to configs without a Timeout. Zero means DefaultHookTimeout.
+// failClosedReason is the Reason of a failed run on an event that guards an action.
+const failClosedReason = "hook failed, denied by the SDK (fail-closed)"
+
+// verdictOf returns the decision of s, an answer in Normalize's form, and its reason.
+func verdictOf(s *shared.SyncHookOutput) (shared.Decision, string) {
+	if s == nil {
+		return "", ""
+	}
+	switch sp := s.HookSpecificOutput.(type) {
+	case *shared.PreToolUseOutput:
+		return sp.PermissionDecision, sp.PermissionDecisionReason
+	case *shared.PermissionRequestOutput:
+		if sp.Decision != nil {
+			return shared.Decision(sp.Decision.Behavior), sp.Decision.Message
+		}
+	case *shared.ModelSwitchOutput:
+		return sp.PermissionDecision, sp.PermissionDecisionReason
+	}
+	return s.Decision, s.Reason
+}
+
+// Options configure a Engine.
+type Options struct {
+	// DefaultTimeout applies to configs without a Timeout. Zero means DefaultTimeout.
 	DefaultTimeout time.Duration
 	// Logger receives failures. Nil means slog.Default(). Tool inputs are never logged.
 	Logger *slog.Logger
@@ -48,31 +76,31 @@ type ExecutorOptions struct {
 	// goroutine that answers for it, after which the chain reports nothing more), so the reports
 	// of one chain never overlap. It must be fast. The
 	// background phase of an async answer is reported from its own goroutine (Async true).
-	Observe func(HookRun)
+	Observe func(HandlerRun)
 	// Progress, if set, gets the progress lines of handler runs (shared.ReportHookProgress, and the
 	// output lines of a CommandHook) as they come, between the run's two Observe reports; lines
 	// after the run ended are dropped. It must be fast.
-	Progress func(run HookRun, stream, line string)
+	Progress func(run HandlerRun, stream, line string)
 	// StrictToolNames makes a tool event's matcher that names a tool the CLI does not have (see
 	// shared.UnknownToolNames) a registration error (wrapping shared.ErrUnknownTool), from
-	// NewHookExecutor and RegisterScoped. False (the default) logs a warning instead.
+	// New and RegisterScoped. False (the default) logs a warning instead.
 	StrictToolNames bool
 }
 
-// HookExecutor runs the Go handlers registered for each event as an ordered chain. Its base hooks
+// Engine runs the Go handlers registered for each event as an ordered chain. Its base hooks
 // are fixed at construction; scoped hooks (RegisterScoped) come and go, published as an immutable
 // snapshot that each chain loads once. It is safe for concurrent use: several hook requests run at
 // once, each on the goroutine of Serve's caller, or Run's own.
-type HookExecutor struct {
+type Engine struct {
 	byEvent map[shared.HookEvent][]*registeredHook
-	opts    ExecutorOptions
+	opts    Options
 	logger  *slog.Logger
 
 	// scoped is the current set of scoped hooks (nil: there has never been one); smu serialises
 	// the writers. A chain loads it once and keeps it to its end.
 	scoped atomic.Pointer[scopeSet]
 	smu    sync.Mutex
-	// runs numbers the handler runs (HookRun.ID).
+	// runs numbers the handler runs (HandlerRun.ID).
 	runs atomic.Uint64
 	// async tracks the background phases of async answers (see async.go).
 	async asyncRuns
@@ -92,7 +120,7 @@ type registeredHook struct {
 
 // compileHooks turns validated hooks into registered hooks, per event, in order. A tool event's
 // matcher naming a tool the CLI does not have is logged, or, with StrictToolNames, an error.
-func (x *HookExecutor) compileHooks(hooks shared.Hooks, scope, agentID string) (map[shared.HookEvent][]*registeredHook, error) {
+func (x *Engine) compileHooks(hooks shared.Hooks, scope, agentID string) (map[shared.HookEvent][]*registeredHook, error) {
 	if err := hooks.Validate(); err != nil {
 		return nil, err
 	}
@@ -101,7 +129,7 @@ func (x *HookExecutor) compileHooks(hooks shared.Hooks, scope, agentID string) (
 			return nil, err
 		}
 	} else if bad := shared.UnknownToolNames(hooks); len(bad) > 0 {
-		x.logger.Warn("subprocess: a hook matcher names a tool the CLI does not have; the hook will not fire for it",
+		x.logger.Warn("hooks: a hook matcher names a tool the CLI does not have; the hook will not fire for it",
 			"names", bad, "scope", scope)
 	}
 	out := map[shared.HookEvent][]*registeredHook{}
@@ -119,13 +147,13 @@ func (x *HookExecutor) compileHooks(hooks shared.Hooks, scope, agentID string) (
 	return out, nil
 }
 
-// NewHookExecutor validates hooks (see shared.Hooks.Validate, and ExecutorOptions.StrictToolNames),
+// New validates hooks (see shared.Hooks.Validate, and Options.StrictToolNames),
 // compiles every matcher once, and returns an executor.
-func NewHookExecutor(hooks shared.Hooks, opts ExecutorOptions) (*HookExecutor, error) {
+func New(hooks shared.Hooks, opts Options) (*Engine, error) {
 	if opts.DefaultTimeout <= 0 {
-		opts.DefaultTimeout = DefaultHookTimeout
+		opts.DefaultTimeout = DefaultTimeout
 	}
-	x := &HookExecutor{opts: opts, logger: opts.Logger}
+	x := &Engine{opts: opts, logger: opts.Logger}
 	if x.logger == nil {
 		x.logger = slog.Default()
 	}
@@ -140,7 +168,7 @@ func NewHookExecutor(hooks shared.Hooks, opts ExecutorOptions) (*HookExecutor, e
 
 // Events returns the events the CLI must send: those with at least one handler, base or scoped,
 // and SubagentStop while a scope is bound to an agent (it ends the scope).
-func (x *HookExecutor) Events() []shared.HookEvent {
+func (x *Engine) Events() []shared.HookEvent {
 	snap := x.scoped.Load()
 	var out []shared.HookEvent
 	for _, e := range shared.AllHookEvents() {
@@ -153,7 +181,7 @@ func (x *HookExecutor) Events() []shared.HookEvent {
 
 // Has reports whether the SDK handles event e: it has a handler, or a scope has (or had) one, so
 // that a request for it is answered by a chain (possibly empty: {}) rather than refused.
-func (x *HookExecutor) Has(e shared.HookEvent) bool {
+func (x *Engine) Has(e shared.HookEvent) bool {
 	if x == nil {
 		return false
 	}
@@ -161,7 +189,7 @@ func (x *HookExecutor) Has(e shared.HookEvent) bool {
 }
 
 // hooksOf returns e's handlers, base then scoped (snap may be nil), in chain order.
-func (x *HookExecutor) hooksOf(e shared.HookEvent, snap *scopeSet) []*registeredHook {
+func (x *Engine) hooksOf(e shared.HookEvent, snap *scopeSet) []*registeredHook {
 	if snap == nil || len(snap.byEvent[e]) == 0 {
 		return x.byEvent[e]
 	}
@@ -184,7 +212,7 @@ const maxCLITimeout = (1<<31 - 1) * time.Millisecond
 // first; the CLI's is a second line for an SDK that cannot answer. The rule is not a cap below the
 // chain's worst case: the CLI would then answer for a chain still running. 1,000 handlers with
 // disjoint name lists register one handler's timeout, not 1,000.
-func (x *HookExecutor) ChainTimeout(e shared.HookEvent) time.Duration {
+func (x *Engine) ChainTimeout(e shared.HookEvent) time.Duration {
 	hooks := x.hooksOf(e, x.scoped.Load())
 	// The candidate values: every listed name, and "" standing for any other value.
 	values := []string{""}
@@ -222,7 +250,7 @@ func (x *HookExecutor) ChainTimeout(e shared.HookEvent) time.Duration {
 // the CLI reads as a list entry (letters, digits, '_', '-', inner spaces), else "" (everything).
 // The CLI applies its tool aliases to the list itself ("Task" also fires for Agent). The SDK
 // filters again with its own matchers, so the CLI's different regex semantics never matter.
-func (x *HookExecutor) CLIMatcher(e shared.HookEvent) string {
+func (x *Engine) CLIMatcher(e shared.HookEvent) string {
 	if !e.UsesMatcher() {
 		return ""
 	}
@@ -265,4 +293,20 @@ func cliListName(n string) bool {
 		}
 	}
 	return true
+}
+
+// PermissionHook reports whether the CLI sends a PermissionRequest hook request along with a
+// can_use_tool request for tool (the CLI matcher of the PermissionRequest handlers matches it),
+// and how long an allowed prompt waits for that hook's decision: its chain's timeout, plus a
+// second for its request to arrive.
+func (x *Engine) PermissionHook(tool string) (expected bool, wait time.Duration) {
+	const e = shared.HookEventPermissionRequest
+	if !x.Has(e) {
+		return false, 0
+	}
+	m, err := shared.CompileMatcher(x.CLIMatcher(e))
+	if err == nil && !m.Match(tool) { // an invalid matcher cannot be: wait rather than not
+		return false, 0
+	}
+	return true, x.ChainTimeout(e) + time.Second
 }

@@ -1,9 +1,9 @@
-package wire_test
+package hooks_test
 
 import (
 	"testing"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -11,7 +11,7 @@ func BenchmarkMarshal(b *testing.B) {
 	out := shared.Deny("no writes to /etc")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := wire.Marshal(shared.HookEventPreToolUse, out); err != nil {
+		if _, err := hooks.Marshal(shared.HookEventPreToolUse, out); err != nil {
 			b.Fatal(err)
 		}
 	}

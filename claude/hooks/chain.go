@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"context"
@@ -7,14 +7,13 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// ChainResult is the outcome of one chain run.
-type ChainResult struct {
+// Result is the outcome of one chain run.
+type Result struct {
 	// Output is the merged answer to send; nil means "no opinion" ({}). A *shared.SyncHookOutput
-	// here is in the form wire.Normalize returns (the transport writes it with wire.Encode, without
+	// here is in the form Normalize returns (the transport writes it with encode, without
 	// normalising it again).
 	Output shared.HookOutput
 	// Ran counts the handlers that matched and ran.
@@ -25,6 +24,9 @@ type ChainResult struct {
 	// Cancelled is true when ctx was cancelled (the CLI cancelled the request or the session
 	// closed): no answer must be sent.
 	Cancelled bool
+	// Answer is Output as the CLI reads it for the event (encoded once, when the chain ends; nil
+	// when Cancelled): what the transport writes.
+	Answer *Answer
 }
 
 // chainKey is the context key under which a handler's ctx carries its executor (see InChain).
@@ -32,8 +34,8 @@ type chainKey struct{}
 
 // InChain reports whether ctx is (derived from) the ctx of a handler that x is running: the caller
 // runs inside one of x's hook chains.
-func (x *HookExecutor) InChain(ctx context.Context) bool {
-	cx, _ := ctx.Value(chainKey{}).(*HookExecutor)
+func (x *Engine) InChain(ctx context.Context) bool {
+	cx, _ := ctx.Value(chainKey{}).(*Engine)
 	return cx == x
 }
 
@@ -53,12 +55,12 @@ func (x *HookExecutor) InChain(ctx context.Context) bool {
 // dropped (as net/http's TimeoutHandler does). Handlers must honour ctx, or they leak until they
 // return.
 //
-// ctx bounds the whole chain: once it is done, Run returns ChainResult{Cancelled: true} (no answer
+// ctx bounds the whole chain: once it is done, Run returns Result{Cancelled: true} (no answer
 // must be sent), even if a handler already answered. in is modified (its ToolInput) as the chain
-// rewrites it. requestID labels the runs (HookRun.RequestID).
-func (x *HookExecutor) Run(ctx context.Context, in shared.HookInput, requestID string) ChainResult {
-	done := make(chan ChainResult, 1)
-	go x.Serve(ctx, in, requestID, func(res ChainResult) { done <- res }) // ends with the chain
+// rewrites it. requestID labels the runs (HandlerRun.RequestID).
+func (x *Engine) Run(ctx context.Context, in shared.HookInput, requestID string) Result {
+	done := make(chan Result, 1)
+	go x.Serve(ctx, in, requestID, func(res Result) { done <- res }) // ends with the chain
 	return <-done
 }
 
@@ -68,7 +70,7 @@ func (x *HookExecutor) Run(ctx context.Context, in shared.HookInput, requestID s
 // starts. The handler is then left to finish on its own and what it returns is dropped; Serve
 // returns when it does. This is the transport's path: the goroutine that read a request runs its
 // handlers (readStdout), and the fail-closed deadline answers without a goroutine per handler.
-func (x *HookExecutor) Serve(ctx context.Context, in shared.HookInput, requestID string, answer func(ChainResult)) {
+func (x *Engine) Serve(ctx context.Context, in shared.HookInput, requestID string, answer func(Result)) {
 	e := in.Base().HookEventName
 	c := &chainRun{x: x, e: e, in: in, id: requestID, snap: x.scoped.Load(), answer: answer}
 	c.m.event = e
@@ -79,12 +81,12 @@ func (x *HookExecutor) Serve(ctx context.Context, in shared.HookInput, requestID
 // running the chain, or, once a handler outlived its deadline or ctx, by the goroutine that
 // answers for it (handlerEnd decides which, once per handler).
 type chainRun struct {
-	x      *HookExecutor
+	x      *Engine
 	e      shared.HookEvent
 	in     shared.HookInput
 	id     string
 	snap   *scopeSet
-	answer func(ChainResult)
+	answer func(Result)
 
 	m   merger
 	ran int
@@ -100,7 +102,7 @@ func (c *chainRun) run(ctx context.Context) {
 		}
 		if ctx.Err() != nil {
 			// Cancelled between two handlers: the next one does not start.
-			c.finish(ChainResult{Ran: c.ran, Cancelled: true, Err: c.x.hookError(c.e, h, shared.ErrHookCancelled)})
+			c.finish(Result{Ran: c.ran, Cancelled: true, Err: c.x.hookError(c.e, h, shared.ErrHookCancelled)})
 			return
 		}
 		c.ran++
@@ -112,17 +114,20 @@ func (c *chainRun) run(ctx context.Context) {
 }
 
 // finish hands res to answer; a SubagentStop chain first ends the scopes of its agent.
-func (c *chainRun) finish(res ChainResult) {
+func (c *chainRun) finish(res Result) {
 	if c.e == shared.HookEventSubagentStop && c.snap != nil && c.snap.agents > 0 {
 		// The agent's scopes end with it, before the CLI hears the answer.
 		c.x.endAgent(c.in.Base().AgentID, res.Output)
+	}
+	if !res.Cancelled {
+		res.Answer = c.x.answerFor(c.e, res.Output)
 	}
 	c.answer(res)
 }
 
 // finishMerged answers with the merged answers so far.
 func (c *chainRun) finishMerged() {
-	c.finish(ChainResult{Output: c.m.result(), Ran: c.ran, Err: c.err})
+	c.finish(Result{Output: c.m.result(), Ran: c.ran, Err: c.err})
 }
 
 // handlerResult is what a handler run gives back.
@@ -137,7 +142,7 @@ type handlerResult struct {
 // settles the run (a timeout or a cancel) and the chain, and call, once h returns, reports the
 // chain ended without touching it.
 func (c *chainRun) call(ctx context.Context, h *registeredHook) bool {
-	run := HookRun{ID: c.x.runs.Add(1), Event: c.e, Index: h.index, Name: h.name, Scope: h.scope, RequestID: c.id, Started: time.Now()}
+	run := HandlerRun{ID: c.x.runs.Add(1), Event: c.e, Index: h.index, Name: h.name, Scope: h.scope, RequestID: c.id, Started: time.Now()}
 	if tc := shared.ToolCall(c.in); tc != nil {
 		run.ToolName, run.ToolUseID = tc.ToolName, tc.ToolUseID
 	}
@@ -162,7 +167,7 @@ func (c *chainRun) call(ctx context.Context, h *registeredHook) bool {
 
 // handlerEnd settles one handler run, once: classifies r, checks and normalises its answer,
 // reports the end, and folds it into the chain. It reports whether the chain ended.
-func (c *chainRun) handlerEnd(ctx, hctx context.Context, h *registeredHook, run HookRun, prog *progressReporter, r handlerResult) bool {
+func (c *chainRun) handlerEnd(ctx, hctx context.Context, h *registeredHook, run HandlerRun, prog *progressReporter, r handlerResult) bool {
 	// Decide by the contexts: a handler that honours ctx returns as ctx ends, with ctx.Err() or
 	// with an answer; either way an answer given then must not count (an allow after the
 	// deadline would fail open).
@@ -185,6 +190,12 @@ func (c *chainRun) handlerEnd(ctx, hctx context.Context, h *registeredHook, run 
 		prog.end() // no progress line after the end report
 	}
 	run.Output = out
+	switch {
+	case err == nil:
+		run.Decision, run.Reason = verdictOf(norm)
+	case c.e.GuardsAction():
+		run.Decision, run.Reason = shared.DecisionDeny, failClosedReason
+	}
 	c.x.observeEnd(run, err)
 	if work != nil {
 		c.x.startAsync(run, h, work) // reported after this run's end
@@ -193,7 +204,7 @@ func (c *chainRun) handlerEnd(ctx, hctx context.Context, h *registeredHook, run 
 }
 
 // readAnswer reads a handler's answer: an async one (asyncAnswer), or a synchronous one read
-// once with wire.Normalize (norm), which is what the merger folds in. An answer that cannot be
+// once with Normalize (norm), which is what the merger folds in. An answer that cannot be
 // written for the event is an ErrInvalidOutput.
 func (c *chainRun) readAnswer(r handlerResult) (out shared.HookOutput, norm *shared.SyncHookOutput, work *shared.AsyncWork, err error) {
 	if r.err != nil {
@@ -207,7 +218,7 @@ func (c *chainRun) readAnswer(r handlerResult) (out shared.HookOutput, norm *sha
 	case shared.AsyncHookOutput, *shared.AsyncHookOutput:
 		return out, nil, nil, nil // valid here: asyncAnswer refuses it on events that guard an action
 	}
-	norm, werr := wire.Normalize(c.e, out)
+	norm, werr := Normalize(c.e, out)
 	if werr != nil {
 		return out, nil, nil, fmt.Errorf("%w: %v", shared.ErrInvalidOutput, werr)
 	}
@@ -218,7 +229,7 @@ func (c *chainRun) readAnswer(r handlerResult) (out shared.HookOutput, norm *sha
 // was answered).
 func (c *chainRun) settle(ctx context.Context, h *registeredHook, out shared.HookOutput, norm *shared.SyncHookOutput, err error) bool {
 	if ctx.Err() != nil && errors.Is(err, shared.ErrHookCancelled) {
-		c.finish(ChainResult{Ran: c.ran, Cancelled: true, Err: err})
+		c.finish(Result{Ran: c.ran, Cancelled: true, Err: err})
 		return true
 	}
 	if err == nil {
@@ -233,7 +244,7 @@ func (c *chainRun) settle(ctx context.Context, h *registeredHook, out shared.Hoo
 	}
 	c.x.logger.Warn("hook failed", "event", string(c.e), "hook", hookLabel(h), "error", errSummary(err))
 	if c.e.GuardsAction() {
-		c.finish(ChainResult{Output: wire.Deny(c.e, "hook failed, denied by the SDK (fail-closed): "+errSummary(err)), Ran: c.ran, Err: c.err})
+		c.finish(Result{Output: Denial(c.e, failClosedReason+": "+errSummary(err)), Ran: c.ran, Err: c.err})
 		return true
 	}
 	if errors.Is(err, shared.ErrHookTimeout) {
@@ -244,7 +255,7 @@ func (c *chainRun) settle(ctx context.Context, h *registeredHook, out shared.Hoo
 }
 
 // hookError wraps err as a *HookError of h, unless it is one.
-func (x *HookExecutor) hookError(e shared.HookEvent, h *registeredHook, err error) error {
+func (x *Engine) hookError(e shared.HookEvent, h *registeredHook, err error) error {
 	if he, ok := err.(*shared.HookError); ok {
 		return he
 	}
@@ -252,7 +263,7 @@ func (x *HookExecutor) hookError(e shared.HookEvent, h *registeredHook, err erro
 }
 
 // observeEnd reports the end of run to Observe, its outcome classified from err.
-func (x *HookExecutor) observeEnd(run HookRun, err error) {
+func (x *Engine) observeEnd(run HandlerRun, err error) {
 	if x.opts.Observe == nil {
 		return
 	}

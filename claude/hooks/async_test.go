@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"context"
@@ -20,10 +20,10 @@ import (
 type runLog struct {
 	mu    sync.Mutex
 	lines []string
-	ends  chan HookRun // every end report of an async phase
+	ends  chan HandlerRun // every end report of an async phase
 }
 
-func newRunLog() *runLog { return &runLog{ends: make(chan HookRun, 16)} }
+func newRunLog() *runLog { return &runLog{ends: make(chan HandlerRun, 16)} }
 
 func (l *runLog) add(s string) {
 	l.mu.Lock()
@@ -31,7 +31,7 @@ func (l *runLog) add(s string) {
 	l.mu.Unlock()
 }
 
-func (l *runLog) observe(r HookRun) {
+func (l *runLog) observe(r HandlerRun) {
 	phase := ""
 	if r.Async {
 		phase = " async"
@@ -46,7 +46,9 @@ func (l *runLog) observe(r HookRun) {
 	}
 }
 
-func (l *runLog) progress(r HookRun, stream, line string) { l.add(r.Name + " " + stream + ": " + line) }
+func (l *runLog) progress(r HandlerRun, stream, line string) {
+	l.add(r.Name + " " + stream + ": " + line)
+}
 
 func (l *runLog) got() []string {
 	l.mu.Lock()
@@ -73,7 +75,7 @@ func TestAsyncAnswerRunsInTheBackground(t *testing.T) {
 			{Name: "ctx", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return shared.AddContext("sync context"), nil
 			}},
-		}}, ExecutorOptions{Observe: log.observe})
+		}}, Options{Observe: log.observe})
 		res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r")
 		if res.Err != nil || res.Ran != 2 {
 			t.Fatalf("Run = %+v", res)
@@ -106,7 +108,7 @@ func TestAsyncAnswerRefusedForGuardingEvents(t *testing.T) {
 	work := shared.Async(time.Second, func(context.Context) (shared.HookOutput, error) { started = true; return nil, nil })
 	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPermissionRequest, shared.HookEventUserPromptSubmit} {
 		for _, out := range []shared.HookOutput{work, &shared.AsyncHookOutput{Async: true}, shared.AsyncHookOutput{Async: true}} {
-			x := newExecutor(t, shared.Hooks{e: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return out, nil }}}}, ExecutorOptions{})
+			x := newExecutor(t, shared.Hooks{e: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return out, nil }}}}, Options{})
 			res := x.Run(context.Background(), input(e, "Bash"), "r")
 			if !errors.Is(res.Err, shared.ErrAsyncNotAllowed) {
 				t.Errorf("%s %T: Err = %v, want shared.ErrAsyncNotAllowed", e, out, res.Err)
@@ -122,7 +124,7 @@ func TestAsyncAnswerRefusedForGuardingEvents(t *testing.T) {
 	}
 	x := newExecutor(t, shared.Hooks{shared.HookEventStop: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return &shared.AsyncHookOutput{Async: true}, nil
-	}}}}, ExecutorOptions{})
+	}}}}, Options{})
 	if got := wireJSON(t, shared.HookEventStop, x.Run(context.Background(), input(shared.HookEventStop, ""), "r").Output); !cmp.Equal(got, map[string]any{"async": true}) {
 		t.Errorf("Stop {async:true} answered %v", got)
 	}
@@ -151,7 +153,7 @@ func TestAsyncWorkFailures(t *testing.T) {
 				stuck := make(chan struct{}) // a work that ignores its ctx waits for the test's end
 				x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "h", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 					return shared.Async(3*time.Second, func(ctx context.Context) (shared.HookOutput, error) { return tt.work(ctx, stuck) }), nil
-				}}}}, ExecutorOptions{Observe: log.observe})
+				}}}}, Options{Observe: log.observe})
 				if res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r"); res.Err != nil || res.Output != nil {
 					t.Fatalf("Run = %+v, want no opinion at once", res)
 				}
@@ -179,7 +181,7 @@ func TestCloseWaitsForAsyncWork(t *testing.T) {
 				<-release
 				return nil, nil
 			}), nil
-		}}}}, ExecutorOptions{Observe: log.observe})
+		}}}}, Options{Observe: log.observe})
 		x.Run(context.Background(), input(shared.HookEventNotification, ""), "r1")
 		closed := make(chan struct{})
 		go func() { x.Close(); close(closed) }()
@@ -209,7 +211,7 @@ func TestCommandHookTwoPhaseAsync(t *testing.T) {
 	cmd := `if [ "$HOOK_ASYNC_PHASE" = 1 ]; then echo "$HOOK_TOOL_NAME" > ` + marker + `; echo second; else echo '{"async":true,"asyncTimeout":5000}'; fi`
 	log := newRunLog()
 	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "cmd", Handler: commandhook.New(cmd, shared.CommandHookOptions{})}}},
-		ExecutorOptions{Observe: log.observe, Progress: log.progress})
+		Options{Observe: log.observe, Progress: log.progress})
 	res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r")
 	if res.Err != nil || res.Output != nil {
 		t.Fatalf("first phase: %+v, want no opinion", res)
@@ -229,7 +231,7 @@ func TestCommandHookTwoPhaseAsync(t *testing.T) {
 
 	// For a guarding event the async answer is refused and the second phase never runs.
 	os.Remove(marker)
-	x = newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: commandhook.New(cmd, shared.CommandHookOptions{})}}}, ExecutorOptions{})
+	x = newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: commandhook.New(cmd, shared.CommandHookOptions{})}}}, Options{})
 	res = x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
 	x.Close()
 	if v, _ := denialOf(t, shared.HookEventPreToolUse, res.Output); v != "deny" || !errors.Is(res.Err, shared.ErrAsyncNotAllowed) {

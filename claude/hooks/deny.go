@@ -1,4 +1,4 @@
-package wire
+package hooks
 
 import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -10,7 +10,7 @@ import (
 // decision; for PreModelSwitch a deny; for UserPromptSubmit, UserPromptExpansion and PreSkillShellCommand a block. For
 // other events it returns nil: they fail open. The denial is in the form Normalize returns (a
 // top-level deny is written as "block"), so it can go to Encode as it is.
-func Deny(e shared.HookEvent, reason string) *shared.SyncHookOutput {
+func Denial(e shared.HookEvent, reason string) *shared.SyncHookOutput {
 	switch e {
 	case shared.HookEventPreToolUse:
 		return &shared.SyncHookOutput{Decision: shared.DecisionDeny, Reason: reason, HookSpecificOutput: &shared.PreToolUseOutput{PermissionDecision: shared.DecisionDeny, PermissionDecisionReason: reason}}

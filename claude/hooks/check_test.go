@@ -1,10 +1,10 @@
-package wire_test
+package hooks_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -39,8 +39,8 @@ func TestCheckWireOutputAgreesWithWireOutput(t *testing.T) {
 	outs = append(outs, nil, (*shared.SyncHookOutput)(nil), shared.Allow(), shared.AsyncHookOutput{}, &shared.AsyncHookOutput{})
 	for _, e := range shared.AllHookEvents() {
 		for i, o := range outs {
-			_, werr := wire.Output(e, o)
-			verr := wire.Check(e, o)
+			_, werr := hooks.AnswerOf(e, o)
+			verr := hooks.Check(e, o)
 			if (werr == nil) != (verr == nil) {
 				t.Errorf("%s, output %d (%#v): CheckWireOutput %v, WireOutput %v", e, i, o, verr, werr)
 			}
@@ -52,7 +52,7 @@ func TestCheckWireOutputAgreesWithWireOutput(t *testing.T) {
 // checking it builds nothing.
 func TestCheckWireOutputNoOpinionAllocatesNothing(t *testing.T) {
 	for _, o := range []shared.HookOutput{nil, (*shared.SyncHookOutput)(nil)} {
-		if n := testing.AllocsPerRun(100, func() { _ = wire.Check(shared.HookEventPostToolUse, o) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { _ = hooks.Check(shared.HookEventPostToolUse, o) }); n != 0 {
 			t.Errorf("CheckWireOutput(%#v): %v allocations, want 0", o, n)
 		}
 	}
@@ -64,7 +64,7 @@ func TestCheckWireOutputGuardingEvents(t *testing.T) {
 	work := shared.Async(0, func(context.Context) (shared.HookOutput, error) { return nil, nil })
 	for _, o := range []shared.HookOutput{(*shared.SyncHookOutput)(nil), (*shared.AsyncHookOutput)(nil), work, shared.AsyncHookOutput{Async: true}} {
 		for _, e := range shared.AllHookEvents() {
-			err := wire.Check(e, o)
+			err := hooks.Check(e, o)
 			if (err != nil) != e.GuardsAction() {
 				t.Errorf("CheckWireOutput(%s, %#v) = %v; want an error exactly on guarding events", e, o, err)
 			}

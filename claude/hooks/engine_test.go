@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -78,14 +77,14 @@ func chain(rec *recorder, e shared.HookEvent, steps ...step) shared.Hooks {
 	return shared.Hooks{e: cfgs}
 }
 
-func newExecutor(t testing.TB, hooks shared.Hooks, opts ExecutorOptions) *HookExecutor {
+func newExecutor(t testing.TB, hooks shared.Hooks, opts Options) *Engine {
 	t.Helper()
 	if opts.Logger == nil {
 		opts.Logger = quiet
 	}
-	x, err := NewHookExecutor(hooks, opts)
+	x, err := New(hooks, opts)
 	if err != nil {
-		t.Fatalf("NewHookExecutor: %v", err)
+		t.Fatalf("New: %v", err)
 	}
 	return x
 }
@@ -108,7 +107,7 @@ func input(e shared.HookEvent, tool string) shared.HookInput {
 // wireJSON is the answer the CLI would read for out, decoded into plain JSON values.
 func wireJSON(t testing.TB, e shared.HookEvent, out shared.HookOutput) any {
 	t.Helper()
-	b, err := wire.Marshal(e, out)
+	b, err := Marshal(e, out)
 	if err != nil {
 		t.Fatalf("MarshalWireOutput(%s, %#v): %v", e, out, err)
 	}
@@ -308,7 +307,7 @@ func TestRunChain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			x := newExecutor(t, chain(rec, tt.event, tt.steps...), ExecutorOptions{})
+			x := newExecutor(t, chain(rec, tt.event, tt.steps...), Options{})
 			res := x.Run(context.Background(), input(tt.event, tt.tool), "req_1")
 			if diff := cmp.Diff(tt.wantCalls, rec.got(), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("handlers run (-want +got):\n%s", diff)
@@ -340,7 +339,7 @@ func TestRunChainOrderIsDeterministic(t *testing.T) {
 		steps = append(steps, step{name: n, out: shared.AddContext(n)})
 		want = append(want, n+":orig")
 	}
-	x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, steps...), ExecutorOptions{})
+	x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, steps...), Options{})
 	for range 50 {
 		rec.calls = nil
 		res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
@@ -368,7 +367,7 @@ func TestRunUpdatedInputIsACopy(t *testing.T) {
 			return nil, nil
 		}},
 	}}
-	x := newExecutor(t, hooks, ExecutorOptions{})
+	x := newExecutor(t, hooks, Options{})
 	res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
 	if got := first.String("command"); got != "orig" {
 		t.Errorf("first handler's input changed to %q", got)
@@ -435,7 +434,7 @@ func TestRunFailsClosed(t *testing.T) {
 						step{name: "before", out: &shared.SyncHookOutput{SystemMessage: "fine"}},
 						fail,
 						step{name: "after", out: &shared.SyncHookOutput{SystemMessage: "never"}},
-					), ExecutorOptions{})
+					), Options{})
 					res := x.Run(context.Background(), input(g.event, "Bash"), "r")
 					calls := rec.got()
 					if len(calls) != 2 || strings.HasPrefix(calls[len(calls)-1], "after") {
@@ -492,7 +491,7 @@ func TestRunTimeoutEndsNonGuardingChain(t *testing.T) {
 					{Handler: slow, Timeout: time.Second},
 					{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { ran = true; return nil, nil }},
 				}}
-				x := newExecutor(t, hooks, ExecutorOptions{})
+				x := newExecutor(t, hooks, Options{})
 				start := time.Now()
 				res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r")
 				if d := time.Since(start); d != time.Second {
@@ -524,7 +523,7 @@ func TestRunTimeoutIsATimeoutEvenWhenTheHandlerReturnsCtxErr(t *testing.T) {
 			x := newExecutor(t, chain(rec, shared.HookEventStop,
 				step{name: "slow", hang: true, timeout: time.Second},
 				step{name: "after"},
-			), ExecutorOptions{Observe: func(r HookRun) {
+			), Options{Observe: func(r HandlerRun) {
 				if r.Outcome != "" {
 					outcomes = append(outcomes, r.Outcome)
 				}
@@ -554,7 +553,7 @@ func TestRunCancelled(t *testing.T) {
 						{Handler: step{name: "after"}.handler(rec)},
 					}}
 					var outcomes []shared.HookOutcome
-					x := newExecutor(t, hooks, ExecutorOptions{Observe: func(r HookRun) {
+					x := newExecutor(t, hooks, Options{Observe: func(r HandlerRun) {
 						if r.Outcome != "" {
 							outcomes = append(outcomes, r.Outcome)
 						}
@@ -579,7 +578,7 @@ func TestRunCancelled(t *testing.T) {
 
 func TestRunCancelledBeforeStart(t *testing.T) {
 	rec := &recorder{}
-	x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, step{name: "a", out: shared.Allow()}), ExecutorOptions{})
+	x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, step{name: "a", out: shared.Allow()}), Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res := x.Run(ctx, input(shared.HookEventPreToolUse, "Bash"), "r")
@@ -600,7 +599,7 @@ func TestRunCancelledAfterSuccess(t *testing.T) {
 			cancel()
 			return shared.Allow(), nil
 		}}}}
-		x := newExecutor(t, hooks, ExecutorOptions{})
+		x := newExecutor(t, hooks, Options{})
 		res := x.Run(ctx, input(shared.HookEventPreToolUse, "Bash"), "r")
 		if !res.Cancelled {
 			t.Errorf("Run = %+v, want Cancelled", res)
@@ -610,7 +609,7 @@ func TestRunCancelledAfterSuccess(t *testing.T) {
 
 func TestRunObserve(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var runs []HookRun
+		var runs []HandlerRun
 		hooks := shared.Hooks{shared.HookEventPostToolUse: {
 			{Name: "slow", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				time.Sleep(1500 * time.Millisecond) // fake time inside the bubble
@@ -624,17 +623,17 @@ func TestRunObserve(t *testing.T) {
 				return nil, ctx.Err()
 			}},
 		}}
-		x := newExecutor(t, hooks, ExecutorOptions{Observe: func(r HookRun) { runs = append(runs, r) }})
+		x := newExecutor(t, hooks, Options{Observe: func(r HandlerRun) { runs = append(runs, r) }})
 		t0 := time.Now()
 		x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "req_7")
-		base := HookRun{Event: shared.HookEventPostToolUse, ToolName: "Bash", ToolUseID: "toolu_01", RequestID: "req_7"}
+		base := HandlerRun{Event: shared.HookEventPostToolUse, ToolName: "Bash", ToolUseID: "toolu_01", RequestID: "req_7"}
 		var ids = map[int]uint64{0: 1, 2: 2, 3: 3, 4: 4} // runs are numbered as they start
-		run := func(idx int, name string, started time.Duration, d time.Duration, o shared.HookOutcome) HookRun {
+		run := func(idx int, name string, started time.Duration, d time.Duration, o shared.HookOutcome) HandlerRun {
 			r := base
 			r.ID, r.Index, r.Name, r.Started, r.Duration, r.Outcome = ids[idx], idx, name, t0.Add(started), d, o
 			return r
 		}
-		want := []HookRun{
+		want := []HandlerRun{
 			run(0, "slow", 0, 0, ""),
 			run(0, "slow", 0, 1500*time.Millisecond, shared.HookOutcomeSuccess),
 			run(2, "fails", 1500*time.Millisecond, 0, ""),
@@ -645,7 +644,7 @@ func TestRunObserve(t *testing.T) {
 			run(4, "hangs", 1500*time.Millisecond, 3*time.Second, shared.HookOutcomeTimeout),
 		}
 		wantErrs := []error{nil, nil, nil, errBoom, nil, shared.ErrHookPanic, nil, shared.ErrHookTimeout}
-		if diff := cmp.Diff(want, runs, cmpopts.IgnoreFields(HookRun{}, "Err")); diff != "" {
+		if diff := cmp.Diff(want, runs, cmpopts.IgnoreFields(HandlerRun{}, "Err")); diff != "" {
 			t.Errorf("observed runs (-want +got):\n%s", diff)
 		}
 		for i := range min(len(runs), len(wantErrs)) {
@@ -665,7 +664,7 @@ func TestPanicIsLoggedWithStack(t *testing.T) {
 		return buf.Write(p)
 	}), nil))
 	hooks := shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("deep trouble") }}}}
-	x := newExecutor(t, hooks, ExecutorOptions{Logger: logger})
+	x := newExecutor(t, hooks, Options{Logger: logger})
 	res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
 	var he *shared.HookError
 	if !errors.As(res.Err, &he) || len(he.Stack) == 0 {
@@ -673,7 +672,7 @@ func TestPanicIsLoggedWithStack(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !strings.Contains(buf.String(), "deep trouble") || !strings.Contains(buf.String(), "executor_test.go") {
+	if !strings.Contains(buf.String(), "deep trouble") || !strings.Contains(buf.String(), "engine_test.go") {
 		t.Errorf("log lacks the panic and its stack:\n%s", buf.String())
 	}
 }
@@ -711,7 +710,7 @@ func TestCLIMatcher(t *testing.T) {
 			for _, m := range tt.matchers {
 				cfgs = append(cfgs, shared.HookConfig{Matcher: m, Handler: trivialHandler})
 			}
-			x := newExecutor(t, shared.Hooks{tt.event: cfgs}, ExecutorOptions{})
+			x := newExecutor(t, shared.Hooks{tt.event: cfgs}, Options{})
 			if got := x.CLIMatcher(tt.event); got != tt.want {
 				t.Errorf("CLIMatcher = %q, want %q", got, tt.want)
 			}
@@ -728,7 +727,7 @@ func TestChainTimeoutAndEvents(t *testing.T) {
 			{Handler: trivialHandler, Timeout: 3 * time.Second},
 		},
 	}
-	x := newExecutor(t, hooks, ExecutorOptions{DefaultTimeout: 2 * time.Second})
+	x := newExecutor(t, hooks, Options{DefaultTimeout: 2 * time.Second})
 	if got := x.ChainTimeout(shared.HookEventPreToolUse); got != 6*time.Second {
 		t.Errorf("ChainTimeout(PreToolUse) = %v, want 6s", got)
 	}
@@ -741,13 +740,13 @@ func TestChainTimeoutAndEvents(t *testing.T) {
 	if !x.Has(shared.HookEventPostToolUse) || x.Has(shared.HookEventStop) {
 		t.Error("Has is wrong")
 	}
-	var nilX *HookExecutor
+	var nilX *Engine
 	if nilX.Has(shared.HookEventPreToolUse) {
 		t.Error("a nil executor has hooks")
 	}
-	d := newExecutor(t, shared.Hooks{shared.HookEventStop: {{Handler: trivialHandler}}}, ExecutorOptions{})
-	if got := d.ChainTimeout(shared.HookEventStop); got != DefaultHookTimeout {
-		t.Errorf("ChainTimeout with no defaults = %v, want %v", got, DefaultHookTimeout)
+	d := newExecutor(t, shared.Hooks{shared.HookEventStop: {{Handler: trivialHandler}}}, Options{})
+	if got := d.ChainTimeout(shared.HookEventStop); got != DefaultTimeout {
+		t.Errorf("ChainTimeout with no defaults = %v, want %v", got, DefaultTimeout)
 	}
 }
 
@@ -763,7 +762,7 @@ func TestNewHookExecutorRejectsBadRegistrations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := NewHookExecutor(tt.hooks, ExecutorOptions{})
+			_, err := New(tt.hooks, Options{})
 			var re *shared.RegistrationError
 			if !errors.As(err, &re) {
 				t.Errorf("err = %v, want a *shared.RegistrationError", err)
@@ -784,7 +783,7 @@ func TestRunCancelledWhileAHandlerIgnoresCtx(t *testing.T) {
 			<-release
 			return shared.Allow(), nil
 		}}}}
-		x := newExecutor(t, hooks, ExecutorOptions{Observe: func(r HookRun) {
+		x := newExecutor(t, hooks, Options{Observe: func(r HandlerRun) {
 			if r.Outcome != "" {
 				outcomes = append(outcomes, r.Outcome)
 			}
@@ -842,7 +841,7 @@ func TestRunReturnsOnTime(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				release := make(chan struct{})
-				x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Timeout: 2 * time.Second, Handler: tt.handler(release)}}}, ExecutorOptions{})
+				x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Timeout: 2 * time.Second, Handler: tt.handler(release)}}}, Options{})
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				if tt.cancelAt > 0 {
@@ -882,7 +881,7 @@ func TestRunMatchesLikeTheMatchers(t *testing.T) {
 	for i, m := range matchers {
 		steps = append(steps, step{name: fmt.Sprint(i), matcher: m})
 	}
-	x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, steps...), ExecutorOptions{})
+	x := newExecutor(t, chain(rec, shared.HookEventPreToolUse, steps...), Options{})
 	for _, v := range values {
 		var want []string
 		for i, m := range matchers {
@@ -913,7 +912,7 @@ func TestRunHandlerIgnoringCtxIsDeniedAtItsDeadline(t *testing.T) {
 			Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				<-release // ignores ctx
 				return shared.Allow(), nil
-			}}}}, ExecutorOptions{Observe: func(r HookRun) {
+			}}}}, Options{Observe: func(r HandlerRun) {
 			if r.Outcome != "" {
 				outcomes = append(outcomes, r.Outcome)
 			}
@@ -947,7 +946,7 @@ func panickingHandler(context.Context, shared.HookInput) (shared.HookOutput, err
 func TestPanicStackReachesHookError(t *testing.T) {
 	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPostToolUse} {
 		t.Run(string(e), func(t *testing.T) {
-			x := newExecutor(t, shared.Hooks{e: {{Handler: panickingHandler}}}, ExecutorOptions{})
+			x := newExecutor(t, shared.Hooks{e: {{Handler: panickingHandler}}}, Options{})
 			res := x.Run(context.Background(), input(e, "Bash"), "r")
 			var he *shared.HookError
 			if !errors.As(res.Err, &he) || !errors.Is(res.Err, shared.ErrHookPanic) {
@@ -985,7 +984,7 @@ func TestMatcherAliasesInTheChain(t *testing.T) {
 		t.Run(tt.matcher+"/"+tt.tool, func(t *testing.T) {
 			x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: tt.matcher, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return shared.Deny("no subagents"), nil
-			}}}}, ExecutorOptions{})
+			}}}}, Options{})
 			res := x.Run(context.Background(), input(shared.HookEventPreToolUse, tt.tool), "r")
 			if got := res.Ran == 1; got != tt.want {
 				t.Errorf("matcher %q fired for tool %q: %v, want %v", tt.matcher, tt.tool, got, tt.want)
@@ -1014,7 +1013,7 @@ func TestChainTimeoutRule(t *testing.T) {
 		want  time.Duration
 	}{
 		{"match-all handlers all run", pre, []hook{{"", time.Second}, {"*", 2 * time.Second}, {"", 0}}, 8 * time.Second},
-		{"1,001 disjoint lists: one handler's timeout", pre, disjoint, DefaultHookTimeout},
+		{"1,001 disjoint lists: one handler's timeout", pre, disjoint, DefaultTimeout},
 		{"overlapping lists: the worst name", pre, []hook{{"Write|Edit", time.Second}, {"Edit", 2 * time.Second}, {"", 4 * time.Second}, {"Read", 9 * time.Second}}, 13 * time.Second},
 		{"aliases are one tool", pre, []hook{{"Task", time.Second}, {"Agent", 2 * time.Second}, {"Bash", 2 * time.Second}}, 3 * time.Second},
 		{"a finite regexp counts for its names", pre, []hook{{"^(Bash|Read)$", time.Second}, {"Bash", 2 * time.Second}, {"Write", 2 * time.Second}}, 3 * time.Second},
@@ -1030,7 +1029,7 @@ func TestChainTimeoutRule(t *testing.T) {
 			for _, h := range tt.hooks {
 				cfgs = append(cfgs, shared.HookConfig{Matcher: h.matcher, Timeout: h.timeout, Handler: trivialHandler})
 			}
-			x := newExecutor(t, shared.Hooks{tt.event: cfgs}, ExecutorOptions{DefaultTimeout: DefaultHookTimeout})
+			x := newExecutor(t, shared.Hooks{tt.event: cfgs}, Options{DefaultTimeout: DefaultTimeout})
 			if got := x.ChainTimeout(tt.event); got != tt.want {
 				t.Errorf("ChainTimeout = %v, want %v", got, tt.want)
 			}
@@ -1049,7 +1048,7 @@ func TestStrictToolNames(t *testing.T) {
 		defer mu.Unlock()
 		return buf.Write(p)
 	}), nil))
-	x := newExecutor(t, hooks, ExecutorOptions{Logger: logger})
+	x := newExecutor(t, hooks, Options{Logger: logger})
 	mu.Lock()
 	if !strings.Contains(buf.String(), "Bsh") {
 		t.Errorf("no warning naming Bsh:\n%s", buf.String())
@@ -1059,12 +1058,12 @@ func TestStrictToolNames(t *testing.T) {
 		t.Errorf("RegisterScoped without strict mode: %v", err)
 	}
 
-	_, err := NewHookExecutor(hooks, ExecutorOptions{Logger: quiet, StrictToolNames: true})
+	_, err := New(hooks, Options{Logger: quiet, StrictToolNames: true})
 	var re *shared.RegistrationError
 	if !errors.Is(err, shared.ErrUnknownTool) || !errors.As(err, &re) || re.Event != shared.HookEventPreToolUse || re.Index != 1 {
-		t.Errorf("strict NewHookExecutor = %v, want a *RegistrationError for PreToolUse[1] wrapping ErrUnknownTool", err)
+		t.Errorf("strict New = %v, want a *RegistrationError for PreToolUse[1] wrapping ErrUnknownTool", err)
 	}
-	sx := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Task|mcp__github__*", Handler: trivialHandler}}}, ExecutorOptions{StrictToolNames: true})
+	sx := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Task|mcp__github__*", Handler: trivialHandler}}}, Options{StrictToolNames: true})
 	if err := sx.RegisterScoped("s", shared.Hooks{shared.HookEventPostToolUse: {{Matcher: "Wirte", Handler: trivialHandler}}}, ScopeOptions{}); !errors.Is(err, shared.ErrUnknownTool) {
 		t.Errorf("strict RegisterScoped = %v, want ErrUnknownTool", err)
 	}

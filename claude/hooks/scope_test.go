@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func agentInput(e shared.HookEvent, tool, agent string) shared.HookInput {
 
 func TestScopedHooksRunAfterTheBaseInRegistrationOrder(t *testing.T) {
 	rec := &recorder{}
-	x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: named(rec, "base")}}}, ExecutorOptions{})
+	x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: named(rec, "base")}}}, Options{})
 	pre := func(name string) shared.Hooks {
 		return shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: named(rec, name+"1")}, {Handler: named(rec, name+"2")}}}
 	}
@@ -82,7 +82,7 @@ func TestScopedHooksRunAfterTheBaseInRegistrationOrder(t *testing.T) {
 func TestScopedOutputsMergeWithTheBase(t *testing.T) {
 	x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Allow(), nil
-	}}}}, ExecutorOptions{})
+	}}}}, Options{})
 	if err := x.RegisterScoped("guard", shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Deny("scoped says no"), nil
 	}}}}, ScopeOptions{}); err != nil {
@@ -96,7 +96,7 @@ func TestScopedOutputsMergeWithTheBase(t *testing.T) {
 
 func TestAgentScope(t *testing.T) {
 	rec := &recorder{}
-	x := newExecutor(t, nil, ExecutorOptions{})
+	x := newExecutor(t, nil, Options{})
 	if x.Has(shared.HookEventSubagentStop) {
 		t.Fatal("Has(SubagentStop) before any scope")
 	}
@@ -117,7 +117,7 @@ func TestAgentScope(t *testing.T) {
 		t.Errorf("the agent scope fired for (-want +got):\n%s", diff)
 	}
 
-	stop := func(agent string) ChainResult {
+	stop := func(agent string) Result {
 		return x.Run(context.Background(), agentInput(shared.HookEventSubagentStop, "", agent), "stop")
 	}
 	stop("a2")
@@ -159,7 +159,7 @@ func TestAgentScope(t *testing.T) {
 }
 
 func TestRegisterScopedValidatesEagerly(t *testing.T) {
-	x := newExecutor(t, nil, ExecutorOptions{})
+	x := newExecutor(t, nil, Options{})
 	ok := shared.Hooks{shared.HookEventPreToolUse: {{Handler: trivialHandler}}}
 	if err := x.RegisterScoped("taken", ok, ScopeOptions{}); err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func TestRegisterScopedValidatesEagerly(t *testing.T) {
 }
 
 func TestScopedRegistrationForTheCLI(t *testing.T) {
-	x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: trivialHandler, Timeout: time.Second}}}, ExecutorOptions{DefaultTimeout: 2 * time.Second})
+	x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: trivialHandler, Timeout: time.Second}}}, Options{DefaultTimeout: 2 * time.Second})
 	if err := x.RegisterScoped("s", shared.Hooks{
 		shared.HookEventPreToolUse: {{Matcher: "Write|Edit", Handler: trivialHandler}},
 		shared.HookEventStop:       {{Handler: trivialHandler, Timeout: 3 * time.Second}},
@@ -222,7 +222,7 @@ func TestScopedHooksUnderConcurrentFires(t *testing.T) {
 	bad := 0
 	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		return nil, nil
-	}}}}, ExecutorOptions{})
+	}}}}, Options{})
 	var wg sync.WaitGroup
 	stopReg := make(chan struct{})
 	wg.Add(1)
@@ -271,7 +271,7 @@ func TestScopedHooksUnderConcurrentFires(t *testing.T) {
 // A handler may register a scope: the running chain keeps its hooks, the next one sees the scope.
 func TestRegisterScopedFromAHandler(t *testing.T) {
 	rec := &recorder{}
-	var x *HookExecutor
+	var x *Engine
 	x = newExecutor(t, shared.Hooks{shared.HookEventSubagentStart: {{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		rec.add("start")
 		if !x.InChain(ctx) {
@@ -281,7 +281,7 @@ func TestRegisterScopedFromAHandler(t *testing.T) {
 			shared.HookEventSubagentStart: {{Handler: named(rec, "scoped-start")}},
 			shared.HookEventPreToolUse:    {{Handler: named(rec, "scoped-pre")}},
 		}, ScopeOptions{AgentID: in.Base().AgentID})
-	}}}}, ExecutorOptions{})
+	}}}}, Options{})
 	if res := x.Run(context.Background(), agentInput(shared.HookEventSubagentStart, "", "a1"), "r1"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -292,7 +292,7 @@ func TestRegisterScopedFromAHandler(t *testing.T) {
 	if x.InChain(context.Background()) {
 		t.Error("InChain(Background) = true")
 	}
-	other := newExecutor(t, nil, ExecutorOptions{})
+	other := newExecutor(t, nil, Options{})
 	if other.InChain(context.WithValue(context.Background(), chainKey{}, x)) {
 		t.Error("InChain is true for another executor's chain")
 	}
@@ -302,7 +302,7 @@ func TestRegisterScopedFromAHandler(t *testing.T) {
 // scoped hooks when they are in use (without a scope the chain pays one atomic load).
 func BenchmarkDispatchScoped(b *testing.B) {
 	for _, matching := range []bool{false, true} {
-		x, err := NewHookExecutor(benchHooks(0), ExecutorOptions{})
+		x, err := New(benchHooks(0), Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

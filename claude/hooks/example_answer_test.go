@@ -1,16 +1,16 @@
-package wire_test
+package hooks_test
 
 import (
 	"fmt"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 func ExampleMarshal() {
 	// One helper, written in each event's own form.
 	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPermissionRequest, shared.HookEventUserPromptSubmit} {
-		b, err := wire.Marshal(e, shared.Deny("no"))
+		b, err := hooks.Marshal(e, shared.Deny("no"))
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -19,11 +19,11 @@ func ExampleMarshal() {
 	}
 
 	// A helper that means nothing for an event is an error (the SDK then denies).
-	_, err := wire.Marshal(shared.HookEventUserPromptSubmit, shared.Ask("x"))
+	_, err := hooks.Marshal(shared.HookEventUserPromptSubmit, shared.Ask("x"))
 	fmt.Println(err)
 	// Output:
 	// {"decision":"block","reason":"no","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
 	// {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}
 	// {"decision":"block","reason":"no"}
-	// shared: invalid hook output for UserPromptSubmit: decision "ask" is only meaningful for PreToolUse
+	// hooks: invalid hook output for UserPromptSubmit: decision "ask" is only meaningful for PreToolUse
 }

@@ -1,4 +1,4 @@
-package wire
+package hooks
 
 import (
 	"fmt"
@@ -105,7 +105,7 @@ func normalizePreToolUse(e shared.HookEvent, s *shared.SyncHookOutput, d shared.
 	default:
 		return outErr(e, "unsupported hookSpecificOutput type %T", spec)
 	}
-	if d != shared.DecisionNone && Rank(d) > Rank(p.PermissionDecision) {
+	if d != shared.DecisionNone && rank(d) > rank(p.PermissionDecision) {
 		p.PermissionDecision, p.PermissionDecisionReason = d, s.Reason
 	}
 	if s.UpdatedInput != nil {
@@ -198,7 +198,7 @@ func normalizeModelSwitch(e shared.HookEvent, s *shared.SyncHookOutput, d shared
 	default:
 		return outErr(e, "unsupported hookSpecificOutput type %T", spec)
 	}
-	if d != shared.DecisionNone && Rank(d) > Rank(m.PermissionDecision) {
+	if d != shared.DecisionNone && rank(d) > rank(m.PermissionDecision) {
 		m.PermissionDecision, m.PermissionDecisionReason = d, s.Reason
 	}
 	c.Reason = ""
@@ -211,8 +211,8 @@ func normalizeModelSwitch(e shared.HookEvent, s *shared.SyncHookOutput, d shared
 }
 
 // Rank orders permission decisions (allow < ask < defer < deny; 0 for none): a stronger one
-// replaces a weaker one, in a handler's answer and across a chain's (claude/subprocess's merger).
-func Rank(d shared.Decision) int {
+// replaces a weaker one, in a handler's answer and across a chain's (merge.go's merger).
+func rank(d shared.Decision) int {
 	switch d {
 	case shared.DecisionAllow:
 		return 1

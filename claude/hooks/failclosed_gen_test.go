@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"context"
@@ -11,14 +11,13 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // What a guard decides is what the CLI does (issue 12, "What it must show"). For every event that
 // guards an action (shared.HookEvent.GuardsAction), every output shape a handler can return, and
 // chains of them, the chain runs through the executor, its answer is encoded with
-// wire.Output and JSON, and decoded as CLI 2.1.330 reads it (docs/HOOKS.md,
+// AnswerOf and JSON, and decoded as CLI 2.1.330 reads it (docs/HOOKS.md,
 // protocol/cli-2.1.330.md §4.3 and §5). The answer must mean exactly what the handlers said by the
 // documented merge rules; a handler that denied, blocked, failed or returned something the SDK
 // cannot send is always the event's denial, never an allow or "no opinion".
@@ -372,7 +371,7 @@ func runChain(t *testing.T, e shared.HookEvent, chain []shape, quiet *slog.Logge
 	for _, s := range chain {
 		cfgs = append(cfgs, shared.HookConfig{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return s.run() }})
 	}
-	x, err := NewHookExecutor(shared.Hooks{e: cfgs}, ExecutorOptions{Logger: quiet})
+	x, err := New(shared.Hooks{e: cfgs}, Options{Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +379,7 @@ func runChain(t *testing.T, e shared.HookEvent, chain []shape, quiet *slog.Logge
 	if res.Cancelled {
 		t.Fatalf("chain cancelled")
 	}
-	w, err := wire.Output(e, res.Output)
+	w, err := AnswerOf(e, res.Output)
 	if err != nil {
 		// The merged answer is the executor's own: it must always be writable.
 		t.Fatalf("WireOutput(%s, merged answer %#v): %v", e, res.Output, err)

@@ -1,4 +1,4 @@
-package wire_test
+package hooks_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -63,9 +63,9 @@ func TestHelpersPerEvent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+string(tt.e), func(t *testing.T) {
-			b, err := wire.Marshal(tt.e, tt.out)
+			b, err := hooks.Marshal(tt.e, tt.out)
 			if tt.want == "" {
-				var oe *wire.OutputError
+				var oe *hooks.OutputError
 				if !errors.As(err, &oe) {
 					t.Fatalf("got %s, %v; want an *OutputError", b, err)
 				}

@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func asyncAnswer(e shared.HookEvent, out shared.HookOutput) (_ shared.HookOutput
 
 // startAsync runs the background phase of an async answer given by run. Its end is reported to
 // Observe (Async true) with its outcome and duration; a failure is logged.
-func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.AsyncWork) {
+func (x *Engine) startAsync(run HandlerRun, h *registeredHook, w *shared.AsyncWork) {
 	timeout := w.Timeout
 	if timeout <= 0 {
 		timeout = shared.DefaultAsyncTimeout
@@ -130,7 +130,7 @@ func (x *HookExecutor) startAsync(run HookRun, h *registeredHook, w *shared.Asyn
 // to end, each at most until its timeout, then cancels the ctx of those still running (they
 // ignored it). Async answers given after Close are not run (reported as cancelled). Chains may
 // still run. Close is idempotent.
-func (x *HookExecutor) Close() {
+func (x *Engine) Close() {
 	a := &x.async
 	a.mu.Lock()
 	a.closed = true

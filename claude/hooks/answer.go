@@ -1,4 +1,4 @@
-package wire
+package hooks
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// HookOutput is a hook answer exactly as the CLI reads it. Build it with Output. Its
+// Answer is a hook answer exactly as the CLI reads it. Build it with Output. Its
 // encoding is the same with github.com/go-json-experiment/json and with encoding/json (omitzero
 // and omitempty on fields for which both codecs agree).
-type HookOutput struct {
+type Answer struct {
 	Async          bool   `json:"async,omitzero"`
 	AsyncTimeout   int    `json:"asyncTimeout,omitzero"`
 	Continue       *bool  `json:"continue,omitzero"`
@@ -20,14 +20,14 @@ type HookOutput struct {
 	Decision       string `json:"decision,omitempty"`
 	Reason         string `json:"reason,omitempty"`
 	SystemMessage  string `json:"systemMessage,omitempty"`
-	// HookSpecificOutput is nil, a *SpecificOutput, or, for a RawSpecificOutput on an event
+	// HookSpecificOutput is nil, a *SpecificAnswer, or, for a RawSpecificOutput on an event
 	// that does not guard an action, a map[string]any with hookEventName set.
 	HookSpecificOutput any `json:"hookSpecificOutput,omitzero"`
 }
 
-// SpecificOutput is the hookSpecificOutput object the CLI reads: hookEventName and the fields
+// SpecificAnswer is the hookSpecificOutput object the CLI reads: hookEventName and the fields
 // of the answered event (only those are set).
-type SpecificOutput struct {
+type SpecificAnswer struct {
 	HookEventName            shared.HookEvent         `json:"hookEventName"`
 	PermissionDecision       shared.Decision          `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string                   `json:"permissionDecisionReason,omitempty"`
@@ -54,7 +54,7 @@ type OutputError struct {
 
 // Error describes the failure.
 func (e *OutputError) Error() string {
-	return fmt.Sprintf("shared: invalid hook output for %s: %s", e.Event, e.Reason)
+	return fmt.Sprintf("hooks: invalid hook output for %s: %s", e.Event, e.Reason)
 }
 
 func outErr(e shared.HookEvent, format string, args ...any) *OutputError {
@@ -62,17 +62,17 @@ func outErr(e shared.HookEvent, format string, args ...any) *OutputError {
 }
 
 // typedNilReason explains why a typed nil is refused on a guarding event.
-const typedNilReason = "a typed nil %s is not \"no opinion\" on an event that guards an action (return a nil HookOutput for that); denied"
+const typedNilReason = "a typed nil %s is not \"no opinion\" on an event that guards an action (return a nil Answer for that); denied"
 
 // Output returns the answer the CLI reads for event e: every decision written in the event's own
 // form (see SyncHookOutput.Decision), the CLI's own words, hookEventName set to e. A nil o gives
 // the empty answer {} ("no opinion"). Output does not modify o. It returns an *OutputError for
 // an output that does not fit e (see Normalize), and for an async answer on an event that
 // guards an action.
-func Output(e shared.HookEvent, o shared.HookOutput) (*HookOutput, error) {
+func AnswerOf(e shared.HookEvent, o shared.HookOutput) (*Answer, error) {
 	switch v := o.(type) {
 	case nil:
-		return &HookOutput{}, nil
+		return &Answer{}, nil
 	case shared.AsyncHookOutput:
 		return wireAsync(e, &v)
 	case *shared.AsyncHookOutput:
@@ -80,7 +80,7 @@ func Output(e shared.HookEvent, o shared.HookOutput) (*HookOutput, error) {
 			if e.GuardsAction() {
 				return nil, outErr(e, typedNilReason, "*shared.AsyncHookOutput")
 			}
-			return &HookOutput{}, nil
+			return &Answer{}, nil
 		}
 		return wireAsync(e, v)
 	case *shared.AsyncWork:
@@ -91,17 +91,17 @@ func Output(e shared.HookEvent, o shared.HookOutput) (*HookOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Encode(e, s), nil
+	return encode(e, s), nil
 }
 
 // Encode returns the answer the CLI reads for s, an output of event e in the form Normalize
 // returns (nil: the empty answer {}). It does not check s again: give it only what Normalize
-// returned, what Deny returns, or a merge of such answers (claude/subprocess's merger).
-func Encode(e shared.HookEvent, s *shared.SyncHookOutput) *HookOutput {
+// returned, what Denial returns, or a merge of such answers (merge.go's merger).
+func encode(e shared.HookEvent, s *shared.SyncHookOutput) *Answer {
 	if s == nil {
-		return &HookOutput{}
+		return &Answer{}
 	}
-	w := &HookOutput{
+	w := &Answer{
 		StopReason:     s.StopReason,
 		SuppressOutput: s.SuppressOutput,
 		Reason:         s.Reason,
@@ -127,11 +127,11 @@ func Encode(e shared.HookEvent, s *shared.SyncHookOutput) *HookOutput {
 	return w
 }
 
-func wireAsync(e shared.HookEvent, a *shared.AsyncHookOutput) (*HookOutput, error) {
+func wireAsync(e shared.HookEvent, a *shared.AsyncHookOutput) (*Answer, error) {
 	if e.GuardsAction() {
 		return nil, outErr(e, "an async answer cannot guard an action (a later decision could not stop it)")
 	}
-	return &HookOutput{Async: true, AsyncTimeout: a.AsyncTimeout}, nil
+	return &Answer{Async: true, AsyncTimeout: a.AsyncTimeout}, nil
 }
 
 // Normalize returns o as the SDK merges and writes it for event e, or nil for "no opinion"
@@ -177,7 +177,7 @@ func Normalize(e shared.HookEvent, o shared.HookOutput) (*shared.SyncHookOutput,
 	return normalize(e, s)
 }
 
-// Check reports whether o can be sent for event e: the error Output(e, o) would
+// Check reports whether o can be sent for event e: the error AnswerOf(e, o) would
 // return, or nil; an *AsyncWork (which the executor answers for) is valid on events that do not
 // guard an action. "No opinion" (a nil o; a nil *SyncHookOutput on an event that does not guard an
 // action), the most common answer, is checked without allocating.
@@ -192,7 +192,7 @@ func Check(e shared.HookEvent, o shared.HookOutput) error {
 		}
 		return nil
 	}
-	_, err := Output(e, o)
+	_, err := AnswerOf(e, o)
 	return err
 }
 
@@ -200,7 +200,7 @@ func Check(e shared.HookEvent, o shared.HookOutput) error {
 // with invalid UTF-8 in a string written as U+FFFD (jsontext.AllowInvalidUTF8), as encoding/json
 // did: a reason taken from a tool's bytes must not keep a denial from being sent.
 func Marshal(e shared.HookEvent, o shared.HookOutput) ([]byte, error) {
-	w, err := Output(e, o)
+	w, err := AnswerOf(e, o)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func Marshal(e shared.HookEvent, o shared.HookOutput) ([]byte, error) {
 
 // wireSpecific writes spec, a normalised output of e (see Normalize), as the CLI reads it.
 func wireSpecific(e shared.HookEvent, spec shared.HookSpecificOutput) any {
-	w := &SpecificOutput{HookEventName: e}
+	w := &SpecificAnswer{HookEventName: e}
 	switch v := spec.(type) {
 	case *shared.PreToolUseOutput:
 		w.PermissionDecision, w.PermissionDecisionReason = v.PermissionDecision, v.PermissionDecisionReason
@@ -239,4 +239,41 @@ func wireSpecific(e shared.HookEvent, spec shared.HookSpecificOutput) any {
 		return m
 	}
 	return w
+}
+
+// lastResortBlock is the answer of last resort, when not even an event's denial can be encoded:
+// a top-level block, never an allow.
+var lastResortBlock = Answer{Decision: "block", Reason: "invalid hook output; denied by the SDK"}
+
+// answerFor returns out, a chain's answer (Result.Output), as the CLI reads it for event e. A
+// *shared.SyncHookOutput is in Normalize's form (a merge, or an event's denial): it is encoded as
+// it is. Anything else is checked by AnswerOf: an output that does not fit e is replaced by e's
+// denial (or {} for events that do not guard an action), and that failing too, by a top-level
+// block.
+func (x *Engine) answerFor(e shared.HookEvent, out shared.HookOutput) *Answer {
+	if s, ok := out.(*shared.SyncHookOutput); ok && s != nil {
+		return encode(e, s)
+	}
+	w, err := AnswerOf(e, out)
+	if err == nil {
+		return w
+	}
+	x.logger.Warn("hooks: invalid hook output", "event", string(e), "error", err)
+	if w, err := AnswerOf(e, Denial(e, "invalid hook output: "+err.Error())); err == nil {
+		return w
+	}
+	block := lastResortBlock
+	return &block
+}
+
+// Refusal returns the answer that refuses a hook request of event e the SDK does not run (it
+// could not be decoded, its id was a duplicate, no handler is registered): e's denial with
+// reason, as the CLI reads it, or nil where e guards no action (the caller then answers {} or an
+// error).
+func Refusal(e shared.HookEvent, reason string) *Answer {
+	d := Denial(e, reason)
+	if d == nil {
+		return nil
+	}
+	return encode(e, d)
 }

@@ -1,15 +1,14 @@
-package subprocess
+package hooks
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // merger folds the answers of one event's chain into one answer. It folds each answer as
-// wire.Normalize read it (the executor reads each answer once, see chainRun.readAnswer), so it sees
+// Normalize read it (the executor reads each answer once, see chainRun.readAnswer), so it sees
 // each decision in one form only (the event's own) and never drops one; its result is in that
 // form too.
 //
@@ -46,7 +45,7 @@ type merger struct {
 }
 
 func (m *merger) setDecision(d shared.Decision, reason string) {
-	if wire.Rank(d) > wire.Rank(m.decision) {
+	if rank(d) > rank(m.decision) {
 		m.decision, m.reason = d, reason
 	}
 }
@@ -60,7 +59,7 @@ func (m *merger) fail(reason string) bool {
 }
 
 // add folds one handler's answer in: o as the handler gave it (an async answer is kept as it is)
-// and s, its synchronous answer as wire.Normalize returned it (nil: no opinion). It reports
+// and s, its synchronous answer as Normalize returned it (nil: no opinion). It reports
 // whether the chain must stop: after a deny, a block, a defer, an answer a guarding event cannot
 // take, or (on events that do not guard an action) continue:false.
 func (m *merger) add(o shared.HookOutput, s *shared.SyncHookOutput, in shared.HookInput) (stop bool) {
@@ -221,7 +220,7 @@ func (m *merger) addContext(s string) {
 // in the merger's own storage.
 func (m *merger) result() shared.HookOutput {
 	if m.failed != "" {
-		return wire.Deny(m.event, m.failed)
+		return Denial(m.event, m.failed)
 	}
 	if !m.any {
 		if m.async != nil {

@@ -1,4 +1,4 @@
-package wire_test
+package hooks_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/google/go-cmp/cmp"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -164,7 +164,7 @@ func TestMarshalWireOutput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := wire.Marshal(tc.event, tc.out)
+			got, err := hooks.Marshal(tc.event, tc.out)
 			if err != nil {
 				t.Fatalf("MarshalWireOutput(%s): %v", tc.event, err)
 			}
@@ -172,7 +172,7 @@ func TestMarshalWireOutput(t *testing.T) {
 				t.Errorf("MarshalWireOutput(%s) mismatch (-want +got):\n%s\ngot: %s", tc.event, diff, got)
 			}
 			// The JSON is the WireOutput value, marshalled.
-			w, err := wire.Output(tc.event, tc.out)
+			w, err := hooks.AnswerOf(tc.event, tc.out)
 			if err != nil {
 				t.Fatalf("WireOutput: %v", err)
 			}
@@ -205,7 +205,7 @@ func TestWireOutputEventNameIsTheAnsweredEvent(t *testing.T) {
 				continue
 			}
 			t.Run(string(e)+"/"+name, func(t *testing.T) {
-				b, err := wire.Marshal(e, &shared.SyncHookOutput{HookSpecificOutput: spec})
+				b, err := hooks.Marshal(e, &shared.SyncHookOutput{HookSpecificOutput: spec})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -303,8 +303,8 @@ func TestWireOutputErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := wire.Marshal(tc.event, tc.out)
-			var oe *wire.OutputError
+			b, err := hooks.Marshal(tc.event, tc.out)
+			var oe *hooks.OutputError
 			if !errors.As(err, &oe) {
 				t.Fatalf("MarshalWireOutput = %s, %v; want an *OutputError", b, err)
 			}
@@ -317,10 +317,10 @@ func TestWireOutputErrors(t *testing.T) {
 			if !strings.Contains(oe.Reason, tc.wantIn) {
 				t.Errorf("OutputError.Reason = %q, want it to contain %q", oe.Reason, tc.wantIn)
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, "shared: ") || !strings.Contains(msg, string(tc.event)) {
+			if msg := err.Error(); !strings.HasPrefix(msg, "hooks: ") || !strings.Contains(msg, string(tc.event)) {
 				t.Errorf("Error() = %q, want the package prefix and the event", msg)
 			}
-			if w, err2 := wire.Output(tc.event, tc.out); w != nil || err2 == nil {
+			if w, err2 := hooks.AnswerOf(tc.event, tc.out); w != nil || err2 == nil {
 				t.Errorf("WireOutput = %v, %v; want nil and an error", w, err2)
 			}
 		})
@@ -333,10 +333,10 @@ func TestWireOutputDoesNotModifyItsInput(t *testing.T) {
 	out := &shared.SyncHookOutput{Decision: shared.DecisionAsk, Reason: "why", HookSpecificOutput: spec}
 	raw := &shared.RawSpecificOutput{Fields: map[string]any{"additionalContext": "v", "hookEventName": "PreToolUse"}}
 	outRaw := &shared.SyncHookOutput{HookSpecificOutput: raw}
-	if _, err := wire.Output(shared.HookEventPreToolUse, out); err != nil {
+	if _, err := hooks.AnswerOf(shared.HookEventPreToolUse, out); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := wire.Output(shared.HookEventPreToolUse, outRaw); err != nil {
+	if _, err := hooks.AnswerOf(shared.HookEventPreToolUse, outRaw); err != nil {
 		t.Fatal(err)
 	}
 	want := &shared.SyncHookOutput{Decision: shared.DecisionAsk, Reason: "why",
@@ -369,7 +369,7 @@ func TestDenyOutput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.event), func(t *testing.T) {
-			d := wire.Deny(tc.event, "x")
+			d := hooks.Denial(tc.event, "x")
 			if tc.want == "" {
 				if d != nil {
 					t.Fatalf("DenyOutput(%s) = %+v, want nil (fails open)", tc.event, d)
@@ -379,7 +379,7 @@ func TestDenyOutput(t *testing.T) {
 			if d == nil {
 				t.Fatalf("DenyOutput(%s) = nil, want a denial", tc.event)
 			}
-			b, err := wire.Marshal(tc.event, d)
+			b, err := hooks.Marshal(tc.event, d)
 			if err != nil {
 				t.Fatalf("MarshalWireOutput(DenyOutput(%s)): %v", tc.event, err)
 			}
@@ -390,7 +390,7 @@ func TestDenyOutput(t *testing.T) {
 	}
 	// Exactly the events that guard an action have a denial.
 	for _, e := range shared.AllHookEvents() {
-		if got := wire.Deny(e, "r") != nil; got != e.GuardsAction() {
+		if got := hooks.Denial(e, "r") != nil; got != e.GuardsAction() {
 			t.Errorf("DenyOutput(%s) != nil is %v, but GuardsAction() is %v", e, got, e.GuardsAction())
 		}
 	}

@@ -1,4 +1,4 @@
-package subprocess
+package hooks
 
 import (
 	"fmt"
@@ -76,13 +76,13 @@ func newScopeSet(scopes []*scope, prev *scopeSet) *scopeSet {
 // RegisterScoped adds a scope of hooks, merged with the base hooks at every fire: the base hooks
 // of an event run first, then each scope's, in the order the scopes were registered. hooks is
 // validated as at construction (a known event, a handler, a valid matcher, a timeout >= 0, and with
-// ExecutorOptions.StrictToolNames tool names the CLI has): a bad
+// Options.StrictToolNames tool names the CLI has): a bad
 // registration is an error and nothing is added. It is safe to call concurrently with running
 // chains, including from a handler: a chain in progress keeps the hooks it started with.
 //
 // The CLI only sends the events it was told about: the caller must register the union (Events,
 // CLIMatcher, ChainTimeout) with the CLI when it grew.
-func (x *HookExecutor) RegisterScoped(id string, hooks shared.Hooks, opts ScopeOptions) error {
+func (x *Engine) RegisterScoped(id string, hooks shared.Hooks, opts ScopeOptions) error {
 	if id == "" {
 		return shared.ErrEmptyScopeID
 	}
@@ -107,14 +107,14 @@ func (x *HookExecutor) RegisterScoped(id string, hooks shared.Hooks, opts ScopeO
 
 // UnregisterScoped removes the scope id; it reports whether it was registered. Chains already
 // running keep it to their end; later ones do not see it.
-func (x *HookExecutor) UnregisterScoped(id string) bool {
+func (x *Engine) UnregisterScoped(id string) bool {
 	x.smu.Lock()
 	defer x.smu.Unlock()
 	return x.removeScopesLocked(func(s *scope) bool { return s.id == id }) > 0
 }
 
 // ScopeIDs returns the ids of the registered scopes, in registration order.
-func (x *HookExecutor) ScopeIDs() []string {
+func (x *Engine) ScopeIDs() []string {
 	snap := x.scoped.Load()
 	if snap == nil {
 		return nil
@@ -127,7 +127,7 @@ func (x *HookExecutor) ScopeIDs() []string {
 }
 
 // removeScopesLocked drops the scopes drop selects and returns how many; x.smu is held.
-func (x *HookExecutor) removeScopesLocked(drop func(*scope) bool) int {
+func (x *Engine) removeScopesLocked(drop func(*scope) bool) int {
 	prev := x.scoped.Load()
 	if prev == nil {
 		return 0
@@ -147,7 +147,7 @@ func (x *HookExecutor) removeScopesLocked(drop func(*scope) bool) int {
 
 // endAgent runs when the SubagentStop chain of agentID ends with out: the scopes bound to that
 // agent end, unless out blocks (SubagentStop decision block makes the subagent go on).
-func (x *HookExecutor) endAgent(agentID string, out shared.HookOutput) {
+func (x *Engine) endAgent(agentID string, out shared.HookOutput) {
 	if agentID == "" {
 		return
 	}
@@ -160,6 +160,6 @@ func (x *HookExecutor) endAgent(agentID string, out shared.HookOutput) {
 	n := x.removeScopesLocked(func(s *scope) bool { return s.agentID == agentID })
 	x.smu.Unlock()
 	if n > 0 {
-		x.logger.Debug("subprocess: agent stopped, its scoped hooks end", "agent_id", agentID, "scopes", n)
+		x.logger.Debug("hooks: agent stopped, its scoped hooks end", "agent_id", agentID, "scopes", n)
 	}
 }

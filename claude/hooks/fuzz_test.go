@@ -1,11 +1,11 @@
-package wire_test
+package hooks_test
 
 import (
 	"testing"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/hookwire/agent-sdk-go/claude/internal/wire"
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -54,11 +54,11 @@ func FuzzOutput(f *testing.F) {
 		case 11:
 			out.HookSpecificOutput = &shared.MessageDisplayOutput{DisplayContent: reason}
 		}
-		for _, o := range []shared.HookOutput{out, *out, wire.Deny(e, reason)} {
+		for _, o := range []shared.HookOutput{out, *out, hooks.Denial(e, reason)} {
 			if d, ok := o.(*shared.SyncHookOutput); ok && d == nil {
 				continue
 			}
-			b, err := wire.Marshal(e, o)
+			b, err := hooks.Marshal(e, o)
 			if err != nil {
 				continue
 			}
