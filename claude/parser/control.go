@@ -93,25 +93,18 @@ func (r *requestValue) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	return nil
 }
 
+// decodeControlResponse decodes a control_response line in one pass: the response object is
+// decoded where it stands in the line (responseBody), not cut out and decoded again.
 func decodeControlResponse(line []byte) (shared.Message, error) {
 	var f struct {
-		Response jsontext.Value `json:"response"`
+		Response responseBody `json:"response"`
 	}
 	if err := json.Unmarshal(line, &f); err != nil {
 		return nil, err
 	}
-	if f.Response.Kind() != '{' {
+	r := f.Response.fields
+	if r == nil {
 		return nil, errors.New("missing response object")
-	}
-	var r struct {
-		RequestID string         `json:"request_id"`
-		Subtype   string         `json:"subtype"`
-		Error     string         `json:"error"`
-		ErrorCode string         `json:"error_code"`
-		Response  jsontext.Value `json:"response"`
-	}
-	if err := json.Unmarshal(f.Response, &r); err != nil {
-		return nil, err
 	}
 	return &ControlResponse{
 		RequestID: r.RequestID,
@@ -121,6 +114,26 @@ func decodeControlResponse(line []byte) (shared.Message, error) {
 		ErrorCode: r.ErrorCode,
 		Raw:       line,
 	}, nil
+}
+
+// responseBody is a control_response's response object; fields stays nil when the member is
+// absent or not an object (null, a string, ...).
+type responseBody struct {
+	fields *struct {
+		RequestID string         `json:"request_id"`
+		Subtype   string         `json:"subtype"`
+		Error     string         `json:"error"`
+		ErrorCode string         `json:"error_code"`
+		Response  jsontext.Value `json:"response"`
+	}
+}
+
+// UnmarshalJSONFrom decodes the response object at d's position, or skips a value of another kind.
+func (b *responseBody) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	if d.PeekKind() != '{' {
+		return d.SkipValue()
+	}
+	return json.UnmarshalDecode(d, &b.fields)
 }
 
 func decodeControlCancel(line []byte) (shared.Message, error) {

@@ -3,9 +3,7 @@ package parser
 import (
 	"bytes"
 	"errors"
-	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -91,37 +89,67 @@ func (v *inputValue) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 // decodeInput decodes the object at d's position into a new input of event e, with the members
 // its type has no field for in Extra (nil if none).
 func decodeInput(d *jsontext.Decoder, e shared.HookEvent) (shared.HookInput, error) {
-	w := reflect.New(withExtra(reflect.TypeOf(shared.NewHookInput(e)))).Elem()
-	if err := json.UnmarshalDecode(d, w.Addr().Interface()); err != nil {
-		return nil, err
+	if decode, ok := inputDecoders[e]; ok {
+		return decode(d)
 	}
-	in, _ := w.Field(0).Interface().(shared.HookInput)
-	if w.Field(0).IsNil() {
-		// An empty object: JSON v2 allocates an inlined struct only for a member.
-		in = shared.NewHookInput(e)
-	}
-	in.Base().Extra = w.Field(1).Interface().(map[string]jsontext.Value)
-	return in, nil
+	return decodeAs[shared.GenericHookInput](d)
 }
 
-var extraTypes sync.Map // input type -> its withExtra type
+// inputDecoders decodes each event's input into its type (shared.NewHookInput's); an event not in
+// it decodes into a *shared.GenericHookInput. A new event adds its row.
+var inputDecoders = map[shared.HookEvent]func(*jsontext.Decoder) (shared.HookInput, error){
+	shared.HookEventPreToolUse:           decodeAs[shared.PreToolUseHookInput],
+	shared.HookEventPostToolUse:          decodeAs[shared.PostToolUseHookInput],
+	shared.HookEventPostToolUseFailure:   decodeAs[shared.PostToolUseFailureHookInput],
+	shared.HookEventPostToolBatch:        decodeAs[shared.PostToolBatchHookInput],
+	shared.HookEventPermissionRequest:    decodeAs[shared.PermissionRequestHookInput],
+	shared.HookEventPermissionDenied:     decodeAs[shared.PermissionDeniedHookInput],
+	shared.HookEventNotification:         decodeAs[shared.NotificationHookInput],
+	shared.HookEventUserPromptSubmit:     decodeAs[shared.UserPromptSubmitHookInput],
+	shared.HookEventUserPromptExpansion:  decodeAs[shared.UserPromptExpansionHookInput],
+	shared.HookEventSessionStart:         decodeAs[shared.SessionStartHookInput],
+	shared.HookEventSessionEnd:           decodeAs[shared.SessionEndHookInput],
+	shared.HookEventStop:                 decodeAs[shared.StopHookInput],
+	shared.HookEventStopFailure:          decodeAs[shared.StopFailureHookInput],
+	shared.HookEventSubagentStart:        decodeAs[shared.SubagentStartHookInput],
+	shared.HookEventSubagentStop:         decodeAs[shared.SubagentStopHookInput],
+	shared.HookEventPreCompact:           decodeAs[shared.PreCompactHookInput],
+	shared.HookEventPostCompact:          decodeAs[shared.PostCompactHookInput],
+	shared.HookEventPreModelSwitch:       decodeAs[shared.PreModelSwitchHookInput],
+	shared.HookEventPostModelSwitch:      decodeAs[shared.PostModelSwitchHookInput],
+	shared.HookEventMessageDisplay:       decodeAs[shared.MessageDisplayHookInput],
+	shared.HookEventPreSkillShellCommand: decodeAs[shared.PreSkillShellCommandHookInput],
+	shared.HookEventInstructionsLoaded:   decodeAs[shared.InstructionsLoadedHookInput],
+	shared.HookEventConfigChange:         decodeAs[shared.ConfigChangeHookInput],
+	shared.HookEventFileChanged:          decodeAs[shared.FileChangedHookInput],
+	shared.HookEventDirectoryAdded:       decodeAs[shared.DirectoryAddedHookInput],
+	shared.HookEventSetup:                decodeAs[shared.SetupHookInput],
+	shared.HookEventElicitation:          decodeAs[shared.ElicitationHookInput],
+	shared.HookEventElicitationResult:    decodeAs[shared.ElicitationResultHookInput],
+}
 
-// withExtra returns, for t (a pointer to an input struct), the type
-//
-//	struct {
-//		In    t                         `json:",embed"`
-//		Extra map[string]jsontext.Value `json:",embed"`
-//	}
-//
-// which JSON v2 decodes as t with its unknown members in Extra, in the same pass.
-func withExtra(t reflect.Type) reflect.Type {
-	if w, ok := extraTypes.Load(t); ok {
-		return w.(reflect.Type)
+// withExtra is an input of type T as JSON v2 decodes it with its unknown members in Extra, in the
+// same pass.
+type withExtra[T any] struct {
+	In    *T                        `json:",embed"`
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// decodeAs decodes the object at d's position into a new *T, with the members T has no field for
+// in Extra (nil if none).
+func decodeAs[T any, P interface {
+	*T
+	shared.HookInput
+}](d *jsontext.Decoder) (shared.HookInput, error) {
+	var w withExtra[T]
+	if err := json.UnmarshalDecode(d, &w); err != nil {
+		return nil, err
 	}
-	w := reflect.StructOf([]reflect.StructField{
-		{Name: "In", Type: t, Tag: `json:",embed"`},
-		{Name: "Extra", Type: reflect.TypeFor[map[string]jsontext.Value](), Tag: `json:",embed"`},
-	})
-	extraTypes.Store(t, w)
-	return w
+	if w.In == nil {
+		// An empty object: JSON v2 allocates an inlined struct only for a member.
+		w.In = new(T)
+	}
+	in := P(w.In)
+	in.Base().Extra = w.Extra
+	return in, nil
 }

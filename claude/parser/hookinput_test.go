@@ -334,3 +334,21 @@ func TestDecodeHookInput(t *testing.T) {
 		})
 	}
 }
+
+// Every event decodes into the type shared.NewHookInput makes for it: inputDecoders has a row for
+// each event, of the right type.
+func TestInputDecodersMatchNewHookInput(t *testing.T) {
+	for _, e := range append(shared.AllHookEvents(), "SomeFutureEvent") {
+		in, err := parser.DecodeHookInput([]byte(`{"hook_event_name":"` + string(e) + `","tool_name":"Bash","x":1}`))
+		if err != nil {
+			t.Errorf("%s: %v", e, err)
+			continue
+		}
+		if got, want := fmt.Sprintf("%T", in), fmt.Sprintf("%T", shared.NewHookInput(e)); got != want {
+			t.Errorf("%s decodes into %s, want %s", e, got, want)
+		}
+		if _, ok := in.Base().Extra["x"]; !ok {
+			t.Errorf("%s: Extra = %v, want the unknown member x", e, in.Base().Extra)
+		}
+	}
+}
