@@ -10,19 +10,21 @@ import (
 // decision could not stop the action, so the SDK denies (fail closed).
 var ErrAsyncNotAllowed = errors.New("async answer refused: the event guards an action and a later decision could not stop it")
 
-// Sentinel errors of the transport.
+// Sentinel errors of the transport. The errors of this file are made by a running session (the
+// transport, the hook executor), never by a function of this package, and reach the user through
+// a call of claude/v2: their messages start with "v2: " as the other errors of that call do.
 var (
 	// ErrClosed: the transport was closed by Close (or its context).
-	ErrClosed = errors.New("shared: session closed")
+	ErrClosed = errors.New("v2: session closed")
 	// ErrCLINotFound: no CLI binary was found; the *CLINotFoundError says where the SDK looked.
-	ErrCLINotFound = errors.New("shared: claude CLI not found")
+	ErrCLINotFound = errors.New("v2: claude CLI not found")
 	// ErrRequestTimeout: a control request to the CLI got no answer in time.
-	ErrRequestTimeout = errors.New("shared: control request timed out")
+	ErrRequestTimeout = errors.New("v2: control request timed out")
 	// ErrStalled: the CLI stopped reading its stdin; a write did not finish in time.
-	ErrStalled = errors.New("shared: CLI stopped reading stdin")
+	ErrStalled = errors.New("v2: CLI stopped reading stdin")
 	// ErrPermissionTimeout: the permission callback did not answer within
 	// Config.PermissionTimeout; the prompt was denied. It is the cause of the callback's ctx.
-	ErrPermissionTimeout = errors.New("shared: permission callback timed out")
+	ErrPermissionTimeout = errors.New("v2: permission callback timed out")
 )
 
 // CLINotFoundError lists where the SDK looked for the CLI. errors.Is(err, ErrCLINotFound) holds.
@@ -37,9 +39,9 @@ type CLINotFoundError struct {
 // Error describes the failure.
 func (e *CLINotFoundError) Error() string {
 	if e.Unusable {
-		return "shared: claude CLI not usable: " + strings.Join(e.Tried, ", ") + " (give the path of the claude executable)"
+		return "v2: claude CLI not usable: " + strings.Join(e.Tried, ", ") + " (give the path of the claude executable)"
 	}
-	return "shared: claude CLI not found; tried " + strings.Join(e.Tried, ", ") +
+	return "v2: claude CLI not found; tried " + strings.Join(e.Tried, ", ") +
 		" (install it with `npm install -g @anthropic-ai/claude-code`, or set CLAUDE_CLI_PATH or the CLI path option)"
 }
 
@@ -64,9 +66,9 @@ func (e *ProcessError) Error() string {
 		how = "was killed by signal " + e.Signal
 	}
 	if e.Stderr == "" {
-		return "shared: CLI " + how
+		return "v2: CLI " + how
 	}
-	return "shared: CLI " + how + "; stderr: " + strings.TrimSpace(e.Stderr)
+	return "v2: CLI " + how + "; stderr: " + strings.TrimSpace(e.Stderr)
 }
 
 // Unwrap returns Err (an *exec.ExitError), so that errors.As finds it.
@@ -81,7 +83,7 @@ type ProtocolError struct {
 
 // Error describes the failure.
 func (e *ProtocolError) Error() string {
-	return fmt.Sprintf("shared: protocol error at line %d: %v", e.Line, e.Err)
+	return fmt.Sprintf("v2: protocol error at line %d: %v", e.Line, e.Err)
 }
 
 // Unwrap returns the cause, e.g. a *LineTooLongError or a *parser.DecodeError.
@@ -108,9 +110,9 @@ type ControlError struct {
 // Error describes the failure.
 func (e *ControlError) Error() string {
 	if e.Code != "" {
-		return fmt.Sprintf("shared: CLI refused %s (%s): %s", e.Subtype, e.Code, e.Message)
+		return fmt.Sprintf("v2: CLI refused %s (%s): %s", e.Subtype, e.Code, e.Message)
 	}
-	return fmt.Sprintf("shared: CLI refused %s: %s", e.Subtype, e.Message)
+	return fmt.Sprintf("v2: CLI refused %s: %s", e.Subtype, e.Message)
 }
 
 // Errors a hook run can end with; a *HookError wraps one of them or the handler's own error.
@@ -142,7 +144,7 @@ func (e *HookError) Error() string {
 	if n == "" {
 		n = fmt.Sprintf("#%d", e.Index)
 	}
-	return fmt.Sprintf("shared: %s hook %s: %v", e.Event, n, e.Err)
+	return fmt.Sprintf("v2: %s hook %s: %v", e.Event, n, e.Err)
 }
 
 // Unwrap returns the cause.
@@ -151,7 +153,7 @@ func (e *HookError) Unwrap() error { return e.Err }
 // Errors of scoped-hook registration.
 var (
 	// ErrScopeExists: a scope with this id is registered already.
-	ErrScopeExists = errors.New("shared: a scope with this id is registered already")
+	ErrScopeExists = errors.New("v2: a scope with this id is registered already")
 	// ErrEmptyScopeID: a scope needs an id.
-	ErrEmptyScopeID = errors.New("shared: empty scope id")
+	ErrEmptyScopeID = errors.New("v2: empty scope id")
 )

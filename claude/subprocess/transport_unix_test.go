@@ -106,7 +106,7 @@ func TestProcessErrorNamesTheSignal(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Signal != "SIGKILL" || pe.ExitCode != -1 {
 		t.Fatalf("end = %#v, want a *shared.ProcessError for SIGKILL", err)
 	}
-	if want := "shared: CLI was killed by signal SIGKILL; stderr: dying"; err.Error() != want {
+	if want := "v2: CLI was killed by signal SIGKILL; stderr: dying"; err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
 	var ee *exec.ExitError

@@ -99,9 +99,9 @@ func (s *Session) SendContent(ctx context.Context, blocks ...shared.ContentBlock
 		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return callErr("SendContent", err)
 	}
-	return s.sendUser(blocks)
+	return callErr("SendContent", s.sendUser(blocks))
 }
 
 // verbatimUserMessage is a user message with the client_composed flag of WithVerbatimPrompts.

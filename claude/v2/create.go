@@ -19,8 +19,15 @@ import (
 // WithAllowUnenforcedHooks, WithStrictHooks), and, for a session that guards tool calls (hooks on
 // PreToolUse or PermissionRequest, or WithCanUseTool), when a hook of the user's, project's or
 // local settings or a plugin could allow or rewrite a tool call past those guards (see
-// WithSettingSources). ctx bounds the whole session: cancelling it closes the session.
+// WithSettingSources). ctx bounds the whole session: cancelling it closes the session. Every
+// error it returns starts with "v2: ", most name the option to fix (docs/ERRORS.md).
 func CreateSession(ctx context.Context, opts ...Option) (*Session, error) {
+	s, err := createSession(ctx, opts)
+	return s, callErr("CreateSession", err)
+}
+
+// createSession is CreateSession.
+func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	o := newConfig(opts)
 	if err := o.validate(); err != nil {
 		return nil, err
@@ -103,7 +110,7 @@ func (s *Session) newExecutor() error {
 	}
 	x, err := hooks.New(hs, xo)
 	if err != nil {
-		return err
+		return hooksErr(err) // validate_misuse.go: names the option
 	}
 	s.x = x
 	// The executor has logged them already (NewHookExecutor); Info reports them too.

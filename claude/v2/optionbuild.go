@@ -86,7 +86,7 @@ func findCLI(o *config) (string, error) {
 	}
 	p, err := subprocess.FindCLI(o.cliPath)
 	if err != nil && o.cliPath != "" {
-		return "", &OptionError{Option: "WithCLIPath", Problem: strings.TrimPrefix(err.Error(), "shared: "), Err: err}
+		return "", &OptionError{Option: "WithCLIPath", Problem: strings.TrimPrefix(err.Error(), "v2: "), Err: err}
 	}
 	return p, err
 }

@@ -14,9 +14,9 @@ import (
 // Send writes a prompt. It does not wait for the answer: read it with Receive.
 func (s *Session) Send(ctx context.Context, prompt string) error {
 	if err := ctx.Err(); err != nil {
-		return err
+		return callErr("Send", err)
 	}
-	return s.sendUser(prompt)
+	return callErr("Send", s.sendUser(prompt))
 }
 
 // Receive yields the session's messages until and including the next *shared.ResultMessage. A
@@ -39,12 +39,12 @@ func (s *Session) receive(ctx context.Context, ownTurn bool) iter.Seq2[shared.Me
 			return
 		}
 		defer s.recvBusy.Unlock()
-		s.receiveLocked(ctx, ownTurn, yield)
+		s.receiveLocked(ctx, "Receive", ownTurn, yield)
 	}
 }
 
 // receiveLocked is receive's loop; the caller holds recvBusy.
-func (s *Session) receiveLocked(ctx context.Context, ownTurn bool, yield func(shared.Message, error) bool) {
+func (s *Session) receiveLocked(ctx context.Context, call string, ownTurn bool, yield func(shared.Message, error) bool) {
 	for {
 		msg, err := s.t.Next(ctx)
 		if err != nil {
@@ -58,7 +58,7 @@ func (s *Session) receiveLocked(ctx context.Context, ownTurn bool, yield func(sh
 			if errors.Is(err, io.EOF) {
 				err = ErrUnexpectedExit
 			}
-			yield(nil, err)
+			yield(nil, callErr(call, err))
 			return
 		}
 		r, isResult := msg.(*shared.ResultMessage)
@@ -115,19 +115,19 @@ func (s *Session) query(ctx context.Context, call string, send func() error) ite
 		}
 		defer s.recvBusy.Unlock()
 		if err := ctx.Err(); err != nil {
-			yield(nil, err)
+			yield(nil, callErr(call, err))
 			return
 		}
 		if err := s.catchUp(ctx, call); err != nil { // instep.go
-			yield(nil, err)
+			yield(nil, callErr(call, err))
 			return
 		}
 		if err := send(); err != nil {
-			yield(nil, err)
+			yield(nil, callErr(call, err))
 			return
 		}
 		answered := false
-		s.receiveLocked(ctx, true, func(m shared.Message, err error) bool {
+		s.receiveLocked(ctx, call, true, func(m shared.Message, err error) bool {
 			if r, ok := m.(*shared.ResultMessage); ok && !StartedByCLI(r) {
 				answered = true
 			}

@@ -198,13 +198,13 @@ func (s *Session) Info() Info { return s.info }
 // A ctx already done sends nothing.
 func (s *Session) Interrupt(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
-		return err
+		return callErr("Interrupt", err)
 	}
 	if s.x.InChain(ctx) {
 		ctx = context.WithoutCancel(ctx)
 	}
 	_, err := s.t.Request(ctx, "interrupt", map[string]string{"subtype": "interrupt"})
-	return err
+	return callErr("Interrupt", err)
 }
 
 // SetPermissionMode changes the permission mode of the running session (one of the
@@ -212,7 +212,7 @@ func (s *Session) Interrupt(ctx context.Context) error {
 // started in it or with WithAllowBypassPermissions).
 func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) error {
 	_, err := s.t.Request(ctx, "set_permission_mode", map[string]string{"subtype": "set_permission_mode", "mode": string(mode)})
-	return err
+	return callErr("SetPermissionMode", err)
 }
 
 // SetModel switches the model; "" goes back to the default. A PreModelSwitch hook may refuse it
@@ -223,7 +223,7 @@ func (s *Session) SetModel(ctx context.Context, model string) error {
 		req["model"] = model
 	}
 	_, err := s.t.Request(ctx, "set_model", req)
-	return err
+	return callErr("SetModel", err)
 }
 
 // Control sends any control request (request must marshal to an object with "subtype") and
@@ -234,7 +234,8 @@ func (s *Session) Control(ctx context.Context, subtype string, request map[strin
 		req[k] = v
 	}
 	req["subtype"] = subtype
-	return s.t.Request(ctx, subtype, req)
+	v, err := s.t.Request(ctx, subtype, req)
+	return v, callErr("Control", err)
 }
 
 // Done is closed when the CLI has exited.

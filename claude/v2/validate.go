@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // validate checks every setting before anything starts; it looks at no file (checkPaths does).
@@ -136,7 +138,7 @@ func (o *config) checkFlagsAndLimits() error {
 func (o *config) checkSettingsHooks() error {
 	for e, hs := range o.commandHooks {
 		if !e.IsKnown() {
-			return fmt.Errorf("v2: settings command hook: unknown event %q", e)
+			return fmt.Errorf("v2: WithCommandHooks: unknown hook event %q%s", e, didYouMean(string(e), shared.AllHookEvents()))
 		}
 		for i, h := range hs {
 			if strings.TrimSpace(h.Command) == "" || h.Timeout < 0 {
@@ -146,7 +148,7 @@ func (o *config) checkSettingsHooks() error {
 	}
 	for e, hs := range o.promptHooks {
 		if !e.IsKnown() {
-			return fmt.Errorf("v2: settings prompt hook: unknown event %q", e)
+			return fmt.Errorf("v2: WithPromptHooks: unknown hook event %q%s", e, didYouMean(string(e), shared.AllHookEvents()))
 		}
 		for i, h := range hs {
 			if strings.TrimSpace(h.Prompt) == "" || h.Timeout < 0 {
@@ -159,12 +161,12 @@ func (o *config) checkSettingsHooks() error {
 
 // checkPermissionMode checks WithPermissionMode.
 func (o *config) checkPermissionMode() error {
-	switch o.permissionMode {
-	case "", PermissionModeDefault, PermissionModeAcceptEdits, PermissionModeBypassPermissions,
-		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto:
+	modes := []PermissionMode{PermissionModeDefault, PermissionModeAcceptEdits, PermissionModeBypassPermissions,
+		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto}
+	if o.permissionMode == "" || slices.Contains(modes, o.permissionMode) {
 		return nil
 	}
-	return optionErr("WithPermissionMode", "unknown permission mode %q", o.permissionMode)
+	return optionErr("WithPermissionMode", "unknown permission mode %q%s", o.permissionMode, didYouMean(string(o.permissionMode), modes))
 }
 
 // checkMCPServers checks the MCP servers: names non-empty and unique, in-process servers
@@ -284,15 +286,11 @@ func (o *config) checkModelControls() error {
 			return fmt.Errorf("v2: WithFallbackModels(%q): the same model as WithModel or an earlier fallback", f)
 		}
 	}
-	switch o.effort {
-	case "", EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax:
-	default:
-		return fmt.Errorf("v2: WithEffort(%q): unknown effort level", o.effort)
+	if efforts := []string{EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax}; o.effort != "" && !slices.Contains(efforts, o.effort) {
+		return fmt.Errorf("v2: WithEffort(%q): unknown effort level%s", o.effort, didYouMean(o.effort, efforts))
 	}
-	switch o.thinking {
-	case "", ThinkingAdaptive, ThinkingDisabled:
-	default:
-		return fmt.Errorf("v2: WithThinking(%q): unknown thinking mode", o.thinking)
+	if modes := []string{ThinkingAdaptive, ThinkingDisabled}; o.thinking != "" && !slices.Contains(modes, o.thinking) {
+		return fmt.Errorf("v2: WithThinking(%q): unknown thinking mode%s", o.thinking, didYouMean(o.thinking, modes))
 	}
 	if o.maxThinking < 0 || o.taskBudget < 0 {
 		return errors.New("v2: WithMaxThinkingTokens and WithTaskBudget must be positive")
@@ -326,11 +324,10 @@ func (o *config) checkAgents() error {
 
 // checkSourcesAndPlugins checks WithSettingSources, WithPluginDirs and WithWrapper.
 func (o *config) checkSourcesAndPlugins() error {
+	sources := []SettingSource{SettingSourceUser, SettingSourceProject, SettingSourceLocal}
 	for _, s := range o.settingSources {
-		switch s {
-		case SettingSourceUser, SettingSourceProject, SettingSourceLocal:
-		default:
-			return fmt.Errorf("v2: WithSettingSources: unknown source %q", s)
+		if !slices.Contains(sources, s) {
+			return fmt.Errorf("v2: WithSettingSources: unknown source %q%s", s, didYouMean(string(s), sources))
 		}
 	}
 	for _, d := range o.pluginDirs {
@@ -353,10 +350,8 @@ func (o *config) checkExtras() error {
 	if o.systemPromptFile != "" && (o.systemPrompt != nil || o.claudeCode) {
 		return errors.New("v2: WithSystemPromptFile excludes WithSystemPrompt and WithClaudeCodeSystemPrompt")
 	}
-	switch o.thinkingDisplay {
-	case "", ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights:
-	default:
-		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode", o.thinkingDisplay)
+	if modes := []string{ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights}; o.thinkingDisplay != "" && !slices.Contains(modes, o.thinkingDisplay) {
+		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode%s", o.thinkingDisplay, didYouMean(o.thinkingDisplay, modes))
 	}
 	if o.thinkingDisplay != "" && o.thinking == ThinkingDisabled {
 		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")

@@ -6,6 +6,8 @@ import (
 	"os"
 	"reflect"
 	"strings"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // OptionError says an option given to CreateSession cannot work as given. Option names the option
@@ -69,12 +71,18 @@ func (o *config) checkPaths() error {
 	return nil
 }
 
-// hooksErr names the options that carry hooks in a registration error of shared.Hooks.Validate.
+// hooksErr names the options that carry hooks in a registration error of shared.Hooks.Validate,
+// with the event an unknown one was likely meant to be.
 func hooksErr(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &OptionError{Option: "WithHooks/WithHook", Problem: strings.TrimPrefix(err.Error(), "shared: "), Err: err}
+	problem := strings.TrimPrefix(err.Error(), "shared: ")
+	var re *shared.RegistrationError
+	if errors.As(err, &re) && !re.Event.IsKnown() {
+		problem += didYouMean(string(re.Event), shared.AllHookEvents())
+	}
+	return &OptionError{Option: "WithHooks/WithHook", Problem: problem, Err: err}
 }
 
 // checkDir reports an *OptionError unless dir is a directory.

@@ -25,6 +25,9 @@ func checkErrorPrefixes(r *repo) []violation {
 			continue
 		}
 		prefix, ok := errorPrefixes[rel(f.pkg)]
+		if p, byFile := errorPrefixes[f.name]; byFile {
+			prefix, ok = p, true // a file whose errors reach users through another package
+		}
 		if !ok {
 			if !missing[f.pkg] {
 				missing[f.pkg] = true

@@ -55,7 +55,8 @@ var production = []string{core, core + "/contrib/otel", core + "/contrib/pgstore
 // relative to the core's module path): the package a user imports. An internal package whose
 // errors the public package wraps with its own prefix (v2's "v2: %w" around mcpbridge's) names
 // itself, so the user reads "v2: mcpbridge: ..." and not "v2: v2: ..."; one whose errors reach the
-// user unwrapped carries the public package's name.
+// user unwrapped carries the public package's name. A row may name a file instead of a package
+// (its path relative to the repository): it overrides its package's row.
 var errorPrefixes = map[string]string{
 	"claude":                      "claude: ",
 	"claude/v2":                   "v2: ",
@@ -65,6 +66,7 @@ var errorPrefixes = map[string]string{
 	"claude/hooks":                "hooks: ",
 	"claude/parser":               "parser: ",
 	"claude/shared":               "shared: ",
+	"claude/shared/errors.go":     "v2: ",         // the session's errors (transport, hook runs): every error a v2 call returns starts with "v2: " (issue 35)
 	"claude/internal/commandhook": "v2: ",         // WithCommandHooks
 	"claude/internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
 	"claude/internal/childenv":    "subprocess: ", // the CLI's environment
@@ -81,7 +83,7 @@ type errorDetail struct{ pkg, text, why string }
 
 // errorDetails are the exported error strings that carry no prefix, and why.
 var errorDetails = []errorDetail{
-	{"claude/shared", "hook timed out", "ErrHookTimeout: the cause in a *HookError (\"shared: PreToolUse hook #0: hook timed out after 2s\")"},
+	{"claude/shared", "hook timed out", "ErrHookTimeout: the cause in a *HookError (\"v2: PreToolUse hook #0: hook timed out after 2s\")"},
 	{"claude/shared", "hook panicked", "ErrHookPanic: the cause in a *HookError"},
 	{"claude/shared", "hook cancelled", "ErrHookCancelled: the cause in a *HookError"},
 	{"claude/shared", "invalid hook output", "ErrInvalidOutput: the cause in a *HookError"},
