@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -159,19 +160,47 @@ func TestRenameTagForkDelete(t *testing.T) {
 		t.Errorf("%d messages after Rename and Tag, want 4: the torn line was not mended", n)
 	}
 
-	fork, err := dir.Fork(cwd, idA, "a-one")
+	fork, err := dir.Fork(cwd, idA, sessions.ForkOptions{UpTo: "a-one"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"p-one", "a-one"}, readUUIDs(t, dir, cwd, fork)); diff != "" {
-		t.Errorf("fork's messages (-want +got):\n%s", diff)
-	}
+	// Fresh uuids, the chain kept, forkedFrom naming the original, every other member as it was,
+	// and a title.
 	fp, _ := dir.TranscriptPath(cwd, fork)
-	forked := string(mustRead(t, fp))
-	if strings.Contains(forked, idA) || !strings.Contains(forked, `"sessionId":"`+fork+`","extra":{"k":[1,"\u00e9"]}}`) {
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(mustRead(t, fp))), "\n") {
+		var e struct {
+			Type        string            `json:"type"`
+			UUID        string            `json:"uuid"`
+			Parent      *string           `json:"parentUuid"`
+			SessionID   string            `json:"sessionId"`
+			ForkedFrom  map[string]string `json:"forkedFrom"`
+			CustomTitle string            `json:"customTitle"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.SessionID != fork || e.UUID == "" || e.UUID == "p-one" || e.UUID == "a-one" {
+			t.Errorf("fork entry %s: want the fork's session id and a fresh uuid", l)
+		}
+		parent := "null"
+		if e.Parent != nil {
+			parent = "fresh"
+		}
+		got = append(got, e.Type+" from "+e.ForkedFrom["messageUuid"]+" parent "+parent+" "+e.CustomTitle)
+	}
+	want := []string{"user from p-one parent null ", "assistant from a-one parent null ", `custom-title from  parent null Title "1" (fork)`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fork's entries (-want +got):\n%s", diff)
+	}
+	if forked := string(mustRead(t, fp)); !strings.Contains(forked, `"forkedFrom":{"sessionId":"`+idA+`","messageUuid":"a-one"}`) ||
+		!strings.Contains(forked, `"extra":{"k":[1,"\u00e9"]}`) {
 		t.Errorf("forked transcript:\n%s", forked)
 	}
-	if _, err := dir.Fork(cwd, idA, "no-such-message"); !errors.Is(err, sessions.ErrMessageNotFound) {
+	if info, err := dir.Stat(cwd, fork); err != nil || info.Title != `Title "1" (fork)` {
+		t.Errorf("Stat of the fork = %+v, %v", info, err)
+	}
+	if _, err := dir.Fork(cwd, idA, sessions.ForkOptions{UpTo: "no-such-message"}); !errors.Is(err, sessions.ErrMessageNotFound) {
 		t.Errorf("Fork at a missing message: %v", err)
 	}
 	if err := dir.Delete(cwd, fork); err != nil {

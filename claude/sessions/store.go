@@ -250,3 +250,32 @@ func (s FileStore) List(ctx context.Context, projectKey string) ([]Transcript, e
 	}
 	return out, nil
 }
+
+var _ DeletableStore = FileStore{}
+
+// Delete removes key's transcript; for a session's key (AgentID ""), also its directory beside
+// it (subagent transcripts and their .meta.json, stored tool results). A key with no transcript
+// is no error.
+func (s FileStore) Delete(ctx context.Context, key Key) error {
+	if err := key.validate(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	path := s.path(key)
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("sessions: deleting %s: %w", path, err)
+	}
+	if key.AgentID != "" {
+		if err := os.Remove(strings.TrimSuffix(path, ".jsonl") + ".meta.json"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("sessions: deleting %s: %w", path, err)
+		}
+		return nil
+	}
+	dir := filepath.Join(filepath.Dir(path), key.SessionID)
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("sessions: deleting %s: %w", dir, err)
+	}
+	return nil
+}

@@ -14,39 +14,80 @@ import (
 // ListStore returns the sessions store holds for projectKey (ProjectKey of the working
 // directory, absolute, symbolic links resolved), as Dir.List does for a config directory:
 // newest first (by LastActivity, which is the store's Transcript.Modified, then ID), subagents
-// and sessions without a prompt or title left out, each Info read from the start and the end of
-// the transcript; Path is "" and Size the bytes of its entries, one a line. It loads every
-// session of the project (the official SDKs do the same without a summary index): for a project
-// with many long sessions, keep your own index. ctx bounds it.
+// and sessions without a prompt or title left out. Path is "" and Size the bytes of its entries,
+// one a line. The Info of a session is its Summary's (Summary.Info): read from the store if it
+// is a SummaryStore and the summary is not older than the transcript, else folded from the
+// session's entries, loaded whole. So a SummaryStore lists a project with one List and one
+// Summaries call; another store is asked to Load every session. ctx bounds it.
 func ListStore(ctx context.Context, store ReadableStore, projectKey string) ([]Info, error) {
 	listed, err := store.List(ctx, projectKey)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: listing project %s in the store: %w", projectKey, err)
+	}
+	var summaries map[string]Summary
+	if ss, ok := store.(SummaryStore); ok {
+		sums, err := ss.Summaries(ctx, projectKey)
+		if err != nil {
+			return nil, fmt.Errorf("sessions: reading the summaries of project %s in the store: %w", projectKey, err)
+		}
+		summaries = make(map[string]Summary, len(sums))
+		for _, s := range sums {
+			summaries[s.SessionID] = s
+		}
 	}
 	var out []Info
 	for _, t := range listed {
 		if t.Key.AgentID != "" || t.Key.ProjectKey != projectKey || !isUUID(t.Key.SessionID) {
 			continue
 		}
-		entries, err := store.Load(ctx, t.Key)
-		if err != nil {
-			return nil, fmt.Errorf("sessions: loading session %s from the store: %w", t.Key.SessionID, err)
-		}
-		data := joinEntries(entries)
-		info := Info{ID: t.Key.SessionID, Size: int64(len(data)), LastActivity: t.Modified}
-		head, tail := data, data
-		if len(data) > 2*window {
-			head, tail = data[:window], data[len(data)-window:]
-			if i := bytes.IndexByte(tail, '\n'); i >= 0 {
-				tail = tail[i+1:]
+		s, ok := summaries[t.Key.SessionID]
+		if !ok || s.Modified.Before(t.Modified) {
+			if s, err = loadSummary(ctx, store, t.Key); err != nil {
+				return nil, err
 			}
 		}
-		if fillInfo(&info, head, tail) {
+		s.Modified = t.Modified
+		if info, keep := s.Info(); keep {
 			out = append(out, info)
 		}
 	}
 	sortByActivity(out)
 	return out, nil
+}
+
+// StatStore returns the Info of session id of projectKey in store, as Dir.Stat does for a config
+// directory (the official SDKs' getSessionInfo with a store): folded from its entries (loaded
+// whole), with LastActivity the store's Transcript.Modified. It fails with ErrNotFound if the
+// store has no entries for it, and with ErrInvalidID if id is not a UUID.
+func StatStore(ctx context.Context, store ReadableStore, projectKey, id string) (Info, error) {
+	key := Key{ProjectKey: projectKey, SessionID: id}
+	if err := key.validate(); err != nil {
+		return Info{}, err
+	}
+	s, err := loadSummary(ctx, store, key)
+	if err != nil {
+		return Info{}, err
+	}
+	listed, err := store.List(ctx, projectKey)
+	if err != nil {
+		return Info{}, fmt.Errorf("sessions: listing project %s in the store: %w", projectKey, err)
+	}
+	for _, t := range listed {
+		if t.Key == key {
+			s.Modified = t.Modified
+		}
+	}
+	info, _ := s.Info()
+	return info, nil
+}
+
+// loadSummary loads key's entries and folds them.
+func loadSummary(ctx context.Context, store ReadableStore, key Key) (Summary, error) {
+	entries, err := store.Load(ctx, key)
+	if err != nil {
+		return Summary{}, fmt.Errorf("sessions: loading %s from the store: %w", describeKey(key), err)
+	}
+	return FoldSummary(Summary{}, key, entries), nil
 }
 
 // StoreMessages returns the messages of key's transcript in store, as Dir.Messages (for a
@@ -85,13 +126,7 @@ func StoreMessages(ctx context.Context, store ReadableStore, key Key) iter.Seq2[
 func joinEntries(entries []jsontext.Value) []byte {
 	var b bytes.Buffer
 	for _, e := range entries {
-		if bytes.IndexByte(e, '\n') >= 0 {
-			v := jsontext.Value(bytes.Clone(e))
-			if v.Compact() == nil {
-				e = v
-			}
-		}
-		b.Write(e)
+		b.Write(entryLine(e))
 		b.WriteByte('\n')
 	}
 	return b.Bytes()

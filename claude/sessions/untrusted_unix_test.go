@@ -88,7 +88,7 @@ func TestTranscriptNotARegularFile(t *testing.T) {
 	}{
 		{"Stat", func(d sessions.Dir) error { _, err := d.Stat(cwd, idA); return err }},
 		{"Messages", func(d sessions.Dir) error { return firstErr(d.Messages(cwd, idA)) }},
-		{"Fork", func(d sessions.Dir) error { _, err := d.Fork(cwd, idA, ""); return err }},
+		{"Fork", func(d sessions.Dir) error { _, err := d.Fork(cwd, idA, sessions.ForkOptions{}); return err }},
 		{"Rename", func(d sessions.Dir) error { return d.Rename(cwd, idA, "new title") }},
 		{"Tag", func(d sessions.Dir) error { return d.Tag(cwd, idA, "tag") }},
 		// The store's files and the copy from the CLI's directory: before, Append and Load

@@ -40,7 +40,7 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 		logger = slog.Default()
 	}
 	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
-	s.mirror = newMirror(o.store, logger, o.mirrorTimeout(), s.SessionID)
+	s.mirror = newMirror(o.store, logger, o.mirrorTimeout(), s.SessionID, s.emit)
 	if err := s.newExecutor(); err != nil {
 		return nil, err
 	}
@@ -185,9 +185,7 @@ func (s *Session) start(ctx context.Context, cliPath string) error {
 	s.regMu.Lock()
 	s.t = t
 	s.regMu.Unlock()
-	if s.o.hookEvents {
-		s.startEmitting(t)
-	}
+	s.startEmitting(t) // WithHookEvents's events, WithSessionStore's mirror_error
 	if s.SessionID() == "" {
 		s.learnContinuedID(ctx)
 	}

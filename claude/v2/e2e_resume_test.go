@@ -83,7 +83,7 @@ func TestRealCLI_ResumeAt(t *testing.T) {
 		if err := dir.Tag(env.project, id, "MY-TAG"); err != nil {
 			t.Fatal(err)
 		}
-		fork, err := dir.Fork(env.project, id, atA1)
+		fork, err := dir.Fork(env.project, id, sessions.ForkOptions{UpTo: atA1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,8 +21,10 @@ import (
 // session calls store.Append with its entries, on a goroutine of its own, so that a slow store
 // never slows the CLI. The contract (order, at least once, crash) is sessions.Store's: each
 // Append is bounded by the request timeout (WithRequestTimeout) and made three times at most (a
-// panic counts as a failure, its stack logged); a batch that still fails is logged at level Error
-// and left out, and the later ones are still delivered. A transcript_mirror line for a file of
+// panic counts as a failure, its stack logged); a batch that still fails is left out, logged at
+// level Error and yielded by Receive (and Query) as a *shared.MirrorErrorMessage (system
+// mirror_error, as both official SDKs synthesize it: its Key names the transcript, Error the
+// last failure), and the later ones are still delivered. A transcript_mirror line for a file of
 // another session than this one's (its SessionID when the line came) is refused and logged at
 // level Error: the store is written under this session's id only.
 //
@@ -62,7 +64,8 @@ type mirror struct {
 	store   sessions.Store
 	logger  *slog.Logger
 	timeout time.Duration
-	owner   func() string // the session's id, for the key check
+	owner   func() string        // the session's id, for the key check
+	emit    func(shared.Message) // queues a mirror_error on the session's stream
 	ctx     context.Context
 	cancel  context.CancelCauseFunc // by end, when it stops waiting: Appends' ctx end
 
@@ -81,7 +84,7 @@ type mirrorLine struct {
 	session string
 }
 
-func newMirror(store sessions.Store, logger *slog.Logger, timeout time.Duration, owner func() string) *mirror {
+func newMirror(store sessions.Store, logger *slog.Logger, timeout time.Duration, owner func() string, emit func(shared.Message)) *mirror {
 	if store == nil {
 		return nil
 	}
@@ -89,7 +92,7 @@ func newMirror(store sessions.Store, logger *slog.Logger, timeout time.Duration,
 		timeout = 60 * time.Second
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &mirror{store: store, logger: logger, timeout: timeout, owner: owner, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), done: make(chan struct{})}
+	return &mirror{store: store, logger: logger, timeout: timeout, owner: owner, emit: emit, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // feed queues msg if it is a transcript_mirror line. It runs on the stdout reader: a type check
@@ -239,6 +242,7 @@ func (m *mirror) deliver(l mirrorLine) bool {
 		}
 		if attempt == mirrorAttempts {
 			m.logger.Error("v2: session store: Append failed; these entries are left out of the store", "session", key.SessionID, "agent", key.AgentID, "entries", len(frame.Entries), "err", err)
+			m.emit(mirrorError(key, err))
 			return true
 		}
 		m.logger.Warn("v2: session store: Append failed; trying again", "session", key.SessionID, "attempt", attempt, "err", err)
@@ -262,4 +266,21 @@ func (m *mirror) appendOnce(key sessions.Key, entries []jsontext.Value) (err err
 		}
 	}()
 	return m.store.Append(ctx, key, entries)
+}
+
+// mirrorError is the system/mirror_error message of a batch the store did not take, as the
+// official SDKs synthesize it: the key as theirs (a subagent's subpath "subagents/agent-<id>"),
+// a fresh uuid.
+func mirrorError(key sessions.Key, err error) *shared.MirrorErrorMessage {
+	m := &shared.MirrorErrorMessage{Subtype: "mirror_error", Error: err.Error(), SessionID: key.SessionID, UUID: newUUID()}
+	m.Key.ProjectKey, m.Key.SessionID = key.ProjectKey, key.SessionID
+	if key.AgentID != "" {
+		m.Key.Subpath = "subagents/agent-" + key.AgentID
+	}
+	raw, _ := json.Marshal(struct {
+		Type string `json:"type"`
+		*shared.MirrorErrorMessage
+	}{"system", m})
+	m.Raw = raw
+	return m
 }

@@ -13,3 +13,8 @@ func TestFileStore(t *testing.T) {
 		return sessions.FileStore{Dir: sessions.Dir(t.TempDir())}
 	})
 }
+
+// Memory keeps the contract, the optional interfaces' too.
+func TestMemory(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) sessions.ReadableStore { return &storetest.Memory{} })
+}

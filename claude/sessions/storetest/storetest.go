@@ -41,8 +41,9 @@ var (
 	otherKey = sessions.Key{ProjectKey: project2, SessionID: sessionA}
 )
 
-// Run runs the checks of the contract of sessions.Store and sessions.ReadableStore, each as a
-// subtest with a store of its own from newStore.
+// Run runs the checks of the contract of sessions.Store and sessions.ReadableStore, and of
+// sessions.DeletableStore and sessions.SummaryStore for a store that implements them (skipped
+// otherwise), each as a subtest with a store of its own from newStore.
 func Run(t *testing.T, newStore func(t *testing.T) sessions.ReadableStore) {
 	checks := []struct {
 		name string
@@ -59,6 +60,8 @@ func Run(t *testing.T, newStore func(t *testing.T) sessions.ReadableStore) {
 		{"ListModified", listModified},
 		{"ConcurrentSessions", concurrentSessions},
 		{"CancelledContext", cancelledContext},
+		{"DeleteCascades", deleteCascades},
+		{"SummariesFolded", summariesFolded},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) { c.run(t, newStore(t)) })
