@@ -26,9 +26,12 @@ const (
 type state struct {
 	cwds    []string
 	unknown string // why the directory is unknown; "" when cwds holds it
+	linked  bool   // the shell entered it through a link: bash's $PWD is not the kernel's
 }
 
-func (s state) clone() state { return state{cwds: slices.Clone(s.cwds), unknown: s.unknown} }
+func (s state) clone() state {
+	return state{cwds: slices.Clone(s.cwds), unknown: s.unknown, linked: s.linked}
+}
 
 // union returns the states either of which the shell may be in.
 func union(x, y state) state {
@@ -39,6 +42,7 @@ func union(x, y state) state {
 		return y
 	}
 	out := x.clone()
+	out.linked = x.linked || y.linked
 	for _, c := range y.cwds {
 		if !slices.Contains(out.cwds, c) {
 			out.cwds = append(out.cwds, c)
@@ -60,6 +64,8 @@ type analyzer struct {
 	funcs     map[string]*syntax.Stmt
 	piped     map[*syntax.Stmt]bool
 	seen      map[syntax.Node]bool // the calls and substitutions analysed at least once
+	links     map[string]string    // the symbolic links the command creates (path -> target), followed by resolve
+	tainted   []string             // the directories it fills with entries it cannot see (resolve denies below them)
 }
 
 // Bash decides whether the Bash tool may run command with the working directory cwd.
@@ -68,7 +74,7 @@ func (p *Policy) Bash(cwd, command string) Decision {
 		return deny(RuleInvalidPolicy, "%v", p.err)
 	}
 	a := &analyzer{p: p, redefined: map[string]bool{}, funcs: map[string]*syntax.Stmt{},
-		piped: map[*syntax.Stmt]bool{}, seen: map[syntax.Node]bool{}}
+		piped: map[*syntax.Stmt]bool{}, seen: map[syntax.Node]bool{}, links: map[string]string{}}
 	st := state{cwds: []string{cwd}}
 	if real, err := p.resolve(cwd, "."); err == nil {
 		st.cwds = []string{real}
@@ -104,6 +110,10 @@ func (a *analyzer) script(src string, st state, top bool) state {
 		return st
 	}
 	a.prescan(f)
+	if a.stop() {
+		return st
+	}
+	a.evaluation(f)
 	if a.stop() {
 		return st
 	}
@@ -269,7 +279,7 @@ func (a *analyzer) writePath(x arg, cwd, what string) {
 	}
 	real, err := x.val, error(nil)
 	if !x.resolved {
-		real, err = a.p.resolve(cwd, x.val)
+		real, err = a.resolve(cwd, x.val)
 	}
 	if err != nil {
 		a.deny(deny(RuleUnresolvable, "%s writes %s: %v", what, x.val, err))
@@ -292,7 +302,7 @@ func (a *analyzer) readPath(x arg, cwd, what string) {
 		}
 		return
 	}
-	real, err := a.p.resolve(cwd, x.val)
+	real, err := a.resolve(cwd, x.val)
 	if err != nil {
 		if a.p.realRead != nil {
 			a.deny(deny(RuleUnresolvable, "%s reads %s: %v", what, x.val, err))

@@ -1,13 +1,32 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// pathVars are variables whose value lists directories to search, not a file to write.
-var pathVars = map[string]bool{"PATH": true, "MANPATH": true, "PYTHONPATH": true, "NODE_PATH": true, "LD_LIBRARY_PATH": true, "CLASSPATH": true}
+// assign checks one assignment of a simple command: given to its program (exported) or kept in
+// the shell.
+func (a *analyzer) assign(as *syntax.Assign, cwd string, exported bool) {
+	if as.Name == nil {
+		return
+	}
+	if !exported {
+		a.shellVar(as.Name.Value)
+		return
+	}
+	var v *arg
+	if as.Value != nil {
+		s, ok := a.literal(as.Value, cwd)
+		v = &arg{val: s, known: ok}
+		if !ok {
+			v.val = flat(as.Value)
+		}
+	}
+	a.exported(as.Name.Value, v, cwd)
+}
 
 // call analyses a simple command in each directory the shell may be in.
 func (a *analyzer) call(c *syntax.CallExpr, st state, piped bool, s *syntax.Stmt) state {
@@ -23,12 +42,7 @@ func (a *analyzer) call(c *syntax.CallExpr, st state, piped bool, s *syntax.Stmt
 			one = state{cwds: []string{cwd}}
 		}
 		for _, as := range c.Assigns {
-			if as.Name == nil || as.Value == nil || pathVars[as.Name.Value] {
-				continue
-			}
-			if v, ok := a.literal(as.Value, cwd); ok && looksLikePath(v) {
-				a.writePath(arg{val: v, known: true}, cwd, "the variable "+as.Name.Value+" (a program may write where it points)")
-			}
+			a.assign(as, cwd, len(c.Args) > 0)
 		}
 		args, d := a.fields(c.Args, cwd)
 		if d != nil {
@@ -82,31 +96,64 @@ func (a *analyzer) xargs(c invocation) state {
 	return c.st
 }
 
-// find: -delete and -exec's commands act on the files below its starting points.
+// findPrimaries are find's tests and actions that change nothing, with whether each takes a
+// value; any other primary is RuleUnknownOption.
+var findPrimaries = map[string]bool{"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true,
+	"-iwholename": true, "-regex": true, "-iregex": true, "-type": true, "-xtype": true, "-size": true, "-mtime": true,
+	"-mmin": true, "-atime": true, "-amin": true, "-ctime": true, "-cmin": true, "-newer": true, "-perm": true, "-user": true,
+	"-group": true, "-uid": true, "-gid": true, "-maxdepth": true, "-mindepth": true, "-links": true, "-inum": true,
+	"-samefile": true, "-regextype": true, "-printf": true, "-lname": true, "-ilname": true, "-used": true, "-fstype": true,
+	"-empty": false, "-depth": false, "-prune": false, "-print": false, "-print0": false, "-ls": false, "-quit": false,
+	"-not": false, "!": false, "(": false, ")": false, "\\(": false, "\\)": false, "-a": false, "-o": false, "-and": false,
+	"-or": false, ",": false, "-readable": false, "-writable": false, "-executable": false, "-true": false, "-false": false,
+	"-nouser": false, "-nogroup": false, "-xdev": false, "-mount": false, "-daystart": false, "-noleaf": false, "-d": false}
+
+// find: -delete and -exec's commands act on the files below its starting points, protected ones
+// included unless none is there; -L, -H and -follow make them act through links.
 func (a *analyzer) find(c invocation) {
 	roots, i := findRoots(c.args)
 	rest := c.args
-	filtered := false
+	follows := slices.ContainsFunc(c.args[:i], func(x arg) bool { return x.val == "-L" || x.val == "-H" })
+	acts := false
 	for j := i; j < len(rest) && !a.stop(); j++ {
-		switch x := rest[j]; x.val {
+		x := rest[j]
+		if !x.known {
+			a.deny(deny(RuleUnresolvable, "find %s is known only when the command runs; name it literally", x.val))
+			return
+		}
+		switch x.val {
 		case "-delete":
+			acts = true
 			for _, r := range roots {
 				a.writePath(r, c.cwd, "find -delete")
-				if !filtered {
-					a.recursive(r, c.cwd, "find -delete")
-				}
+				a.recursive(r, c.cwd, "find -delete")
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
+			acts = true
 			j = a.findExec(c, roots, j+1)
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if j+1 < len(rest) {
 				a.writePath(rest[j+1], c.cwd, "find "+x.val)
 			}
 			j++
-		case "-depth", "-print", "-print0", "-xdev", "-mount":
+			if x.val == "-fprintf" {
+				j++
+			}
+		case "-follow":
+			follows = true
 		default:
-			filtered = true
+			takes, ok := findPrimaries[x.val]
+			if !ok && !strings.HasPrefix(x.val, "-newer") {
+				a.deny(deny(RuleUnknownOption, "find %s is not a test or action the policy models; use -name, -path, -type, -delete, -exec", x.val))
+				return
+			}
+			if takes || strings.HasPrefix(x.val, "-newer") && x.val != "-newer" {
+				j++
+			}
 		}
+	}
+	if follows && acts {
+		a.deny(deny(RuleSymlinkOutside, "find -L/-H/-follow with -delete or -exec acts on what links point to, anywhere; drop -L"))
 	}
 	for _, r := range roots {
 		a.readPath(r, c.cwd, "find")
@@ -119,7 +166,7 @@ func findRoots(rest []arg) (roots []arg, i int) {
 	for ; i < len(rest); i++ {
 		x := rest[i]
 		if x.known && (strings.HasPrefix(x.val, "-") || x.val == "(" || x.val == "!" || x.val == "\\(") {
-			if x.val == "-H" || x.val == "-L" || x.val == "-P" {
+			if x.val == "-H" || x.val == "-L" || x.val == "-P" || x.val == "-O1" || x.val == "-O2" || x.val == "-O3" {
 				continue
 			}
 			break
@@ -140,7 +187,14 @@ func (a *analyzer) findExec(c invocation, roots []arg, start int) int {
 	for k < len(rest) && rest[k].val != ";" && rest[k].val != "+" {
 		k++
 	}
+	// {} stands for each starting point, and for a protected file below one, if any.
+	stands := slices.Clone(roots)
 	for _, r := range roots {
+		if below := a.protectedBelow(r, c.cwd); below != "" {
+			stands = append(stands, arg{val: below, known: true})
+		}
+	}
+	for _, r := range stands {
 		var sub []arg
 		for _, x := range rest[start:k] {
 			switch {

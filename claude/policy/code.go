@@ -15,59 +15,12 @@ import (
 
 var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"}
 
-// readOnly are programs that write nothing by themselves: their operands are only read.
-var readOnly = setOf("ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
-	"diff", "cmp", "comm", "stat", "file", "du", "df", "tree", "realpath", "readlink", "basename", "dirname",
-	"pwd", "echo", "printf", "true", "false", "test", "[", "which", "type", "whereis", "whoami", "id", "uname",
-	"date", "sort", "cut", "tr", "column", "jq", "yq", "od", "hexdump", "xxd", "strings", "md5sum", "sha1sum",
-	"sha256sum", "sha512sum", "cksum", "nl", "fold", "fmt", "rev", "tac", "base64", "seq", "sleep", "ps",
-	"uptime", "hostname", "printenv", "getent", "locale", "tput", "exit", "return", "set", "shift", "unset",
-	"read", ":", "wait", "local", "declare", "shopt", "paste", "join", "look", "nproc", "free", "lsof",
-	"go", "npm", "pnpm", "yarn", "npx", "cargo", "make", "gofmt", "pytest", "tsc", "eslint", "prettier")
-
-// buildTools are the read-only programs whose operands are packages or targets rather than files
-// (go test ./..., npm test): only their flags' path values and VAR=path operands are checked, as
-// writes.
-var buildTools = setOf("go", "npm", "pnpm", "yarn", "npx", "cargo", "make", "gofmt", "pytest", "tsc", "eslint", "prettier")
-
-// writeFlags are the flags of read-only programs that name a file they write.
-var writeFlags = map[string][]string{"sort": {"-o", "--output"}, "tree": {"-o"}, "go": {"-o", "-coverprofile", "-cpuprofile", "-memprofile", "-trace", "-blockprofile", "-mutexprofile", "-outputdir"},
-	"make": {"-C", "--directory", "-f", "--file"}, "cargo": {"--target-dir", "--manifest-path"}, "npm": {"--prefix", "-C"}}
-
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[n] = true
 	}
 	return m
-}
-
-// unmodelled handles a program without a handler: an interpreter, a read-only program, or any
-// other program, which may write the paths it is given.
-func (a *analyzer) unmodelled(c invocation) {
-	switch {
-	case isInterpreter(c.base):
-		a.interpreter(c)
-	case readOnly[c.base]:
-		a.reader(c)
-	default:
-		a.program(c.base, c.args, c.cwd)
-	}
-}
-
-// reader handles a readOnly program: its operands are read, its writeFlags written.
-func (a *analyzer) reader(c invocation) {
-	for _, x := range flagValues(c.args, writeFlags[c.base]) {
-		a.writePath(x, c.cwd, c.base+" (an output flag)")
-	}
-	p := parseFlags(c.args, "", nil, false)
-	for _, x := range p.ops {
-		if !buildTools[c.base] {
-			a.readPath(x, c.cwd, c.base)
-		} else if _, v, ok := strings.Cut(x.val, "="); ok && x.known && looksLikePath(v) {
-			a.writePath(arg{val: v, known: true}, c.cwd, c.base+" (a variable of the build)")
-		}
-	}
 }
 
 // program handles a program the policy does not model (a build tool, a script): it may write the
@@ -77,17 +30,18 @@ func (a *analyzer) program(base string, rest []arg, cwd string) {
 		if a.stop() {
 			return
 		}
-		v := x.val
-		if x.known && strings.HasPrefix(v, "-") {
-			_, after, ok := strings.Cut(v, "=")
-			if !ok {
-				continue
-			}
-			v = after
-		}
 		if !x.known {
+			if a.p.kernel {
+				continue // the kernel bounds what it writes
+			}
 			a.deny(deny(RuleUnresolvable, "%s is given %s, known only when the command runs; %s may write it. Name paths literally", base, x.val, base))
 			return
+		}
+		v := x.val
+		if _, after, ok := strings.Cut(v, "="); ok && (strings.HasPrefix(v, "-") || !strings.ContainsAny(v[:strings.Index(v, "=")], "/~")) {
+			v = after // --out=path, DESTDIR=path
+		} else if strings.HasPrefix(v, "-") {
+			continue
 		}
 		if looksLikePath(v) {
 			a.writePath(arg{val: v, known: true}, cwd, base+" (a program may write the paths it is given)")
@@ -112,6 +66,7 @@ func (a *analyzer) operandScript(v, cwd string) {
 	}
 	a.nested(func() state {
 		a.prescan(f)
+		a.evaluation(f)
 		return a.stmts(f.Stmts, st)
 	}, st)
 }
@@ -169,7 +124,7 @@ func (a *analyzer) shell(c invocation) state {
 	case cflag:
 		a.deny(deny(RuleUnparsable, "%s -c without a script", c.base))
 	case i < len(rest) && rest[i].val != "-":
-		a.program(c.base, rest[i:], cwd) // a script file
+		return a.scriptFile(c, rest[i], c.base) // a script file
 	default:
 		body, ok := a.stdinScript(c.stmt, cwd)
 		if !ok {
@@ -242,7 +197,7 @@ func (a *analyzer) interpreter(c invocation) {
 	for _, x := range c.args {
 		if !x.known || !strings.HasPrefix(x.val, "-") || x.val == "-" {
 			if x.known && x.val != "-" {
-				a.program(c.base, c.args, c.cwd)
+				a.unknownProgram(c, "it runs the script "+x.val)
 				return // the script file and its arguments
 			}
 			break // unknown, or "-": the script comes from stdin
@@ -252,7 +207,10 @@ func (a *analyzer) interpreter(c invocation) {
 			return
 		}
 		if slices.Contains(moduleFlags, x.val) {
-			a.program(c.base, c.args, c.cwd) // a module (python -m pytest)
+			a.unknownProgram(c, "it runs the module "+x.val) // python -m pytest
+			return
+		}
+		if x.val == "--version" || x.val == "-V" {
 			return
 		}
 	}

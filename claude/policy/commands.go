@@ -32,39 +32,6 @@ func acts(fn func(a *analyzer, c invocation)) handler {
 	}
 }
 
-// programs maps each program the analysis models to its handler; any other program goes to
-// unmodelled. It is filled by init: the handlers call run, which reads it.
-var programs map[string]handler
-
-func init() {
-	programs = map[string]handler{
-		"cd": (*analyzer).cd, "pushd": (*analyzer).cd, "popd": popd,
-		"source": (*analyzer).source, ".": (*analyzer).source, "eval": (*analyzer).eval, "trap": (*analyzer).trap,
-		"env": (*analyzer).env, "xargs": (*analyzer).xargs, "find": acts((*analyzer).find), "git": acts((*analyzer).git),
-		"chmod": acts((*analyzer).chmod), "chown": acts((*analyzer).chmod), "chgrp": acts((*analyzer).chmod),
-		"dd": acts((*analyzer).dd), "sed": acts((*analyzer).sed), "mktemp": acts((*analyzer).mktemp),
-		"curl": acts((*analyzer).download), "wget": acts((*analyzer).download),
-	}
-	for _, name := range []string{"exec", "command", "builtin", "nohup", "time", "setsid", "unbuffer"} {
-		programs[name] = (*analyzer).wrapper
-	}
-	for name := range timingWrappers {
-		programs[name] = (*analyzer).timing
-	}
-	for name := range fileChangers {
-		programs[name] = acts((*analyzer).changeFiles)
-	}
-	for _, name := range []string{"mv", "cp", "install", "ln", "rsync", "scp"} {
-		programs[name] = acts((*analyzer).copyLike)
-	}
-	for _, name := range []string{"awk", "gawk", "mawk", "nawk"} {
-		programs[name] = acts((*analyzer).awk)
-	}
-	for _, name := range shells {
-		programs[name] = (*analyzer).shell
-	}
-}
-
 // strictFree are the shell builtins Strict lets run without listing: they change nothing
 // outside the shell (their redirections are checked like any other).
 var strictFree = []string{"cd", "pushd", "popd", "pwd", "echo", "printf", "true", "false", "test", "[", "exit",
@@ -93,11 +60,17 @@ func (a *analyzer) run(args []arg, cwd string, st state, piped bool, s *syntax.S
 	if body := a.funcs[c.name]; body != nil {
 		return a.nested(func() state { return a.stmt(body, st) }, st)
 	}
-	if h := programs[c.base]; h != nil {
-		return h(a, c)
+	if isScriptPath(c.name) {
+		return a.scriptFile(c, arg{val: c.name, known: true}, "")
 	}
-	a.unmodelled(c)
-	return st
+	if m := models[c.base]; m != nil {
+		return a.modelled(m, c)
+	}
+	if isInterpreter(c.base) {
+		a.interpreter(c)
+		return st
+	}
+	return a.unknownProgram(c, "no model of its options")
 }
 
 // permitted applies Strict's list and the dangerous-command rules to c, and reports whether the
@@ -142,7 +115,9 @@ func joinKnown(args []arg) (string, bool) {
 	return strings.Join(parts, " "), true
 }
 
-// cd returns the state after cd (or pushd).
+// cd returns the state after cd (or pushd). Bash's cd is logical: "dir/.." is dir's parent as
+// written, not the parent of where a link dir points; when the two differ, or the shell's
+// directory was entered through a link and the target climbs with "..", the directory is unknown.
 func (a *analyzer) cd(c invocation) state {
 	p := parseFlags(c.args, "", nil, false)
 	target := arg{val: a.p.home, known: a.p.home != "" && !a.redefined["HOME"]}
@@ -155,22 +130,31 @@ func (a *analyzer) cd(c invocation) state {
 	if c.cwd == "" && !isAbsLike(target.val) {
 		return c.st
 	}
-	real, err := a.p.resolve(c.cwd, target.val)
+	real, err := a.resolve(c.cwd, target.val)
 	if err != nil {
 		return state{unknown: "cd " + target.val + ": " + err.Error()}
 	}
-	return state{cwds: []string{real}}
+	climbs := slices.Contains(strings.Split(filepath.ToSlash(target.val), "/"), "..")
+	if climbs && !p.has("-P") {
+		if c.st.linked {
+			return state{unknown: "cd " + target.val + " climbs from a directory entered through a link"}
+		}
+		lexical := a.p.expandHome(target.val)
+		if !filepath.IsAbs(lexical) {
+			lexical = filepath.Join(c.cwd, lexical)
+		}
+		if logical, err := a.resolve("/", filepath.Clean(lexical)); err != nil || logical != real {
+			return state{unknown: "cd " + target.val + " goes up from a link, where bash's cd and the kernel disagree"}
+		}
+	}
+	lexical := a.p.expandHome(target.val)
+	if !filepath.IsAbs(lexical) {
+		lexical = filepath.Join(c.cwd, lexical)
+	}
+	return state{cwds: []string{real}, linked: c.st.linked || filepath.Clean(lexical) != real}
 }
 
 func popd(*analyzer, invocation) state { return state{unknown: "popd"} }
-
-// source reads its script, which may change directory.
-func (a *analyzer) source(c invocation) state {
-	if len(c.args) > 0 {
-		a.readPath(c.args[0], c.cwd, c.base)
-	}
-	return state{unknown: "a sourced script may change directory"}
-}
 
 // eval analyses its arguments as code run in the current shell.
 func (a *analyzer) eval(c invocation) state {
@@ -206,13 +190,11 @@ func (a *analyzer) wrapper(c invocation) state {
 
 // env runs its operands, after the variables it sets, as a command.
 func (a *analyzer) env(c invocation) state {
-	p := parseFlags(c.args, "uCS", []string{"--unset", "--chdir", "--split-string"}, true)
-	if p.has("-C", "--chdir", "-S", "--split-string") {
-		a.deny(deny(RuleTooComplex, "env -C and -S are not analysed; cd first, or run the command directly"))
-		return c.st
-	}
+	p := parseFlags(c.args, "u", []string{"--unset"}, true)
 	ops := p.ops
 	for len(ops) > 0 && ops[0].known && strings.Contains(ops[0].val, "=") {
+		name, val, _ := strings.Cut(ops[0].val, "=")
+		a.exported(name, &arg{val: val, known: true}, c.cwd)
 		ops = ops[1:]
 	}
 	return a.run(ops, c.cwd, c.st, c.piped, c.stmt)

@@ -22,6 +22,25 @@ func (a *analyzer) copyLike(c invocation) {
 			return
 		}
 	}
+	if keepsLinks(c.base, p) {
+		for _, d := range dest {
+			a.taint(d, c.cwd)
+		}
+	}
+}
+
+// keepsLinks reports whether a copy recreates the links it copies as links (cp -a, -P, -d, -r,
+// mv, rsync -a, -l): a path below its destination may then lead anywhere until the command ends.
+func keepsLinks(base string, p parsed) bool {
+	switch base {
+	case "mv":
+		return true
+	case "cp":
+		return p.has("-a", "--archive", "-P", "--no-dereference", "-d", "-r", "-R", "--recursive") && !p.has("-L", "--dereference")
+	case "rsync":
+		return p.has("-a", "--archive", "-l", "--links")
+	}
+	return false
 }
 
 // copyOperands splits a copy's operands into its destinations and its sources.
@@ -83,8 +102,11 @@ func (a *analyzer) copySource(c invocation, src arg, dest []arg, link int) bool 
 			a.deny(deny(RuleUnresolvable, "%s links %s, known only when the command runs", c.base, src.val))
 			return false
 		}
-		if real, err := a.p.resolve(c.cwd, src.val); err != nil || !a.p.underAny(real, a.p.realWrite) {
+		real, err := a.resolve(c.cwd, src.val)
+		if err != nil || !a.p.underAny(real, a.p.realWrite) {
 			a.deny(deny(RuleSymlinkOutside, "%s makes a hard link to %s, outside the write roots: writing the link would change it", c.base, src.val))
+		} else if pat := a.p.matchAny(real, a.p.protected); pat != "" {
+			a.deny(deny(RuleProtected, "%s makes a hard link to the protected %s (pattern %q): writing the link would change it", c.base, src.val, pat))
 		}
 	case c.base != "scp" && c.base != "rsync" || !strings.Contains(src.val, ":"):
 		a.readPath(src, c.cwd, c.base)
@@ -105,7 +127,7 @@ func (a *analyzer) linkTarget(target arg, dest []arg, cwd, base string) {
 	dir := cwd
 	if !filepath.IsAbs(target.val) && !strings.HasPrefix(target.val, "~") {
 		// Relative to the directory holding the link.
-		linkPath, err := a.p.resolve(cwd, dest[0].val)
+		linkPath, err := a.resolve(cwd, dest[0].val)
 		if err != nil {
 			a.deny(deny(RuleUnresolvable, "%s -s %s: %v", base, dest[0].val, err))
 			return
@@ -116,7 +138,7 @@ func (a *analyzer) linkTarget(target arg, dest []arg, cwd, base string) {
 			dir = filepath.Dir(linkPath)
 		}
 	}
-	real, err := a.p.resolve(dir, target.val)
+	real, err := a.resolve(dir, target.val)
 	if err != nil {
 		a.deny(deny(RuleSymlinkOutside, "%s -s %s: the link's target cannot be resolved (%v); link to an existing path inside the write roots", base, target.val, err))
 		return
@@ -127,5 +149,13 @@ func (a *analyzer) linkTarget(target arg, dest []arg, cwd, base string) {
 	}
 	if pat := a.p.matchAny(real, a.p.protected); pat != "" {
 		a.deny(deny(RuleProtected, "%s -s %s makes a link to the protected %s (pattern %q)", base, target.val, real, pat))
+		return
+	}
+	// Later parts of the command follow the new link.
+	if at, err := a.resolve(cwd, dest[0].val); err == nil {
+		if fi, err := os.Stat(at); err == nil && fi.IsDir() {
+			at = filepath.Join(at, filepath.Base(target.val))
+		}
+		a.links[at] = target.val
 	}
 }

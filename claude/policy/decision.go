@@ -4,21 +4,25 @@ import "fmt"
 
 // The names of the built-in rules a Decision can name.
 const (
-	RuleAllowed        = "allowed"         // nothing objects
-	RuleInvalidPolicy  = "invalid-policy"  // the policy itself cannot judge (Err)
-	RuleOutsideRoots   = "write-outside"   // a write outside the write roots
-	RuleReadOutside    = "read-outside"    // a read outside the read roots
-	RuleProtected      = "protected-path"  // a write to a protected path
-	RuleDenyRead       = "deny-read"       // a read of a credentials path
-	RuleUnresolvable   = "unresolvable"    // a path the analysis cannot know before the command runs
-	RuleUnparsable     = "unparsable"      // a command line the shell parser rejects
-	RuleTooComplex     = "too-complex"     // beyond the analysis's bounds (length, depth, globs)
-	RuleNestedCode     = "inline-code"     // code of another language given inline (python -c, node -e)
-	RuleNotListed      = "not-listed"      // Strict: a program not in the list
-	RuleMissingPath    = "missing-path"    // a file tool's input names no path
-	RuleRecursiveRoot  = "rm-root"         // a recursive delete of a root, an ancestor of one, or a dir holding a protected path
-	RuleSymlinkOutside = "link-outside"    // a link pointing outside the write roots
-	RuleUnknownCommand = "unknown-command" // the program's name cannot be known before the command runs
+	RuleAllowed        = "allowed"          // nothing objects
+	RuleInvalidPolicy  = "invalid-policy"   // the policy itself cannot judge (Err)
+	RuleOutsideRoots   = "write-outside"    // a write outside the write roots
+	RuleReadOutside    = "read-outside"     // a read outside the read roots
+	RuleProtected      = "protected-path"   // a write to a protected path
+	RuleDenyRead       = "deny-read"        // a read of a credentials path
+	RuleUnresolvable   = "unresolvable"     // a path the analysis cannot know before the command runs
+	RuleUnparsable     = "unparsable"       // a command line the shell parser rejects
+	RuleTooComplex     = "too-complex"      // beyond the analysis's bounds (length, depth, globs)
+	RuleNestedCode     = "inline-code"      // code of another language given inline (python -c, node -e)
+	RuleNotListed      = "not-listed"       // Strict: a program not in the list
+	RuleMissingPath    = "missing-path"     // a file tool's input names no path
+	RuleRecursiveRoot  = "rm-root"          // a recursive delete of a root, an ancestor of one, or a dir holding a protected path
+	RuleSymlinkOutside = "link-outside"     // a link pointing outside the write roots
+	RuleUnknownCommand = "unknown-command"  // the program's name cannot be known before the command runs
+	RuleUnknownProgram = "unknown-program"  // a program the policy does not model, or one that runs the project's code (make, go test, a script), without kernel confinement
+	RuleUnknownOption  = "unknown-option"   // an option or subcommand the program's model does not know, without kernel confinement
+	RuleShellEval      = "shell-evaluation" // a shell option or special variable that changes how the shell evaluates (shopt, PS4, BASH_ENV, arithmetic on data)
+	RuleEnvironment    = "environment"      // a variable given to programs that the policy does not know to be harmless (GIT_SSH_COMMAND, LD_PRELOAD)
 )
 
 // Decision is a policy's verdict on one tool call.

@@ -134,8 +134,9 @@ func TestRealCLI_PolicyStopsEscapes(t *testing.T) {
 	}
 }
 
-// What static analysis cannot see: the model writes a script inside the project (allowed), then
-// runs it (allowed: sh script.sh names no path outside), and the script writes outside. Without
+// What static analysis cannot see: the model writes a Makefile inside the project (allowed), then
+// runs make, which a policy under kernel confinement lets run (WithKernelConfinement: here
+// without the confinement itself, to show what it is for), and the recipe writes outside. Without
 // the sandbox the write happens; with v2.PolicySandbox the OS stops it.
 func TestRealCLI_PolicySandboxStopsWhatAnalysisCannotSee(t *testing.T) {
 	t.Parallel()
@@ -146,11 +147,11 @@ func TestRealCLI_PolicySandboxStopsWhatAnalysisCannotSee(t *testing.T) {
 			out := outsideDir(t)
 			env := claudetest.NewEnv(t, func(p string) *claudetest.Model {
 				return claudetest.NewModel(
-					claudetest.ToolReply("toolu_s1", "Write", map[string]any{"file_path": p + "/script.sh", "content": "echo escaped > " + out + "/s.txt\necho in > inside.txt\n"}),
-					claudetest.ToolReply("toolu_s2", "Bash", map[string]any{"command": "sh script.sh"}),
+					claudetest.ToolReply("toolu_s1", "Write", map[string]any{"file_path": p + "/Makefile", "content": "all:\n\techo escaped > " + out + "/s.txt; echo in > inside.txt\n"}),
+					claudetest.ToolReply("toolu_s2", "Bash", map[string]any{"command": "make"}),
 					claudetest.TextReply("done"))
 			})
-			p := policy.Confined(env.Project)
+			p := policy.Confined(env.Project).WithKernelConfinement()
 			opts := []v2.Option{v2.WithPolicy(p)}
 			if sandboxed {
 				opts = append(opts, v2.WithSandbox(v2.PolicySandbox(p)))

@@ -112,7 +112,7 @@ func (a *analyzer) recursive(x arg, cwd, what string) {
 	if a.stop() || !x.known {
 		return
 	}
-	real, err := a.p.resolve(cwd, x.val)
+	real, err := a.resolve(cwd, x.val)
 	if err != nil {
 		return // writePath has denied it
 	}
@@ -122,15 +122,36 @@ func (a *analyzer) recursive(x arg, cwd, what string) {
 			return
 		}
 	}
+	if m := a.protectedBelowReal(real); m != "" {
+		a.deny(deny(RuleRecursiveRoot, "%s -r %s would reach the protected %s; name what inside it to change", what, x.val, m))
+	}
+}
+
+// protectedBelow returns a protected path directly below the directory x names (.git, .env), or "".
+func (a *analyzer) protectedBelow(x arg, cwd string) string {
+	if !x.known || cwd == "" && !isAbsLike(x.val) {
+		return ""
+	}
+	real, err := a.resolve(cwd, x.val)
+	if err != nil {
+		return ""
+	}
+	return a.protectedBelowReal(real)
+}
+
+func (a *analyzer) protectedBelowReal(real string) string {
 	for _, pat := range a.p.protected {
 		if strings.HasPrefix(pat, "~") || filepath.IsAbs(pat) {
+			if abs := a.p.absPatterns[pat]; abs != "" && a.p.under(abs, real) {
+				return abs
+			}
 			continue
 		}
 		if m, _ := filepath.Glob(filepath.Join(real, pat)); len(m) > 0 {
-			a.deny(deny(RuleRecursiveRoot, "%s -r %s would reach the protected %s; name what inside it to change", what, x.val, m[0]))
-			return
+			return m[0]
 		}
 	}
+	return ""
 }
 
 // entry returns x such that resolving it reaches the directory entry x names, not what a final
@@ -144,7 +165,7 @@ func (a *analyzer) entry(x arg, cwd string) arg {
 	if base == "." || base == ".." || base == "/" {
 		return x
 	}
-	dir, err := a.p.resolve(cwd, filepath.Dir(x.val))
+	dir, err := a.resolve(cwd, filepath.Dir(x.val))
 	if err != nil {
 		return x
 	}

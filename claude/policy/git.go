@@ -19,10 +19,11 @@ var gitSafeConfig = []string{"user.", "color.", "advice.", "init.defaultbranch",
 
 // gitExecFlags are the flags that make git run a program the policy does not see, each with
 // the one subcommand it does that in ("" for any).
-var gitExecFlags = map[string]string{"--exec": "", "--extcmd": "", "-x": "rebase", "-u": "clone", "-c": "clone", "--config": "clone"}
+var gitExecFlags = map[string]string{"--exec": "", "--extcmd": "", "-x": "rebase", "-u": "clone", "-c": "clone", "--config": "clone",
+	"-O": "grep", "--open-files-in-pager": "grep", "--ext-diff": "", "--textconv": "", "--tool": "", "-t": "mergetool", "--config-env": ""}
 
 // gitExecPrefixes are the prefixes of the flags that make any subcommand run a program.
-var gitExecPrefixes = []string{"--exec=", "--upload-pack", "--receive-pack", "--template"}
+var gitExecPrefixes = []string{"--exec=", "--upload-pack", "--receive-pack", "--template", "--open-files-in-pager", "-O", "--config-env", "--extcmd", "--tool="}
 
 // gitValueFlags are git's global flags whose value may be the next argument.
 var gitValueFlags = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace"}
@@ -57,6 +58,11 @@ func (a *analyzer) git(c invocation) {
 			a.deny(deny(RuleNestedCode, "git %s %s makes git run a program the policy does not see; run the steps directly", g.sub, x.val))
 			return
 		}
+	}
+	if why := gitOptions(g.args); why != "" {
+		c.base = "git " + g.sub
+		a.refuseOption(c, why)
+		return
 	}
 	if h := gitSubcommands[g.sub]; h != nil {
 		h(a, g)
@@ -112,7 +118,7 @@ func (a *analyzer) gitGlobal(name, val string, hasVal bool, dir string) string {
 			a.deny(deny(RuleUnresolvable, "git -C %s after a change of directory the policy cannot follow", val))
 			return dir
 		}
-		real, err := a.p.resolve(dir, val)
+		real, err := a.resolve(dir, val)
 		if err != nil {
 			a.deny(deny(RuleUnresolvable, "git -C %s: %v", val, err))
 			return dir
@@ -129,6 +135,13 @@ func (a *analyzer) gitGlobal(name, val string, hasVal bool, dir string) string {
 	case "--exec-path":
 		if hasVal {
 			a.deny(deny(RuleNestedCode, "git --exec-path= runs git's programs from another directory"))
+		}
+	case "--namespace", "--no-pager", "-p", "--paginate", "-P", "--bare", "--no-replace-objects", "--literal-pathspecs",
+		"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--html-path", "--man-path",
+		"--info-path", "--version", "--help":
+	default:
+		if !a.p.kernel {
+			a.deny(deny(RuleUnknownOption, "git %s is not an option the policy models (--config-env and others make git run programs); drop it", name))
 		}
 	}
 	return dir
@@ -196,4 +209,82 @@ func (a *analyzer) gitBisect(g gitCall) {
 	if len(g.args) > 0 && g.args[0].val == "run" {
 		a.run(g.args[1:], g.dir, g.st, false, nil)
 	}
+}
+
+// gitLong are the long options of git's subcommands the policy knows: none runs a program (those
+// that do are gitExecFlags). gitShort are the short ones, gitShortValue those that take a value.
+var gitLong = setOf("--all", "--amend", "--no-edit", "--message", "--file", "--author", "--date", "--signoff", "--no-verify",
+	"--allow-empty", "--allow-empty-message", "--quiet", "--verbose", "--dry-run", "--force", "--cached", "--staged", "--stat",
+	"--shortstat", "--numstat", "--name-only", "--name-status", "--patch", "--no-patch", "--oneline", "--graph", "--decorate",
+	"--format", "--pretty", "--abbrev-commit", "--since", "--until", "--after", "--before", "--max-count", "--skip", "--reverse",
+	"--follow", "--no-merges", "--merges", "--first-parent", "--grep", "--invert-grep", "--word-diff", "--color", "--no-color",
+	"--unified", "--ignore-space-change", "--ignore-all-space", "--diff-filter", "--find-renames", "--find-copies", "--short",
+	"--branch", "--porcelain", "--long", "--untracked-files", "--ignored", "--ignore-submodules", "--rebase", "--no-rebase",
+	"--ff-only", "--no-ff", "--ff", "--squash", "--no-commit", "--commit", "--abort", "--continue", "--skip", "--quit",
+	"--onto", "--interactive", "--autosquash", "--autostash", "--no-autostash", "--set-upstream", "--set-upstream-to", "--track",
+	"--no-track", "--tags", "--no-tags", "--prune", "--depth", "--shallow-since", "--single-branch", "--recurse-submodules",
+	"--remote", "--remotes", "--list", "--delete", "--move", "--copy", "--merged", "--no-merged", "--contains", "--points-at",
+	"--sort", "--annotate", "--sign", "--local-user", "--hard", "--soft", "--mixed", "--keep", "--merge", "--source", "--worktree",
+	"--theirs", "--ours", "--orphan", "--detach", "--create", "--force-create", "--guess", "--discard-changes", "--include-untracked",
+	"--keep-index", "--index", "--pathspec-from-file", "--intent-to-add", "--update", "--renormalize", "--chmod", "--ignore-errors",
+	"--ignore-missing", "--recursive", "--others", "--exclude-standard", "--exclude", "--modified", "--deleted", "--stage",
+	"--full-name", "--abbrev", "--verify", "--show-toplevel", "--git-dir", "--is-inside-work-tree", "--abbrev-ref", "--symbolic-full-name",
+	"--show-prefix", "--show-cdup", "--count", "--left-right", "--line-number", "--ignore-case", "--word-regexp", "--extended-regexp",
+	"--fixed-strings", "--perl-regexp", "--files-with-matches", "--heading", "--break", "--function-context", "--show-function",
+	"--no-index", "--untracked", "--summary", "--raw", "--full-index", "--binary", "--check", "--exit-code", "--relative",
+	"--minimal", "--patience", "--histogram", "--diff-algorithm", "--no-renames", "--output", "--output-directory", "--cover-letter",
+	"--numbered", "--root", "--always", "--match", "--dirty", "--first-parent", "--mainline", "--edit", "--no-stat", "--log",
+	"--strategy", "--strategy-option", "--allow-unrelated-histories", "--progress", "--no-progress",
+	"--filter", "--sparse", "--no-checkout", "--bare", "--origin", "--jobs", "--init", "--cleanup", "--fixup", "--reuse-message",
+	"--reedit-message", "--trailer", "--include", "--only", "--status", "--no-status", "--prefix", "--pathspec-file-nul",
+	"--name", "--no-walk", "--do-walk", "--topo-order", "--date-order", "--author-date-order", "--committer", "--all-match",
+	"--line-porcelain", "--show-email", "--show-stats", "--dirstat", "--compact-summary", "--cc", "--combined-all-paths",
+	"--no-abbrev", "--mirror", "--push", "--set-url", "--get-url", "--expire", "--unreachable", "--no-reflogs", "--aggressive",
+	"--auto", "--keep-largest-pack", "--get", "--get-all", "--get-regexp", "--show-origin", "--show-scope", "--type", "--null",
+	"--default", "--global", "--system", "--local", "--name-only", "--no-optional-locks", "--ignore-unmatch", "--sparse",
+	"--no-sparse", "--cone", "--no-cone", "--reapply-cherry-picks", "--empty", "--keep-empty", "--rerere-autoupdate",
+	"--no-rerere-autoupdate", "--signoff", "--no-signoff", "--gpg-sign", "--no-gpg-sign", "--no-verify", "--verify", "--atomic",
+	"--no-atomic", "--follow-tags", "--push-option", "--ipv4", "--ipv6", "--unshallow", "--update-shallow", "--deepen",
+	"--refetch", "--write-fetch-head", "--no-write-fetch-head", "--append", "--refmap", "--negotiation-tip", "--dirstat-by-file",
+	"--text", "--ignore-blank-lines", "--ignore-cr-at-eol", "--ignore-space-at-eol", "--inter-hunk-context", "--function-context",
+	"--src-prefix", "--dst-prefix", "--no-prefix", "--default-prefix", "--line-prefix", "--ita-invisible-in-index", "--show-signature",
+	"--mailmap", "--use-mailmap", "--no-mailmap", "--encoding", "--notes", "--no-notes", "--expand-tabs", "--no-expand-tabs",
+	"--stdin", "--batch", "--batch-check", "--batch-all-objects", "--exists", "--heads",
+	"--refs", "--dereference", "--hash", "--symref", "--exit-code", "--sq", "--short", "--no-show-forced-updates")
+
+var gitShort = "aAbBCcdDefFgGhiIjklLmMnNopPqrRsStTuUvwWxXz0123456789"
+
+var gitShortValue = "mFnCbBSjuUe"
+
+// gitOptions checks the options of a git subcommand against gitLong and gitShort, and returns why
+// one is refused ("" when none is). An argument known only at run time is refused unless it is the
+// value of an option before it or follows "--" (it could be an option).
+func gitOptions(args []arg) string {
+	valueNext := false
+	for _, x := range args {
+		switch {
+		case valueNext:
+			valueNext = false
+		case !x.known:
+			return "the argument " + x.val + ", known only when the command runs, may be an option of git; name it literally or put it after --"
+		case x.val == "--":
+			return ""
+		case strings.HasPrefix(x.val, "--"):
+			name, _, _ := strings.Cut(x.val, "=")
+			if !gitLong[name] && !strings.HasPrefix(name, "--no-") {
+				return "the option " + name + " is not one the policy models"
+			}
+		case strings.HasPrefix(x.val, "-") && len(x.val) > 1:
+			for i, ch := range x.val[1:] {
+				if !strings.ContainsRune(gitShort, ch) {
+					return "the option " + x.val + " is not one the policy models"
+				}
+				if strings.ContainsRune(gitShortValue, ch) {
+					valueNext = i == len(x.val)-2
+					break
+				}
+			}
+		}
+	}
+	return ""
 }

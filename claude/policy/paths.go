@@ -1,11 +1,9 @@
 package policy
 
 import (
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -18,51 +16,6 @@ func (p *Policy) expandHome(s string) string {
 		return p.home + s[1:]
 	}
 	return s
-}
-
-// resolve returns the absolute path the operating system reaches for name, the way a tool
-// resolves it: ~ and ~/ expanded to the home directory (~user is an error), joined to cwd when
-// relative, the symbolic links of its longest existing prefix resolved (".." after a link goes up
-// from the link's target, as in the kernel), the rest cleaned. A prefix that exists but cannot be
-// resolved (a dangling or looping link) is an error: writing through a dangling link creates its
-// target, wherever that is.
-func (p *Policy) resolve(cwd, name string) (string, error) {
-	switch {
-	case name == "":
-		return "", fmt.Errorf("empty path")
-	case strings.ContainsRune(name, 0):
-		return "", fmt.Errorf("%q holds a NUL byte", name)
-	case strings.HasPrefix(name, "~") && name != "~" && !strings.HasPrefix(name, "~/"):
-		return "", fmt.Errorf("%q names another user's home", name)
-	}
-	name = p.expandHome(name)
-	if !filepath.IsAbs(name) {
-		if !filepath.IsAbs(cwd) {
-			return "", fmt.Errorf("relative path %q with a working directory that is not absolute (%q)", name, cwd)
-		}
-		name = cwd + string(filepath.Separator) + name // not Join: it would apply ".." before links
-	}
-	name = filepath.ToSlash(name)
-	parts := strings.Split(name, "/")
-	for n := len(parts); n >= 1; n-- {
-		prefix := strings.Join(parts[:n], "/")
-		if prefix == "" || (n == 1 && filepath.VolumeName(prefix) != "") {
-			prefix += "/"
-		}
-		real, err := filepath.EvalSymlinks(filepath.FromSlash(prefix))
-		if err == nil && slices.Contains(parts[n:], "..") {
-			// ".." after a name that does not exist yet: the kernel would fail, unless the name
-			// is created first, e.g. as a symbolic link by the same command (ln -s . x; x/../).
-			return "", fmt.Errorf("%q uses .. after %q, which does not exist yet", name, strings.Join(parts[n:], "/"))
-		}
-		if err == nil {
-			return filepath.Clean(real + string(filepath.Separator) + filepath.FromSlash(strings.Join(parts[n:], "/"))), nil
-		}
-		if _, lerr := os.Lstat(filepath.FromSlash(prefix)); lerr == nil {
-			return "", fmt.Errorf("cannot resolve %q: %v", prefix, err)
-		}
-	}
-	return "", fmt.Errorf("cannot resolve %q", name)
 }
 
 // under reports whether the resolved path p is dir or below it, by whole components, ignoring case
@@ -132,6 +85,9 @@ func (p *Policy) checkWrite(name, shown string) Decision {
 	}
 	if pat := p.matchAny(name, p.protected); pat != "" {
 		return deny(RuleProtected, "%s is protected (pattern %q): it is never written, even inside the write roots; leave it alone", shown, pat)
+	}
+	if fi, err := os.Lstat(name); err == nil && hardLinks(fi) > 1 {
+		return deny(RuleSymlinkOutside, "%s has %d hard links: writing it changes the file under its other names too, which may be outside the write roots or protected; write a new file instead", shown, hardLinks(fi))
 	}
 	return allow
 }

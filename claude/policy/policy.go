@@ -49,6 +49,7 @@ type Policy struct {
 	log        func(context.Context, Event)
 	home       string
 	fold       bool
+	kernel     bool  // WithKernelConfinement: what the analysis does not model runs, bounded by the kernel
 	err        error // a policy that cannot judge (a root that cannot be resolved) denies everything
 
 	// Resolved forms, computed once.
