@@ -76,6 +76,8 @@ type config struct {
 	settingSources []SettingSource
 	sourcesSet     bool // WithSettingSources was given (settingSources may be empty: none)
 	configRoot     string
+	trustedProject bool   // WithTrustedProject (project.go)
+	projectMemory  bool   // WithProjectMemory
 	managed        string // WithManagedSettings
 	commandHooks   map[shared.HookEvent][]SettingsCommandHook
 	promptHooks    map[shared.HookEvent][]SettingsPromptHook
@@ -99,8 +101,8 @@ type config struct {
 	// MCP servers (mcp.go).
 	mcpInProcess map[string]*mcp.Server
 	mcpExternal  map[string]MCPServerConfig
-	mcpOrder     []string // every name, in the order the options gave them (duplicates are errors)
-	strictMCP    bool
+	mcpOrder     []string                     // every name, in the order the options gave them (duplicates are errors)
+	looseMCP     bool                         // WithoutStrictMCPConfig; by default --strict-mcp-config
 	mcpSettings  map[string]MCPServerSettings // WithMCPServerSettings, in-process servers' (mcpsettings.go)
 
 	// Go hooks.

@@ -115,30 +115,22 @@ func (s *Session) ApplyFlagSettings(ctx context.Context, settings map[string]any
 	}{"apply_flag_settings", settings}, nil)
 }
 
-// SettingsSource names a settings file UpdateSettings writes.
-type SettingsSource string
-
-// The settings files UpdateSettings can write.
-const (
-	// SettingsLocal is the project's .claude/settings.local.json.
-	SettingsLocal SettingsSource = "localSettings"
-	// SettingsUser is the user's ~/.claude/settings.json (under the session's CLAUDE_CONFIG_DIR).
-	SettingsUser SettingsSource = "userSettings"
-)
-
 // UpdateSettings sets keys of a settings file on disk (update_settings): unlike ApplyFlagSettings
-// the change outlives the session and applies to every later session that reads the file. CLI
-// 2.1.330 takes string values only, and only the keys outputStyle (SettingsLocal) and effortLevel
-// (SettingsUser); it refuses any other key with a *shared.ControlError.
-func (s *Session) UpdateSettings(ctx context.Context, source SettingsSource, settings map[string]string) error {
-	if source != SettingsLocal && source != SettingsUser {
-		return fmt.Errorf("v2: UpdateSettings: source %q (want SettingsLocal or SettingsUser)", source)
+// the change outlives the session and applies to every later session that reads the file. source
+// is SettingSourceLocal (the project's .claude/settings.local.json) or SettingSourceUser (the
+// user's ~/.claude/settings.json, under the session's CLAUDE_CONFIG_DIR). CLI 2.1.330 takes
+// string values only, and only the keys outputStyle (SettingSourceLocal) and effortLevel
+// (SettingSourceUser); it refuses any other key with a *shared.ControlError.
+func (s *Session) UpdateSettings(ctx context.Context, source SettingSource, settings map[string]string) error {
+	wire := map[SettingSource]string{SettingSourceLocal: "localSettings", SettingSourceUser: "userSettings"}[source]
+	if wire == "" {
+		return fmt.Errorf("v2: UpdateSettings: source %q (want SettingSourceLocal or SettingSourceUser)", source)
 	}
 	return s.request(ctx, "update_settings", struct {
 		Subtype  string            `json:"subtype"`
-		Source   SettingsSource    `json:"source"`
+		Source   string            `json:"source"`
 		Settings map[string]string `json:"settings"`
-	}{"update_settings", source, settings}, nil)
+	}{"update_settings", wire, settings}, nil)
 }
 
 // Reinitialize sends the CLI the session's initialize request again (the same hooks, agents and

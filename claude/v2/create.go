@@ -61,6 +61,9 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.prepareProject(&o); err != nil { // project.go: before anything of the repository runs
+		return nil, err
+	}
 	settingsHooks, err := s.prepare(ctx, &o)
 	if err != nil {
 		return nil, err
@@ -94,6 +97,9 @@ func (s *Session) newExecutor() error {
 			hs[e] = cfgs
 		}
 		hs[shared.HookEventSubagentStart] = append(append([]shared.HookConfig(nil), hs[shared.HookEventSubagentStart]...), s.subagentHook(o.subagentHooks))
+	}
+	if h, ok := o.skillRecheck(); ok { // project.go
+		hs = withHook(hs, shared.HookEventPreToolUse, h)
 	}
 	if len(hs) > 0 && strings.EqualFold(strings.TrimSpace(os.Getenv(HooksEnabledEnv)), "false") {
 		if o.strictHooks {

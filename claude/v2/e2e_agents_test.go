@@ -146,7 +146,7 @@ func TestRealCLI_AgentFields(t *testing.T) {
 				t.Parallel()
 				env, _ := agentRun(t, v2.AgentDefinition{OmitClaudeMD: omit}, nil, func(env *realEnv) {
 					writeFile(t, env.path("CLAUDE.md"), "PROJECT-MEMORY-MARK-4\n")
-				})
+				}, v2.WithTrustedProject())
 				if got := firstSubRequest(t, env).Contains("PROJECT-MEMORY-MARK-4"); got == omit {
 					t.Errorf("OmitClaudeMD %v: the subagent's request has CLAUDE.md = %v", omit, got)
 				}

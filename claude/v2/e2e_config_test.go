@@ -320,7 +320,7 @@ func TestRealCLI_AgentScope(t *testing.T) {
 			opts      []v2.Option
 			wantWrite bool
 		}{
-			{"default loads project settings", nil, false},
+			{"default leaves the project's settings out", nil, true},
 			{"user only", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser)}, true},
 			{"project", []v2.Option{v2.WithSettingSources(v2.SettingSourceProject)}, false},
 		} {

@@ -109,7 +109,7 @@ func TestRealCLI_ControlCallsSession(t *testing.T) {
 	})
 	writeFile(t, env.path("seeded.txt"), "old text\n")
 	writeFile(t, env.path("notes.txt"), "NOTES-CONTENT\n")
-	s := env.session(t, v2.WithAllowedTools("Edit", "Bash"))
+	s := env.session(t, v2.WithAllowedTools("Edit", "Bash"), v2.WithTrustedProject()) // UpdateSettings(SettingSourceLocal) needs the local settings loaded
 	ctx := testCtx(t)
 
 	// ApplyFlagSettings: a deny rule makes the CLI refuse the model's Bash call (the session
@@ -126,14 +126,14 @@ func TestRealCLI_ControlCallsSession(t *testing.T) {
 	}
 
 	// UpdateSettings writes the project's local settings file.
-	if err := s.UpdateSettings(ctx, v2.SettingsLocal, map[string]string{"outputStyle": "Explanatory"}); err != nil {
+	if err := s.UpdateSettings(ctx, v2.SettingSourceLocal, map[string]string{"outputStyle": "Explanatory"}); err != nil {
 		t.Fatalf("UpdateSettings: %v", err)
 	}
 	if b, err := os.ReadFile(env.path(".claude/settings.local.json")); err != nil || !strings.Contains(string(b), `"Explanatory"`) {
 		t.Errorf("settings.local.json after UpdateSettings = %q, %v", b, err)
 	}
 	var ce *shared.ControlError
-	if err := s.UpdateSettings(ctx, v2.SettingsLocal, map[string]string{"permissions": "x"}); !errors.As(err, &ce) {
+	if err := s.UpdateSettings(ctx, v2.SettingSourceLocal, map[string]string{"permissions": "x"}); !errors.As(err, &ce) {
 		t.Errorf("UpdateSettings(permissions) = %v, want the CLI's refusal", err)
 	}
 
@@ -159,7 +159,7 @@ func TestRealCLI_ControlCallsSession(t *testing.T) {
 	}
 
 	// ReloadSkills finds a skill written after the start.
-	writeFile(t, env.path(".claude/skills/late-skill/SKILL.md"), "---\nname: late-skill\ndescription: LATE-SKILL\n---\nDo it.\n")
+	writeFile(t, filepath.Join(env.home, ".claude/skills/late-skill/SKILL.md"), "---\nname: late-skill\ndescription: LATE-SKILL\n---\nDo it.\n")
 	skills, err := s.ReloadSkills(ctx)
 	if err != nil || !slices.ContainsFunc(skills, func(c shared.Command) bool { return c.Name == "late-skill" }) {
 		t.Errorf("ReloadSkills = %+v, %v; want late-skill", skills, err)

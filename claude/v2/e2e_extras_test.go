@@ -243,7 +243,7 @@ func TestRealCLI_VerbatimPrompts(t *testing.T) {
 				t.Parallel()
 				env := textEnv(t, "ok")
 				writeFile(t, env.path("secret.txt"), "SECRET-CONTENT-7\n")
-				writeFile(t, env.path(".claude/commands/greet.md"), "---\ndescription: greets\n---\nGREET-COMMAND-BODY-2\n")
+				writeFile(t, filepath.Join(env.home, ".claude/commands/greet.md"), "---\ndescription: greets\n---\nGREET-COMMAND-BODY-2\n")
 				var opts []v2.Option
 				if verbatim {
 					opts = append(opts, v2.WithVerbatimPrompts())

@@ -450,8 +450,8 @@ func TestE2EMCPSetServersAndStatus(t *testing.T) {
 	}
 }
 
-// WithStrictMCPConfig: a server of the user's configuration (~/.claude.json) is loaded without it
-// and not with it; the session's own servers are there either way.
+// --strict-mcp-config by default: a server of the user's configuration (~/.claude.json) is loaded
+// with WithoutStrictMCPConfig and not without it; the session's own servers are there either way.
 func TestE2EStrictMCPConfig(t *testing.T) {
 	t.Parallel()
 	for _, strict := range []bool{false, true} {
@@ -462,8 +462,8 @@ func TestE2EStrictMCPConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts := []v2.Option{v2.WithMCPServer("db", dbServer(new(records[string])))}
-			if strict {
-				opts = append(opts, v2.WithStrictMCPConfig())
+			if !strict {
+				opts = append(opts, v2.WithoutStrictMCPConfig())
 			}
 			s := env.session(t, opts...)
 			run(t, s, "hello") // the CLI lists its SDK servers once the first turn connected them

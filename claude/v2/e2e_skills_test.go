@@ -82,7 +82,7 @@ func TestRealCLI_Skills(t *testing.T) {
 				return claudetest.TextReply("done")
 			})
 			for name, md := range projectSkills {
-				writeFile(t, env.path(".claude/skills/"+name+"/SKILL.md"), md)
+				writeFile(t, filepath.Join(env.home, ".claude/skills/"+name+"/SKILL.md"), md)
 			}
 			msgs, res := query(t, env.session(t, tc.opts...), "use the skill")
 			var got outcome
@@ -111,7 +111,7 @@ func TestRealCLI_AgentSkills(t *testing.T) {
 	t.Parallel()
 	env, _ := agentRun(t, v2.AgentDefinition{Skills: []string{"greet"}}, nil, func(env *realEnv) {
 		for name, md := range projectSkills {
-			writeFile(t, env.path(".claude/skills/"+name+"/SKILL.md"), md)
+			writeFile(t, filepath.Join(env.home, ".claude/skills/"+name+"/SKILL.md"), md)
 		}
 	})
 	first := firstSubRequest(t, env)
@@ -150,7 +150,7 @@ func TestRealCLI_SkillAllowedTools(t *testing.T) {
 				}
 				return claudetest.TextReply("done")
 			})
-			writeFile(t, env.path(".claude/skills/toucher/SKILL.md"), "---\nname: toucher\ndescription: Touches\nallowed-tools: Bash(touch *)\n---\nTOUCHER-BODY\n")
+			writeFile(t, filepath.Join(env.home, ".claude/skills/toucher/SKILL.md"), "---\nname: toucher\ndescription: Touches\nallowed-tools: Bash(touch *)\n---\nTOUCHER-BODY\n")
 			_, res := query(t, env.session(t, append(tc.opts, v2.WithSkills("toucher"))...), "go")
 			if got := env.exists("ran.txt"); got != tc.wantRan {
 				t.Errorf("touch ran = %v, want %v; denials %s", got, tc.wantRan, res.PermissionDenials)

@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestRealCLI_PreSkillShellCommand(t *testing.T) {
 					claudetest.TextReply("done"),
 				}
 			})
-			writeFile(t, env.path(".claude/skills/shelly/SKILL.md"),
+			writeFile(t, filepath.Join(env.home, ".claude/skills/shelly/SKILL.md"),
 				"---\nname: shelly\ndescription: Runs a command\nallowed-tools: Bash(touch *)\n---\nSHELLY-BODY !`touch shell-ran.txt`\n")
 			var seen recorder[*shared.PreSkillShellCommandHookInput]
 			opts := []v2.Option{v2.WithSkills("shelly")}

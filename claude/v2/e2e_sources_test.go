@@ -11,8 +11,8 @@ import (
 
 // WithSettingSources loads exactly the settings files it names: each of the three files denies
 // one tool (user: Edit, project: Write, local .claude/settings.local.json: Bash), and a denied
-// tool is gone from the model's request. The local file applies with SettingSourceLocal (or by
-// default) and not without it.
+// tool is gone from the model's request. By default only the user's file applies (the
+// repository's are left out); WithTrustedProject loads all three.
 func TestRealCLI_SettingSources(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -20,7 +20,8 @@ func TestRealCLI_SettingSources(t *testing.T) {
 		opts []v2.Option
 		want []string // the tools of Edit, Write and Bash still offered
 	}{
-		{"default: all three", nil, nil},
+		{"default: the user's only", nil, []string{"Bash", "Write"}},
+		{"trusted project: all three", []v2.Option{v2.WithTrustedProject()}, nil},
 		{"none", []v2.Option{v2.WithSettingSources()}, []string{"Bash", "Edit", "Write"}},
 		{"user", []v2.Option{v2.WithSettingSources(v2.SettingSourceUser)}, []string{"Bash", "Write"}},
 		{"project", []v2.Option{v2.WithSettingSources(v2.SettingSourceProject)}, []string{"Bash", "Edit"}},

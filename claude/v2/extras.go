@@ -12,7 +12,10 @@ import (
 // trees (commands, agents, skills, output styles) from dir, an absolute path, instead of the
 // working directory (--project-config-root; the TypeScript SDK's projectConfigRoot): for a
 // session run in a worktree or checkout whose own .claude must not decide, dir being the trusted
-// checkout. Default: the working directory's.
+// checkout. It loads the project's settings (the setting sources default to all three, as with
+// WithTrustedProject), and the SDK checks the files of dir and of the working directory before
+// the CLI starts (ErrUntrustedProject): the CLI still reads memory files (CLAUDE.md) from the
+// working directory. Default: the working directory's, when the project is loaded at all.
 func WithProjectConfigRoot(dir string) Option {
 	return optionFunc(func(o *config) { o.configRoot = dir })
 }

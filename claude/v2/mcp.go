@@ -141,7 +141,7 @@ func WithMCPServer(name string, srv *mcp.Server) Option {
 // on stdin (the CLI is started with --await-initialize), never on the command line.
 
 // WithMCPStdioServer adds an external stdio MCP server (see MCPStdioServer). Default: none
-// beyond those of the settings and .mcp.json (see WithStrictMCPConfig).
+// (see WithoutStrictMCPConfig).
 func WithMCPStdioServer(name string, srv MCPStdioServer) Option {
 	return withExternal(name, &srv)
 }
@@ -153,11 +153,6 @@ func WithMCPSSEServer(name string, srv MCPSSEServer) Option { return withExterna
 // WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer). Default:
 // none, as WithMCPStdioServer.
 func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option { return withExternal(name, &srv) }
-
-// WithStrictMCPConfig makes the session's MCP servers the only ones: the CLI loads none from its
-// settings, the user's or the project's configuration (--strict-mcp-config). Default: off, and the
-// CLI adds the servers configured there.
-func WithStrictMCPConfig() Option { return optionFunc(func(o *config) { o.strictMCP = true }) }
 
 func withExternal(name string, c MCPServerConfig) Option {
 	return optionFunc(func(o *config) {

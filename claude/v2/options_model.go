@@ -170,7 +170,8 @@ func WithAgents(agents map[string]AgentDefinition) Option {
 // sources or plugins. Default: the CLI's main agent.
 func WithMainAgent(name string) Option { return optionFunc(func(o *config) { o.mainAgent = name }) }
 
-// SettingSource is a settings file the CLI may load.
+// SettingSource is a settings file the CLI may load (WithSettingSources), or writes
+// (Session.UpdateSettings), and the scope of an agent's memory (AgentDefinition.Memory).
 type SettingSource string
 
 // The setting sources of WithSettingSources.
@@ -184,8 +185,11 @@ const (
 )
 
 // WithSettingSources loads only these settings files (--setting-sources); WithSettingSources()
-// with none loads no settings file (managed settings and WithSettings still apply). Default: the
-// CLI loads all three.
+// with none loads no settings file (managed settings and WithSettings still apply). Naming
+// SettingSourceProject or SettingSourceLocal loads the repository's files as WithTrustedProject
+// does, checked by the SDK before the CLI starts (ErrUntrustedProject). Default: the user's
+// settings only (SettingSourceUser), so that nothing of the repository reaches the CLI; all three
+// with WithTrustedProject or WithProjectConfigRoot.
 func WithSettingSources(sources ...SettingSource) Option {
 	return optionFunc(func(o *config) {
 		o.settingSources = append(o.settingSources, sources...)

@@ -3,6 +3,7 @@ package v2_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,9 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
+
+// untrustedDefaults are the arguments that keep the repository's settings and MCP servers out.
+var untrustedDefaults = []string{"--strict-mcp-config", "--setting-sources=user"}
 
 func TestArgs(t *testing.T) {
 	base := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
@@ -59,6 +63,13 @@ func TestArgs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Every session keeps the repository out unless the program loads it (project.go).
+			for _, d := range untrustedDefaults {
+				if !slices.Contains(got, d) {
+					t.Errorf("args %q lack %s", got, d)
+				}
+			}
+			got = slices.DeleteFunc(got, func(a string) bool { return slices.Contains(untrustedDefaults, a) })
 			if diff := cmp.Diff(append(append([]string{}, base...), tc.want...), got); diff != "" {
 				t.Errorf("args (-want +got):\n%s", diff)
 			}

@@ -96,7 +96,7 @@ var optionTable = []optionRow{
 	{options: "WithMCPStdioServer, WithMCPSSEServer, WithMCPHTTPServer", to: toArgv, key: "--await-initialize", argv: func(o *config) []string {
 		return onOff("--await-initialize", len(o.mcpExternal) > 0)
 	}},
-	{options: "WithStrictMCPConfig", to: toArgv, key: "--strict-mcp-config", argv: func(o *config) []string { return onOff("--strict-mcp-config", o.strictMCP) }},
+	{options: "WithoutStrictMCPConfig", to: toArgv, key: "--strict-mcp-config (unless WithoutStrictMCPConfig)", argv: func(o *config) []string { return onOff("--strict-mcp-config", !o.looseMCP) }},
 	{options: "WithJSONSchema, WithOutputSchemaFor", to: toArgv, key: "--json-schema", argv: func(o *config) []string { return flag("--json-schema", string(o.jsonSchema)) }},
 	{options: "WithMaxBudgetUSD", to: toArgv, key: "--max-budget-usd", argv: func(o *config) []string {
 		if o.maxBudgetUSD > 0 {
@@ -121,12 +121,10 @@ var optionTable = []optionRow{
 	{options: "WithMainAgent", to: toArgv, key: "--agent", argv: func(o *config) []string { return flag("--agent", o.mainAgent) }},
 	{options: "WithPluginDirs", to: toArgv, key: "--plugin-dir (once each)", argv: func(o *config) []string { return repeated("--plugin-dir", o.pluginDirs) }},
 	{options: "WithPermissionPromptTool", to: toArgv, key: "--permission-prompt-tool", argv: func(o *config) []string { return flag("--permission-prompt-tool", o.promptTool) }},
-	{options: "WithSettingSources", to: toArgv, key: "--setting-sources", argv: func(o *config) []string {
-		if !o.sourcesSet {
-			return nil
-		}
-		s := make([]string, len(o.settingSources))
-		for i, v := range o.settingSources {
+	{options: "WithSettingSources, WithTrustedProject", to: toArgv, key: "--setting-sources (user unless the project is loaded)", argv: func(o *config) []string {
+		src := o.effectiveSources()
+		s := make([]string, len(src))
+		for i, v := range src {
 			s[i] = string(v)
 		}
 		return []string{"--setting-sources=" + strings.Join(s, ",")}
@@ -213,6 +211,7 @@ var optionTable = []optionRow{
 	{options: "WithOptions", to: toSDK, key: "the options given, applied in order"},
 	{options: "WithHooks, WithHook, WithPolicy", to: toSDK, key: "the hook executor; initialize hooks (one callback per event)"},
 	{options: "WithHookTimeout", to: toSDK, key: "the hook executor's timeout of one handler run"},
+	{options: "WithProjectMemory", to: toSDK, key: "the memory files' text, appended to --append-system-prompt before the CLI starts (project.go)"},
 	{options: "WithStrictHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithAllowUnenforcedHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithoutLifecycleHooks", to: toSDK, key: "the SDK's SessionStart and SessionEnd"},

@@ -76,7 +76,7 @@ func TestReplay_GuardedSessionChecksTheHookListing(t *testing.T) {
 			if !errors.Is(err, v2.ErrHooksNotEnforced) || !strings.Contains(err.Error(), tc.refused) {
 				t.Errorf("CreateSession = %v, want ErrHooksNotEnforced naming %q", err, tc.refused)
 			}
-			if r := tc.reply; strings.Contains(r, `"hooks":[{`) && !strings.Contains(err.Error(), "WithSettingSources(v2.SettingSourceUser)") {
+			if r := tc.reply; strings.Contains(r, `"hooks":[{`) && !strings.Contains(err.Error(), "WithSettingSources naming only the sources") {
 				t.Errorf("CreateSession's error %q does not say how to leave the settings out", err)
 			}
 		})

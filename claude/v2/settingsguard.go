@@ -128,7 +128,7 @@ func (l *hooksListing) verify(want map[string]int, guards bool) error {
 			if h.PluginName != "" {
 				from += " " + h.PluginName
 			}
-			return fmt.Errorf("%w: a %s hook of %s (%q) runs next to the session's guards (Go hooks, settings hooks, WithCanUseTool) and may allow or rewrite a tool call after they approved it; leave that settings source out (WithSettingSources(v2.SettingSourceUser), or WithProjectConfigRoot for a trusted checkout) or remove the hook",
+			return fmt.Errorf("%w: a %s hook of %s (%q) runs next to the session's guards (Go hooks, settings hooks, WithCanUseTool) and may allow or rewrite a tool call after they approved it; leave that settings source out (WithSettingSources naming only the sources to load: WithSettingSources() for none) or remove the hook",
 				ErrHooksNotEnforced, h.Event, from, h.CommandText)
 		}
 	}

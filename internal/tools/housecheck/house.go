@@ -20,7 +20,7 @@ var floors = []floor{
 	{"api", "the package doc and one-shot helpers", []string{"claude"}},
 	{"session", "the session factory: options, sessions, the user API", []string{"claude/v2"}},
 	{"features", "what a session composes: guards, stores, the settings' command hooks", []string{
-		"claude/policy", "claude/sessions", "claude/internal/commandhook"}},
+		"claude/policy", "claude/sessions", "claude/internal/commandhook", "claude/internal/project"}},
 	{"transport", "the CLI process, framing, request correlation", []string{
 		"claude/subprocess"}},
 	{"hooks", "the hook engine: matching, chains, answers, registration", []string{"claude/hooks"}},
@@ -71,6 +71,7 @@ var errorPrefixes = map[string]string{
 	"claude/internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
 	"claude/internal/childenv":    "subprocess: ", // the CLI's environment
 	"claude/internal/procgroup":   "subprocess: ", // the CLI's process group
+	"claude/internal/project":     "project: ",    // wrapped by v2 (ErrUntrustedProject, claude/v2/project.go)
 	"claude/policy/shellparse":    "policy: ",
 	"contrib/otel":                "otelagent: ",
 	"contrib/pgstore":             "pgstore: ",
