@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
 // consumerFiles is a user's module outside the repository: a program and its test that import
@@ -68,22 +70,31 @@ func fileURL(dir string) string {
 }
 
 // checkConsumer builds the consumer module in a fresh directory outside the repository, twice:
-// first as a user who runs `go get .../contrib/otel` (the core comes at the version contrib/otel
-// requires, which proves that pin is enough for it), then after `go get` of the core at its latest.
-// Each time `go build ./...` and `go vet ./...` (which type-checks the test against claudetest).
+// first as a user who runs `go get .../contrib/otel .../contrib/pgstore` (the core comes at the
+// version they require, which proves that pin is enough for them), then after `go get` of the
+// core at its latest. Each time `go build ./...` and `go vet ./...` (which type-checks the test
+// against claudetest).
 func (r *repo) checkConsumer(p *localProxy) error {
-	otel, ok := r.byPath[r.core().path+"/contrib/otel"]
-	if !ok {
-		return fmt.Errorf("modpin: no module %s/contrib/otel in the repository", r.core().path)
-	}
-	pinned := ""
-	for _, req := range otel.file.Require {
-		if req.Mod.Path == r.core().path {
-			pinned = req.Mod.Version
+	var published []*gomod // the modules a user fetches besides the core
+	pinned, pinnedBy := "", ""
+	for _, name := range []string{"contrib/otel", "contrib/pgstore"} {
+		m, ok := r.byPath[r.core().path+"/"+name]
+		if !ok {
+			return fmt.Errorf("modpin: no module %s/%s in the repository", r.core().path, name)
 		}
-	}
-	if pinned == "" {
-		return fmt.Errorf("modpin: %s does not require %s", otel.goModPath(), r.core().path)
+		v := ""
+		for _, req := range m.file.Require {
+			if req.Mod.Path == r.core().path {
+				v = req.Mod.Version
+			}
+		}
+		if v == "" {
+			return fmt.Errorf("modpin: %s does not require %s", m.goModPath(), r.core().path)
+		}
+		if semver.Compare(v, pinned) > 0 {
+			pinned, pinnedBy = v, m.goModPath()
+		}
+		published = append(published, m)
 	}
 
 	dir, err := os.MkdirTemp("", "modpin-consumer-")
@@ -95,9 +106,12 @@ func (r *repo) checkConsumer(p *localProxy) error {
 		return err
 	}
 	// A module cache of its own: the work tree's version may change between runs under one name.
+	// -trimpath: a package's build is cached under its contents, not its directory in that
+	// module cache, so the next check compiles only what changed (without it, every dependency
+	// is compiled again on every run: minutes on a loaded machine).
 	env, err := goEnv(p, r.core().path, map[string]string{
 		"GOMODCACHE": filepath.Join(dir, "modcache"),
-		"GOFLAGS":    "-mod=mod -modcacherw",
+		"GOFLAGS":    "-mod=mod -modcacherw -trimpath",
 	})
 	if err != nil {
 		return err
@@ -109,8 +123,12 @@ func (r *repo) checkConsumer(p *localProxy) error {
 		return strings.TrimSpace(v), err
 	}
 
-	fmt.Printf("-- consumer %s: go get %s (the core at the version it requires)\n", src, otel.path)
-	if _, err := run("get", otel.path); err != nil {
+	get := []string{"get"}
+	for _, m := range published {
+		get = append(get, m.path)
+	}
+	fmt.Printf("-- consumer %s: go %s (the core at the version they require)\n", src, strings.Join(get, " "))
+	if _, err := run(get...); err != nil {
 		return err
 	}
 	if _, err := run("mod", "tidy"); err != nil {
@@ -121,11 +139,11 @@ func (r *repo) checkConsumer(p *localProxy) error {
 		return err
 	}
 	if got != pinned {
-		return fmt.Errorf("modpin: consumer: the core resolved to %s, want %s as %s requires", got, pinned, otel.goModPath())
+		return fmt.Errorf("modpin: consumer: the core resolved to %s, want %s as %s requires", got, pinned, pinnedBy)
 	}
 	if err := buildAndVet(run); err != nil {
-		return fmt.Errorf("modpin: consumer with %s@%s and %s@%s (what contrib/otel requires): %w; if contrib/otel needs a newer core, commit the core's change and run `"+invocation+" pin`",
-			otel.path, p.current[otel.path], r.core().path, pinned, err)
+		return fmt.Errorf("modpin: consumer with %s and %s@%s (what %s requires): %w; if a module needs a newer core, commit the core's change and run `"+invocation+" pin`",
+			strings.Join(get[1:], ", "), r.core().path, pinned, pinnedBy, err)
 	}
 
 	fmt.Printf("-- consumer: go get %s@latest\n", r.core().path)

@@ -10,29 +10,33 @@
 //	GOWORK=off go run -C internal/tools ./modpin check
 //	GOWORK=off go run -C internal/tools ./modpin pin [-module DIR] [REV]
 //
-// GOWORK=off because the workspace itself needs the pinned versions' go.mod files: the go
-// command reads them even for a module that go.work builds from the working tree. A user's
-// machine and CI's get them from the module mirror once the commits are on main; where the
-// module's upstream cannot be reached, check puts them in the module cache, after which
-// every go command of the workspace works offline.
+// The go command reads every required version's go.mod, even for a module that go.work builds
+// from the working tree, and no module proxy can serve a commit that is not pushed. So each
+// go.work replaces every pinned version of the repository's modules by its working tree (a
+// replace block that pin writes and check checks): a workspace build on an empty module cache
+// fetches only third-party modules. GOWORK=off because modpin is not part of that build.
 //
 // check fails when a go.mod has a replace or the placeholder version
 // v0.0.0-00010101000000-000000000000, or pins a version that is not the go command's name of a
-// commit in HEAD's history. Then it serves the repository's modules from a module proxy in a
-// temporary directory (GOPROXY=file://...: the module zips made with golang.org/x/mod/zip from
-// `git archive` of each pinned commit, as the go command makes them, and from the work tree
-// for the current version), vets each module of go.work that requires another on its own
-// (GOWORK=off: its go.mod and go.sum as they are, which type-checks every package and test
-// against the pinned versions), and builds and vets a user's module outside the repository
-// that imports the core, contrib/otel and claudetest, with GOFLAGS=-mod=mod and no replace:
-// first with the core at the version contrib/otel requires, then at the latest. The pinned
-// versions it fetched stay in the module cache (the consumer's versions do not: it has a module
-// cache of its own).
+// commit in HEAD's history, or when a go.work's replace block is not the one pin writes. Then it
+// serves the repository's modules from a module proxy in a temporary directory
+// (GOPROXY=file://...: the module zips made with golang.org/x/mod/zip from `git archive` of each
+// pinned commit, as the go command makes them, and from the work tree for the current version),
+// puts the pinned versions in the module cache (for go commands outside the workspace: `go mod
+// tidy` in a nested module, GOWORK=off builds), vets each module of go.work that requires another
+// on its own (GOWORK=off: its go.mod and go.sum as they are, which type-checks every package and
+// test against the pinned versions), and builds and vets a user's module outside the repository
+// that imports the core, contrib/otel, contrib/pgstore and claudetest, with GOFLAGS=-mod=mod and
+// no replace: first after `go get` of contrib/otel and contrib/pgstore (the core at the version
+// they require), then with the core at the latest. The consumer has a module cache of its own and
+// builds with -trimpath, so that its compiled packages are cached across runs.
 //
 // pin sets every requirement of a nested module's go.mod on a module of the repository to that
 // module's pseudo-version at REV (default HEAD: commit the core's change first, then pin it),
 // drops replaces of them, and runs `go mod tidy` there against the local proxy to update go.sum.
-// With -module DIR it rewrites only DIR/go.mod.
+// With -module DIR it rewrites only DIR/go.mod. Then it rewrites each go.work's replace block and
+// each go.work.sum: emptied, then filled by the go command as it loads the workspace's module
+// graph and packages (for Linux, Windows and macOS), so that no workspace build adds a line.
 //
 // A requirement names an earlier commit than the one that writes it, so a nested module may use
 // a new core API only once the commit that adds it is in the history; until then go.work builds
@@ -100,7 +104,16 @@ func check() error {
 		errs = append(errs, lintGoMod(m.goModPath(), m.file, r.inRepo)...)
 	}
 	log, pinErrs := r.checkPins()
-	if err := errors.Join(append(errs, pinErrs...)...); err != nil {
+	errs = append(errs, pinErrs...)
+	fmt.Println("-- go.work files: each pinned version of the repository's modules replaced by its working tree")
+	wss, err := r.workspaces()
+	if err != nil {
+		return err
+	}
+	for _, ws := range wss {
+		errs = append(errs, r.checkReplaces(ws)...)
+	}
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	for _, l := range log {
@@ -155,7 +168,8 @@ func check() error {
 }
 
 // seedModuleCache downloads every pinned version the proxy serves into the module cache, where
-// the workspace's go commands find their go.mod files (see the package doc). A version whose
+// go commands outside the workspace find them (`go mod tidy` in a nested module, GOWORK=off
+// builds; the workspace itself replaces them by the working tree). A version whose
 // go.mod needs a newer Go than this one (contrib/temporal) is downloaded by the toolchain its
 // go.mod names (its toolchain line, else its go line), as its own workspace builds it.
 func seedModuleCache(p *localProxy, env []string) error {
@@ -272,9 +286,36 @@ func pin(rev, only string) error {
 	}
 	if len(changed) == 0 {
 		fmt.Printf("modpin: every pin already names %.12s\n", c.hash)
-		return nil
+	} else if err := tidy(changed); err != nil {
+		return err
 	}
-	return tidy(changed)
+	return syncWorkspaces()
+}
+
+// syncWorkspaces rewrites each go.work's replaces of the pinned versions (see writeReplaces) and
+// its go.work.sum (see refreshWorkSum).
+func syncWorkspaces() error {
+	r, err := openRepo() // the go.mod files as pin and tidy left them
+	if err != nil {
+		return err
+	}
+	wss, err := r.workspaces()
+	if err != nil {
+		return err
+	}
+	for _, ws := range wss {
+		changed, err := r.writeReplaces(ws)
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Printf("%s: the replace block names the pinned versions\n", ws.name)
+		}
+		if err := r.refreshWorkSum(ws); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pinTarget resolves rev ("" is HEAD), a commit in HEAD's history, and warns when the pins name

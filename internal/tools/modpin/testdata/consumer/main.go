@@ -1,5 +1,6 @@
 // Command agent is a user's program outside the repository: modpin's consumer check builds it
-// from the modules a user fetches (the core, contrib/otel and claudetest), with no replace.
+// from the modules a user fetches (the core, contrib/otel, contrib/pgstore and claudetest), with
+// no replace.
 package main
 
 import (
@@ -11,11 +12,22 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	otelagent "github.com/hookwire/agent-sdk-go/contrib/otel"
+	"github.com/hookwire/agent-sdk-go/contrib/pgstore"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 func main() {
 	ctx := context.Background()
-	s, err := v2.CreateSession(ctx, options(".")...)
+	opts := options(".")
+	if dsn := os.Getenv("DATABASE_URL"); dsn != "" { // transcripts mirrored to PostgreSQL
+		pool, err := pgxpool.New(ctx, dsn)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer pool.Close()
+		opts = append(opts, v2.WithSessionStore(pgstore.New(pool)))
+	}
+	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {
 		log.Fatal(err)
 	}
