@@ -19,7 +19,8 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// FindCLI returns the CLI to run: explicit if not "", else $CLAUDE_CLI_PATH, else "claude" on PATH.
+// FindCLI returns the CLI to run: explicit if not "", else $CLAUDE_CLI_PATH, else "claude" on PATH,
+// else the newest that claudetest's installer put in the per-user cache (see installedCLI).
 // The error is a *CLINotFoundError naming every place tried, and why a path given was not usable.
 func FindCLI(explicit string) (string, error) {
 	var tried []string
@@ -44,6 +45,11 @@ func FindCLI(explicit string) (string, error) {
 		return p, nil
 	}
 	tried = append(tried, "claude on PATH")
+	p, where := installedCLI()
+	if p != "" {
+		return p, nil
+	}
+	tried = append(tried, where)
 	return "", &shared.CLINotFoundError{Tried: tried}
 }
 

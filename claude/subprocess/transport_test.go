@@ -777,6 +777,7 @@ func TestFindCLI(t *testing.T) {
 		want      string
 		wantTried []string
 		unusable  bool
+		installed []string // versions in the installer's per-user cache
 	}{
 		{name: "explicit", explicit: exe, want: exe},
 		{name: "explicit missing", explicit: "/nope/claude", wantTried: []string{`the CLI path option "/nope/claude" (no such file)`}, unusable: true},
@@ -784,7 +785,11 @@ func TestFindCLI(t *testing.T) {
 		{name: "explicit is not executable", explicit: notExe, wantTried: []string{fmt.Sprintf("the CLI path option %q (not executable (mode -rw-r--r--))", notExe)}, unusable: true},
 		{name: "CLAUDE_CLI_PATH", env: exe, want: exe},
 		{name: "PATH", path: dir, want: exe},
-		{name: "nothing", path: t.TempDir(), wantTried: []string{"CLAUDE_CLI_PATH (unset)", "claude on PATH"}},
+		{name: "nothing", path: t.TempDir(), wantTried: []string{"CLAUDE_CLI_PATH (unset)", "claude on PATH", "CACHE/agent-sdk-go/claude-cli-VERSION"}},
+		// The installer's per-user cache comes last; of two versions, the newer.
+		{name: "installer's cache", path: t.TempDir(), installed: []string{"2.1.330", "2.1.332", "2.1.99"}, want: "CACHE/agent-sdk-go/claude-cli-2.1.332/node_modules/.bin/claude"},
+		{name: "PATH before the installer's cache", path: dir, installed: []string{"2.1.332"}, want: exe},
+		{name: "CLAUDE_CLI_PATH before the installer's cache", env: exe, path: t.TempDir(), installed: []string{"2.1.332"}, want: exe},
 		// A CLAUDE_CLI_PATH that names no executable is an error, not a reason to run another CLI.
 		{name: "bad CLAUDE_CLI_PATH, a CLI on PATH", env: "/nope/claude", path: dir, wantTried: []string{"CLAUDE_CLI_PATH=/nope/claude (no such file)"}, unusable: true},
 	}
@@ -792,6 +797,27 @@ func TestFindCLI(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("CLAUDE_CLI_PATH", tt.env)
 			t.Setenv("PATH", tt.path)
+			home := t.TempDir()
+			t.Setenv("HOME", home)                                   // os.UserCacheDir on macOS
+			t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "xdg"))   // and on Linux
+			t.Setenv("LocalAppData", filepath.Join(home, "appdata")) // and on Windows
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range tt.installed {
+				p := filepath.Join(cache, "agent-sdk-go", "claude-cli-"+v, "node_modules", ".bin", "claude")
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tt.want = strings.Replace(tt.want, "CACHE", cache, 1)
+			for i := range tt.wantTried {
+				tt.wantTried[i] = strings.Replace(tt.wantTried[i], "CACHE", cache, 1)
+			}
 			got, err := FindCLI(tt.explicit)
 			if tt.wantTried == nil {
 				if err != nil || got != tt.want {
