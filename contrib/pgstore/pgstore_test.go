@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -19,17 +18,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// pool returns a pool on the database of $PGSTORE_TEST_DSN (eval "$(.ci/postgres)" starts one),
-// closed when t ends. Without it the test is skipped, or fails when CI=true.
+// pool returns a pool on the tests' database (testDSN: $PGSTORE_TEST_DSN, else a throw-away
+// PostgreSQL the tests start), closed when t ends.
 func pool(t *testing.T) *pgxpool.Pool {
 	t.Helper()
-	dsn := os.Getenv("PGSTORE_TEST_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("PGSTORE_TEST_DSN is not set (CI=true): start a database with eval \"$(.ci/postgres)\"")
-		}
-		t.Skip("PGSTORE_TEST_DSN is not set: start a database with eval \"$(.ci/postgres)\" from the repository's root")
-	}
+	dsn := testDSN(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p, err := pgxpool.New(ctx, dsn)
@@ -38,7 +31,7 @@ func pool(t *testing.T) *pgxpool.Pool {
 	}
 	t.Cleanup(p.Close)
 	if err := p.Ping(ctx); err != nil {
-		t.Fatalf("PGSTORE_TEST_DSN: %v", err)
+		t.Fatalf("the tests' database (%s): %v", dsn, err)
 	}
 	return p
 }
