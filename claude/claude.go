@@ -13,10 +13,20 @@
 //     executor.
 //   - claude/v2: the session API: CreateSession with options, Send / Receive / Query / Run, Close,
 //     and CommandHandler for command hooks.
+//   - claude/policy: ready-made guards (policy.Confined keeps writes inside a project, Bash
+//     commands included); claude/policy/shellparse: the Bash word helpers they use.
+//   - claude/sessions: the CLI's stored sessions (list, read, fork, tag) and the Store interface
+//     of transcripts mirrored elsewhere; claude/sessions/storetest: the tests any Store must pass.
+//   - claude/claudetest: tests of an agent offline: a scripted fake model, the real CLI, its
+//     installer (cmd/installcli) and a launcher of a program against the fake model
+//     (cmd/fakemodel); claude/claudetest/claudesim: a small CLI simulator for unit tests.
 //   - claude (this package): one-shot helpers on top of v2.
 //
-// A user needs claude/v2 and claude/shared; the wire form of answers, the control messages and
-// the command-hook implementation are internal.
+// Modules of their own keep their dependencies out of the core: contrib/otel (OpenTelemetry
+// traces and metrics), contrib/pgstore (a sessions.Store in PostgreSQL) and contrib/temporal
+// (sessions as Temporal activities). A program starts sessions with claude/v2 and writes hooks
+// with claude/shared; the packages above are for what it adds. The wire form of answers, the
+// control messages and the command-hook implementation are internal.
 //
 // A session with a hook that keeps the agent's writes inside the project:
 //

@@ -267,7 +267,9 @@ type Usage struct {
 	} `json:"session"`
 	SubscriptionType    string `json:"subscription_type"`
 	RateLimitsAvailable bool   `json:"rate_limits_available"`
-	// RateLimits and Behaviors are as the CLI sends them (null without a subscription).
+	// RateLimits and Behaviors are as the CLI sends them. RateLimits is null without a
+	// subscription. Behaviors was null in every answer the SDK's tests have seen (CLI
+	// 2.1.330-2.1.332, API-key accounts); it is kept raw for a CLI that fills it.
 	RateLimits jsontext.Value `json:"rate_limits"`
 	Behaviors  jsontext.Value `json:"behaviors"`
 	Raw        jsontext.Value `json:"-"`

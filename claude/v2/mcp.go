@@ -119,8 +119,9 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 
 // WithMCPServer gives the agent the tools (and prompts, resources) of srv, an MCP server built
 // with the official MCP Go SDK (mcp.NewServer, mcp.AddTool), running in this process. The model
-// sees its tools as mcp__<name>__<tool>. The session connects srv once, through the MCP SDK's
-// in-memory transport, and closes that connection on Close; the same srv may serve several
+// sees its tools as mcp__<name>__<tool>. The session connects srv once (Server.Connect), through
+// a transport of the SDK's own that hands each message of the CLI's control protocol to srv
+// over a channel, and closes that connection on Close; the same srv may serve several
 // sessions. Tool handlers run on a goroutine per call (parallel calls run concurrently); a
 // handler's error becomes an is_error result the model sees; a panic is recovered into one (the
 // session installs a receiving middleware on srv for it, once); the handler's ctx ends when the
