@@ -71,6 +71,10 @@ var toolNameGroups = func() map[string][]string {
 	return g
 }()
 
+// CLIToolNames returns the names of the CLI's tools the SDK knows (see UnknownToolNames), sorted:
+// for a message that suggests the name a misspelt one was meant to be.
+func CLIToolNames() []string { return slices.Clone(cliToolNames) }
+
 // isCLIToolName reports whether CLI 2.1.330 has a tool of this name (current or legacy).
 func isCLIToolName(name string) bool {
 	_, legacy := cliToolAliases[name]
@@ -147,7 +151,7 @@ func CheckToolNames(h Hooks) error {
 			}
 			if bad := unknownTools(m); len(bad) > 0 {
 				return &RegistrationError{Event: e, Index: i, Err: ErrUnknownTool,
-					Reason: fmt.Sprintf("matcher %q names no tool of CLI 2.1.330: %s", c.Matcher, strings.Join(bad, ", "))}
+					Reason: fmt.Sprintf("matcher %q names no tool the CLI has: %s", c.Matcher, strings.Join(bad, ", "))}
 			}
 		}
 	}

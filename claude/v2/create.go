@@ -41,6 +41,7 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	}
 	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
 	s.mirror = newMirror(o.store, logger, o.mirrorTimeout(), s.SessionID, s.emit)
+	s.warnUnfiredGuard() // guards.go: one WithAllowUnenforcedHooks accepted
 	if err := s.newExecutor(); err != nil {
 		return nil, err
 	}
@@ -77,6 +78,10 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 		return nil, err
 	}
 	if err := s.checkSettingsHooks(ctx, settingsHooks); err != nil {
+		s.t.Close()
+		return nil, err
+	}
+	if err := s.checkGuardToolNames(s.info.CLIVersion); err != nil { // guards.go
 		s.t.Close()
 		return nil, err
 	}

@@ -258,8 +258,9 @@ func TestRealCLI_MatcherFiniteRegexRoundTrips(t *testing.T) {
 	}
 }
 
-// A tool event's matcher naming a tool the CLI does not have is reported: by default a warning per
-// name in Info().Warnings, and the hook still fires for the names the CLI has (the CLI is given the
+// A tool event's matcher naming a tool the CLI does not have is reported: with
+// WithAllowUnenforcedHooks (without it such a PreToolUse hook is refused) a warning per name in
+// Info().Warnings, and the hook still fires for the names the CLI has (the CLI is given the
 // list as written, and ignores the unknown entry); with WithStrictHooks CreateSession fails with an
 // error wrapping shared.ErrUnknownTool, before the CLI starts.
 func TestRealCLI_MatcherUnknownToolName(t *testing.T) {
@@ -285,7 +286,8 @@ func TestRealCLI_MatcherUnknownToolName(t *testing.T) {
 		})
 		var pre recorder[*shared.PreToolUseHookInput]
 		var rts records[shared.RoundTrip]
-		s := env.session(t, v2.WithAllowedTools("Bash", "Write"), hooksFor(&pre), v2.WithRoundTripTrace(rts.add))
+		// A PreToolUse hook naming no tool is refused unless accepted (TestRealCLI_DenyHookNamingNoToolIsRefused).
+		s := env.session(t, v2.WithAllowedTools("Bash", "Write"), hooksFor(&pre), v2.WithRoundTripTrace(rts.add), v2.WithAllowUnenforcedHooks())
 		var unknown []string
 		for _, w := range s.Info().Warnings {
 			for _, n := range []string{"MultiEdit", "Wirte"} {

@@ -192,8 +192,9 @@ func WithHookTimeout(d time.Duration) Option {
 // hooks were switched off by the AGENT_SDK_HOOKS_ENABLED=false rollback switch. It also makes a
 // tool event's matcher that names a tool the CLI does not have (a typo such as "Wirte", a dropped
 // tool such as "MultiEdit": see shared.UnknownToolNames) an error wrapping shared.ErrUnknownTool,
-// from CreateSession and RegisterScoped; without it
-// each such name is a warning in Info().Warnings. Default: off. It excludes
+// from CreateSession and RegisterScoped; without it such a name is an error (ErrGuardCannotFire,
+// naming the running CLI's version) for the events that guard a tool call (PreToolUse,
+// PermissionRequest), and a warning in Info().Warnings for the others. Default: off. It excludes
 // WithAllowUnenforcedHooks.
 func WithStrictHooks() Option { return optionFunc(func(o *config) { o.strictHooks = true }) }
 
@@ -201,9 +202,13 @@ func WithStrictHooks() Option { return optionFunc(func(o *config) { o.strictHook
 // registration or does not report it applied (hooks_applied), CreateSession succeeds anyway, with
 // a warning in Info().Warnings and the log, and no Go hook runs, including those that guard an
 // action (PreToolUse, PermissionRequest, UserPromptSubmit, ...): tools then run unguarded. Use it
-// only where the hooks are advisory. Default: off: CreateSession fails with ErrHooksNotEnforced
-// when a hook of an event that guards an action (shared.HookEvent.GuardsAction) is not applied,
-// and warns for the others. It excludes WithStrictHooks.
+// only where the hooks are advisory. It also accepts, with a warning, a guard that cannot fire
+// (ErrGuardCannotFire): a PermissionRequest hook or WithCanUseTool under a permission mode or
+// allow rules that skip the permission prompt, a PreToolUse or PermissionRequest matcher naming
+// no tool of the CLI. Default: off: CreateSession fails with ErrHooksNotEnforced when a hook of
+// an event that guards an action (shared.HookEvent.GuardsAction) is not applied, and warns for
+// the others; it fails with ErrGuardCannotFire for a guard that cannot fire. It excludes
+// WithStrictHooks.
 func WithAllowUnenforcedHooks() Option {
 	return optionFunc(func(o *config) { o.allowUnenforced = true })
 }

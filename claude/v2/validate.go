@@ -24,6 +24,7 @@ func (o *config) validate() error {
 		(*config).checkFlagsAndLimits,
 		(*config).checkSettingsHooks,
 		(*config).checkPermissionMode,
+		(*config).checkGuardsCanFire, // guards.go
 		(*config).checkMCPServers,
 		(*config).checkSession,
 		(*config).checkPromptChoices,

@@ -1,0 +1,170 @@
+package v2
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
+)
+
+// ErrGuardCannotFire: a guard the options set up would never run for what it guards, so the
+// action would happen unguarded: a PermissionRequest hook or a WithCanUseTool callback under a
+// permission mode or allow rules that skip the permission prompt, or a deny hook whose matcher
+// names no tool of the CLI. CreateSession returns it in an *OptionError naming the options to fix;
+// WithAllowUnenforcedHooks accepts such a guard (with a warning) instead.
+var ErrGuardCannotFire = errors.New("v2: a guard cannot fire")
+
+// editTools are the tools PermissionModeAcceptEdits lets through without asking (in the session's
+// directories).
+var editTools = []string{"Write", "Edit", "NotebookEdit"}
+
+// promptGuard is a guard that runs only when the CLI would ask for permission.
+type promptGuard struct {
+	name    string          // as the message names it
+	options string          // the options that set it
+	m       *shared.Matcher // nil: every tool
+}
+
+// promptGuards are the session's PermissionRequest hooks and WithCanUseTool callback.
+func (o *config) promptGuards() []promptGuard {
+	var out []promptGuard
+	for i, c := range o.hooks[shared.HookEventPermissionRequest] {
+		m, err := shared.CompileMatcher(c.Matcher)
+		if err != nil {
+			continue // checkHookRegistrations reported it
+		}
+		out = append(out, promptGuard{fmt.Sprintf("the PermissionRequest hook [%d] (matcher %q)", i, c.Matcher), "WithHooks/WithHook", m})
+	}
+	if o.canUseTool != nil {
+		out = append(out, promptGuard{"the WithCanUseTool callback", "WithCanUseTool", nil})
+	}
+	return out
+}
+
+// inlinePermissions are the permission mode and allow rules of WithSettings's inline JSON (a
+// settings file the program names is the CLI's to read; issue 32's checks see it).
+func (o *config) inlinePermissions() (mode PermissionMode, allow []string) {
+	user := strings.TrimSpace(o.settings)
+	if !strings.HasPrefix(user, "{") {
+		return "", nil
+	}
+	var doc struct {
+		Permissions struct {
+			DefaultMode PermissionMode `json:"defaultMode"`
+			Allow       []string       `json:"allow"`
+		} `json:"permissions"`
+	}
+	if json.Unmarshal([]byte(user), &doc) != nil {
+		return "", nil
+	}
+	return doc.Permissions.DefaultMode, doc.Permissions.Allow
+}
+
+// checkGuardsCanFire refuses a PermissionRequest hook or a WithCanUseTool callback that the
+// options make unreachable: the CLI asks no permission under PermissionModeBypassPermissions, none
+// for the edit tools under PermissionModeAcceptEdits, and none for a tool an allow rule allows
+// outright (WithAllowedTools, WithSettings' permissions.allow). A guard whose matcher names such a
+// tool, or that would see nothing at all, is an ErrGuardCannotFire. WithAllowUnenforcedHooks
+// accepts it.
+func (o *config) checkGuardsCanFire() error {
+	if o.allowUnenforced {
+		return nil
+	}
+	return o.unfiredGuard()
+}
+
+// warnUnfiredGuard warns of a guard that cannot fire, accepted by WithAllowUnenforcedHooks.
+func (s *Session) warnUnfiredGuard() {
+	if err := s.o.unfiredGuard(); err != nil {
+		s.warn(strings.TrimPrefix(err.Error(), "v2: ") + " (accepted: WithAllowUnenforcedHooks)")
+	}
+}
+
+// unfiredGuard is checkGuardsCanFire's error, whatever WithAllowUnenforcedHooks says.
+func (o *config) unfiredGuard() error {
+	guards := o.promptGuards()
+	if len(guards) == 0 {
+		return nil
+	}
+	mode, modeOpt := o.permissionMode, "WithPermissionMode"
+	inlineMode, inlineAllow := o.inlinePermissions()
+	if mode == "" && inlineMode != "" {
+		mode, modeOpt = inlineMode, "WithSettings"
+	}
+	const fix = "guard with a PreToolUse hook (it runs in every permission mode), or accept it with WithAllowUnenforcedHooks"
+	for _, g := range guards {
+		switch {
+		case mode == PermissionModeBypassPermissions:
+			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI asks no permission and every tool call goes ahead; %s", g.name, mode, fix)
+		case mode == PermissionModeAcceptEdits && slices.ContainsFunc(editTools, g.matches):
+			return guardErr(modeOpt+"/"+g.options, "%s never runs for the edit tools (%s) under permission mode %s: the CLI allows them without asking; %s", g.name, strings.Join(editTools, ", "), mode, fix)
+		}
+		names, finite := g.names()
+		if !finite {
+			continue // it guards the tools no rule allows
+		}
+		for _, l := range []struct {
+			opt   string
+			rules []string
+		}{{"WithAllowedTools", o.allowedTools}, {"WithSettings", inlineAllow}} {
+			for _, rule := range l.rules {
+				if slices.Contains(names, strings.TrimSpace(rule)) {
+					return guardErr(l.opt+"/"+g.options, "%s never runs for %s: the allow rule %q lets every call of it through without asking; drop the rule, %s", g.name, rule, rule, fix)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (g promptGuard) matches(tool string) bool { return g.m == nil || g.m.Match(tool) }
+
+// names are the tools g's matcher names, when it names finitely many.
+func (g promptGuard) names() ([]string, bool) {
+	if g.m == nil || g.m.MatchesAll() {
+		return nil, false
+	}
+	return g.m.Names()
+}
+
+func guardErr(options, format string, args ...any) *OptionError {
+	return &OptionError{Option: options, Problem: fmt.Sprintf(format, args...), Err: ErrGuardCannotFire}
+}
+
+// checkGuardToolNames refuses a hook of a tool event that guards an action (PreToolUse,
+// PermissionRequest: a deny hook) whose matcher names a tool the CLI does not have, as the
+// running CLI (version) would never send its name (shared.UnknownToolNames: a typo such as
+// "Wirte"); WithStrictHooks refuses it for every tool event before the CLI starts, and
+// WithAllowUnenforcedHooks accepts it with a warning (newExecutor's). It runs once the CLI
+// reported its version, before any prompt.
+func (s *Session) checkGuardToolNames(version string) error {
+	if s.o.allowUnenforced {
+		return nil
+	}
+	for _, e := range shared.AllHookEvents() {
+		if !e.IsToolEvent() || !e.GuardsAction() {
+			continue
+		}
+		for i, c := range s.o.hooks[e] {
+			bad := shared.UnknownToolNames(shared.Hooks{e: {c}})
+			if len(bad) == 0 {
+				continue
+			}
+			var hints []string
+			for _, n := range bad {
+				hints = append(hints, n+didYouMean(n, shared.CLIToolNames()))
+			}
+			if version == "" {
+				version = "(unknown version)"
+			}
+			return &OptionError{Option: "WithHooks/WithHook", Err: errors.Join(ErrGuardCannotFire, shared.ErrUnknownTool),
+				Problem: fmt.Sprintf("the %s hook [%d] (matcher %q) never fires for %s: CLI %s has no tool of that name; fix the matcher, or accept it with WithAllowUnenforcedHooks",
+					e, i, c.Matcher, strings.Join(hints, ", "), version)}
+		}
+	}
+	return nil
+}
