@@ -84,7 +84,7 @@ func decode(h Head, line []byte) (shared.Message, error) {
 	case "user":
 		return decodeUser(line)
 	case "result":
-		return unmarshal(line, &shared.ResultMessage{Raw: line})
+		return decodeResult(line)
 	case "stream_event":
 		return unmarshal(line, &shared.StreamEvent{Raw: line})
 	case "control_request":

@@ -211,18 +211,28 @@ func (m *UserMessage) Text() string {
 // ResultMessage ends a turn. A prompt can produce more than one (a background subagent finishing
 // starts a turn by itself). An API error is Subtype "success" with IsError true.
 type ResultMessage struct {
-	Subtype           string         `json:"subtype"`
-	IsError           bool           `json:"is_error"`
-	Result            string         `json:"result"`
-	StopReason        string         `json:"stop_reason,omitempty"`
-	TerminalReason    string         `json:"terminal_reason,omitempty"`
-	NumTurns          int            `json:"num_turns"`
-	DurationMS        int64          `json:"duration_ms"`
-	DurationAPIMS     int64          `json:"duration_api_ms"`
-	TotalCostUSD      float64        `json:"total_cost_usd"`
-	SessionID         string         `json:"session_id"`
-	UUID              string         `json:"uuid,omitempty"`
-	Usage             jsontext.Value `json:"usage,omitempty"`
+	Subtype        string         `json:"subtype"`
+	IsError        bool           `json:"is_error"`
+	Result         string         `json:"result"`
+	StopReason     string         `json:"stop_reason,omitempty"`
+	TerminalReason string         `json:"terminal_reason,omitempty"`
+	NumTurns       int            `json:"num_turns"`
+	DurationMS     int64          `json:"duration_ms"`
+	DurationAPIMS  int64          `json:"duration_api_ms"`
+	TotalCostUSD   float64        `json:"total_cost_usd"`
+	SessionID      string         `json:"session_id"`
+	UUID           string         `json:"uuid,omitempty"`
+	Usage          jsontext.Value `json:"usage,omitempty"`
+	// ModelUsage is per model (by the model string the CLI used): every call of the session so
+	// far, subagents' included, cumulative across turns (read the latest result; do not add
+	// results up). Usage is the main loop's calls of this turn only. A shape a newer CLI changed
+	// is left out (nil) rather than failing the result; Raw has it.
+	ModelUsage map[string]ModelUsage `json:"modelUsage,omitempty"`
+	// APIErrorStatus is the HTTP status of the API error that ended the turn; nil when none did.
+	APIErrorStatus *int `json:"api_error_status,omitempty"`
+	// Origin is where the turn came from: nil or Kind "human" for a prompt of the session's, Kind
+	// "task-notification" for a turn the CLI started by itself (v2.StartedByCLI).
+	Origin            *MessageOrigin `json:"origin,omitempty"`
 	PermissionDenials jsontext.Value `json:"permission_denials,omitempty"`
 	DeferredToolUse   jsontext.Value `json:"deferred_tool_use,omitempty"`
 	Errors            []string       `json:"errors,omitempty"`

@@ -263,7 +263,7 @@ type Usage struct {
 		TotalLinesAdded    int     `json:"total_lines_added"`
 		TotalLinesRemoved  int     `json:"total_lines_removed"`
 		// ModelUsage is per model: tokens in and out, cache, cost.
-		ModelUsage map[string]jsontext.Value `json:"model_usage"`
+		ModelUsage map[string]shared.ModelUsage `json:"model_usage"`
 	} `json:"session"`
 	SubscriptionType    string `json:"subscription_type"`
 	RateLimitsAvailable bool   `json:"rate_limits_available"`

@@ -140,6 +140,9 @@ func TestRealCLI_SecondResultFromBackgroundTask(t *testing.T) {
 					if (rm.Result == "second") != v2.StartedByCLI(rm) {
 						t.Errorf("result %q: StartedByCLI = %v", rm.Result, v2.StartedByCLI(rm))
 					}
+					if rm.Result == "second" && (rm.Origin == nil || rm.Origin.Kind != "task-notification") {
+						t.Errorf("result %q: Origin = %+v, want kind task-notification", rm.Result, rm.Origin)
+					}
 				}
 			}
 			if strings.Join(results, ",") != "second,third" || r.Result != "third" {

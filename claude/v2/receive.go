@@ -6,8 +6,6 @@ import (
 	"io"
 	"iter"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -78,18 +76,7 @@ func (s *Session) receiveLocked(ctx context.Context, call string, ownTurn bool, 
 // session's prompts: a background task (e.g. an async subagent) finishing makes the CLI run a turn
 // of its own, whose result carries an "origin" (kind "task-notification" in CLI 2.1.330).
 func StartedByCLI(r *shared.ResultMessage) bool {
-	if r == nil || len(r.Raw) == 0 {
-		return false
-	}
-	var o struct {
-		Origin *struct {
-			Kind string `json:"kind"`
-		} `json:"origin"`
-	}
-	if json.Unmarshal(r.Raw, &o) != nil || o.Origin == nil {
-		return false
-	}
-	return o.Origin.Kind != "" && o.Origin.Kind != "user"
+	return r != nil && r.Origin != nil && r.Origin.Kind != "" && r.Origin.Kind != "user" && r.Origin.Kind != "human"
 }
 
 // Query sends prompt and yields the messages up to and including the result of the prompt's turn.
