@@ -3,6 +3,7 @@ package claudetest_test
 import (
 	"context"
 	"errors"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"os"
 	"strings"
 	"testing"
@@ -138,7 +139,7 @@ func TestEnvGoToolAndPermissionCallback(t *testing.T) {
 		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
 	}
 
-	env.Run("look k1 and the secret up", v2.WithMCPServer("db", srv), v2.WithCanUseTool(noSecrets))
+	env.Run("look k1 and the secret up", v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithCanUseTool(noSecrets))
 
 	close(ran)
 	var keys []string

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
@@ -99,7 +98,7 @@ type config struct {
 	storeTimeout    time.Duration  // bounds one Append (store.go); tests only, else requestTimeout
 
 	// MCP servers (mcp.go).
-	mcpInProcess map[string]*mcp.Server
+	mcpInProcess map[string]MCPServer
 	mcpExternal  map[string]MCPServerConfig
 	mcpOrder     []string                     // every name, in the order the options gave them (duplicates are errors)
 	looseMCP     bool                         // WithoutStrictMCPConfig; by default --strict-mcp-config

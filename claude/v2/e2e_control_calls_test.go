@@ -3,6 +3,7 @@ package v2_test
 import (
 	"context"
 	"errors"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,7 +48,7 @@ func TestRealCLI_ControlCallsMCP(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hookwire/agent-sdk-go/internal/testkit/mcpstdio").CombinedOutput(); err != nil {
 		t.Fatalf("building the stdio server: %v\n%s", err, out)
 	}
-	s := env.session(t, v2.WithMCPServer("db", srv), v2.WithMCPStdioServer("ext", v2.MCPStdioServer{Command: bin}))
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithMCPStdioServer("ext", v2.MCPStdioServer{Command: bin}))
 	ctx := testCtx(t)
 	for mcpStatusOf(t, s, "ext") == "pending" { // each look is a round trip to the CLI; testCtx bounds it
 	}

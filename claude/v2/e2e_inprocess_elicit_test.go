@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"context"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestRealCLI_InProcessServerCannotElicit(t *testing.T) {
 		}
 	})
 	called := false
-	s := env.session(t, v2.WithMCPServer("asker", newAskServer()), v2.WithAllowedTools("mcp__asker__ask"),
+	s := env.session(t, v2.WithMCPServer("asker", mcptools.Server(newAskServer())), v2.WithAllowedTools("mcp__asker__ask"),
 		v2.WithOnElicitation(func(context.Context, *v2.ElicitationRequest) (v2.ElicitationResult, error) {
 			called = true
 			return v2.ElicitationResult{Action: v2.ElicitationAccept, Content: map[string]any{"name": "Ada"}}, nil

@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"context"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -51,7 +52,7 @@ func TestE2EMCPServersSurviveReinitialize(t *testing.T) {
 		}
 	})
 	s := env.session(t,
-		v2.WithMCPServer("db", dbServer(&ran)),
+		v2.WithMCPServer("db", mcptools.Server(dbServer(&ran))),
 		v2.WithMCPHTTPServer("web", v2.MCPHTTPServer{URL: httpSrv.URL}),
 		v2.WithAllowedTools("mcp__db__lookup", "mcp__web__lookup"),
 	)
@@ -144,7 +145,7 @@ func TestE2EMCPServersSurviveSubagentReinitialize(t *testing.T) {
 	var ran records[string]
 	var scopedSaw records[string]
 	s := env.session(t,
-		v2.WithMCPServer("db", dbServer(&ran)),
+		v2.WithMCPServer("db", mcptools.Server(dbServer(&ran))),
 		v2.WithAllowedTools("mcp__db__lookup"),
 		v2.WithSubagentHooks(func(*shared.SubagentStartHookInput) shared.Hooks {
 			return shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "mcp__db__lookup", Handler: shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {

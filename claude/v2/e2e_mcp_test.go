@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -77,7 +78,7 @@ func TestE2EInProcessMCPTools(t *testing.T) {
 	var ran records[string]
 	var pre recorder[*shared.PreToolUseHookInput]
 	s := env.session(t,
-		v2.WithMCPServer("db", dbServer(&ran)),
+		v2.WithMCPServer("db", mcptools.Server(dbServer(&ran))),
 		v2.WithAllowedTools("mcp__db__lookup", "mcp__db__fail", "mcp__db__boom", "mcp__db__secret"),
 		v2.WithHook(shared.HookEventPreToolUse, "mcp__db__secret", pre.handler(func(*shared.PreToolUseHookInput) shared.HookOutput {
 			return shared.Deny("secrets stay secret")
@@ -173,7 +174,7 @@ func TestE2EInProcessMCPParallelCalls(t *testing.T) {
 		}
 		return nil, lookupOut{Value: "v" + in.Key}, nil
 	})
-	s := env.session(t, v2.WithMCPServer("db", srv), v2.WithAllowedTools("mcp__db__slow"))
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithAllowedTools("mcp__db__slow"))
 	if r := run(t, s, "go"); r == nil || r.IsError {
 		t.Fatalf("result %+v", r)
 	}
@@ -348,7 +349,7 @@ func TestE2EInProcessMCPCancel(t *testing.T) {
 		ended <- in.Key
 		return nil, lookupOut{}, ctx.Err()
 	})
-	s, err := env.create(t, v2.WithMCPServer("db", srv), v2.WithAllowedTools("mcp__db__wait"))
+	s, err := env.create(t, v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithAllowedTools("mcp__db__wait"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,10 +406,10 @@ func TestE2EMCPSetServersAndStatus(t *testing.T) {
 		ran.add(in.Key)
 		return nil, lookupOut{Value: "late-" + in.Key}, nil
 	})
-	s := env.session(t, v2.WithMCPServer("db", dbServer(&ran)), v2.WithAllowedTools("mcp__late__lookup"))
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(dbServer(&ran))), v2.WithAllowedTools("mcp__late__lookup"))
 	run(t, s, "first")
 
-	res, err := s.SetMCPServers(testCtx(t), map[string]v2.MCPServerConfig{"late": &v2.MCPInProcessServer{Server: late}})
+	res, err := s.SetMCPServers(testCtx(t), map[string]v2.MCPServerConfig{"late": &v2.MCPInProcessServer{Server: mcptools.Server(late)}})
 	if err != nil {
 		t.Fatalf("SetMCPServers: %v", err)
 	}
@@ -445,7 +446,7 @@ func TestE2EMCPSetServersAndStatus(t *testing.T) {
 	if diff := cmp.Diff([]string{"late"}, res.Removed); diff != "" {
 		t.Errorf("removed (-want +got):\n%s", diff)
 	}
-	if _, err := s.SetMCPServers(testCtx(t), map[string]v2.MCPServerConfig{"db": &v2.MCPInProcessServer{Server: late}}); err == nil {
+	if _, err := s.SetMCPServers(testCtx(t), map[string]v2.MCPServerConfig{"db": &v2.MCPInProcessServer{Server: mcptools.Server(late)}}); err == nil {
 		t.Error("SetMCPServers took the name of a server given at start")
 	}
 }
@@ -461,7 +462,7 @@ func TestE2EStrictMCPConfig(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(env.home, ".claude.json"), []byte(cfg), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			opts := []v2.Option{v2.WithMCPServer("db", dbServer(new(records[string])))}
+			opts := []v2.Option{v2.WithMCPServer("db", mcptools.Server(dbServer(new(records[string]))))}
 			if !strict {
 				opts = append(opts, v2.WithoutStrictMCPConfig())
 			}
@@ -501,7 +502,7 @@ func TestE2EInProcessMCPPermissionCallback(t *testing.T) {
 	})
 	var ran records[string]
 	var asked records[string]
-	s := env.session(t, v2.WithMCPServer("db", dbServer(&ran)), v2.WithCanUseTool(func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(dbServer(&ran))), v2.WithCanUseTool(func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
 		asked.add(req.ToolName + " " + req.Input.String("key"))
 		if req.ToolName == "mcp__db__secret" {
 			return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "not that one"}, nil
@@ -538,7 +539,7 @@ func TestE2EInProcessMCPManifest(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	s := env.session(t, v2.WithMCPServer("db", srv), v2.WithAllowedTools("mcp__db__lookup"))
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithAllowedTools("mcp__db__lookup"))
 	var a struct {
 		Parked map[string]string `json:"sdk_mcp_manifests_parked"`
 	}
@@ -574,7 +575,7 @@ func TestE2EInProcessMCPHookRewritesInput(t *testing.T) {
 		}
 	})
 	var ran records[string]
-	s := env.session(t, v2.WithMCPServer("db", dbServer(&ran)), v2.WithAllowedTools("mcp__db__lookup"),
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(dbServer(&ran))), v2.WithAllowedTools("mcp__db__lookup"),
 		v2.WithHook(shared.HookEventPreToolUse, "mcp__db__.*", shared.OnPreToolUse(func(_ context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {
 			out := in.ToolInput.Clone()
 			out["key"] = "rewritten-" + in.ToolInput.String("key")

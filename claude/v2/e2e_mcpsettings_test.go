@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"context"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"os"
 	"slices"
 	"strings"
@@ -30,12 +31,12 @@ func TestRealCLI_MCPAlwaysLoad(t *testing.T) {
 	noop := func(context.Context, *mcp.CallToolRequest, lookupIn) (*mcp.CallToolResult, lookupOut, error) {
 		return nil, lookupOut{}, nil
 	}
-	mcp.AddTool(srv, v2.MCPToolMeta{AlwaysLoad: true}.Apply(&mcp.Tool{Name: "loaded", Description: "always there"}), noop)
-	mcp.AddTool(srv, v2.MCPToolMeta{SearchHint: "zebrafish"}.Apply(&mcp.Tool{Name: "deferred", Description: "found by search"}), noop)
+	mcp.AddTool(srv, mcptools.WithMeta(&mcp.Tool{Name: "loaded", Description: "always there"}, v2.MCPToolMeta{AlwaysLoad: true}), noop)
+	mcp.AddTool(srv, mcptools.WithMeta(&mcp.Tool{Name: "deferred", Description: "found by search"}, v2.MCPToolMeta{SearchHint: "zebrafish"}), noop)
 	stdio := func(alwaysLoad bool) v2.MCPStdioServer {
 		return v2.MCPStdioServer{Command: os.Args[0], Env: map[string]string{elicitServerEnv: "1"}, Settings: v2.MCPServerSettings{AlwaysLoad: alwaysLoad}}
 	}
-	s := env.session(t, v2.WithMCPServer("db", srv), v2.WithMCPStdioServer("ext", stdio(true)), v2.WithMCPStdioServer("plain", stdio(false)))
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithMCPStdioServer("ext", stdio(true)), v2.WithMCPStdioServer("plain", stdio(false)))
 	run(t, s, "go")
 	reqs := env.api.Requests()
 	if len(reqs) < 2 {
@@ -78,7 +79,7 @@ func TestRealCLI_MCPServerSettings(t *testing.T) {
 		ran.add("secret")
 		return nil, lookupOut{Value: "the secret"}, nil
 	})
-	s := env.session(t, v2.WithMCPServer("db", srv),
+	s := env.session(t, v2.WithMCPServer("db", mcptools.Server(srv)),
 		v2.WithMCPServerSettings("db", v2.MCPServerSettings{Timeout: time.Second, Tools: []v2.MCPToolPolicy{{Name: "secret", Policy: v2.MCPToolAlwaysDeny}}}),
 		v2.WithAllowedTools("mcp__db__hang", "mcp__db__secret"))
 	msgs, _ := query(t, s, "go")

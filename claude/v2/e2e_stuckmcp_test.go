@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"slices"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestE2EStuckMCPToolHoldsNothing(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release) // after Close: the handlers end, and no goroutine is left
 	late := stuckMCPServer("late", started, release)
-	s, err := env.create(t, v2.WithMCPServer("db", stuckMCPServer("db", started, release)),
+	s, err := env.create(t, v2.WithMCPServer("db", mcptools.Server(stuckMCPServer("db", started, release))),
 		v2.WithAllowedTools("mcp__db__stuck", "mcp__db__echo", "mcp__late__stuck", "mcp__late__echo"),
 		v2.WithCloseGrace(time.Second), v2.WithLogger(testLogger(t)))
 	if err != nil {
@@ -100,7 +101,7 @@ func TestE2EStuckMCPToolHoldsNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := within(t, "SetMCPServers(late)", func() error {
-		_, err := s.SetMCPServers(ctx, map[string]v2.MCPServerConfig{"late": &v2.MCPInProcessServer{Server: late}})
+		_, err := s.SetMCPServers(ctx, map[string]v2.MCPServerConfig{"late": &v2.MCPInProcessServer{Server: mcptools.Server(late)}})
 		return err
 	}), error(nil); err != nil {
 		t.Fatalf("SetMCPServers(late): %v", err)

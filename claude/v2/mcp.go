@@ -7,13 +7,12 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hookwire/agent-sdk-go/claude/internal/mcpbridge"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
@@ -69,8 +68,41 @@ type MCPHTTPServer struct {
 // MCPInProcessServer is an in-process server for Session.SetMCPServers (at start, use
 // WithMCPServer).
 type MCPInProcessServer struct {
-	// Server is the MCP server (required).
-	Server *mcp.Server
+	// Server is the MCP server (required): mcptools.Server(srv) for an *mcp.Server.
+	Server MCPServer
+}
+
+// MCPServer is an MCP server running in this process, as a session runs it: package
+// claude/mcptools makes one of an *mcp.Server of the official MCP Go SDK (mcptools.Server).
+// claude/v2 itself does not import the MCP SDK, so that a program with no in-process server does
+// not link it.
+type MCPServer interface {
+	// NewMCPBridge returns an empty bridge of the kind this server is served by; the session makes
+	// one, the first time it has an in-process server, and adds its servers to it.
+	NewMCPBridge(logger *slog.Logger) MCPBridge
+}
+
+// MCPBridge connects a session's in-process MCP servers (MCPServer) to the CLI: it answers the
+// CLI's mcp_message requests and passes the servers' own messages to the CLI. claude/mcptools
+// makes it; a session holds one.
+type MCPBridge interface {
+	// HandleMCP answers one mcp_message of the CLI for server (subprocess.MCPHandler).
+	HandleMCP(ctx context.Context, server string, message jsontext.Value) (jsontext.Value, error)
+	// Attach gives the bridge the function that sends a server's own messages to the CLI (the
+	// transport's SendMCP), once the transport runs.
+	Attach(send func(ctx context.Context, server string, message jsontext.Value) error)
+	// Add connects srv under name; Remove disconnects the server name (its handlers' ctx end) and
+	// reports whether it was there.
+	Add(name string, srv MCPServer) error
+	Remove(name string) bool
+	// Manifest returns the server's initialize and first tools/list results, for the CLI's
+	// initialize (sdkMcpServerManifests): they spare the CLI those round trips.
+	Manifest(ctx context.Context, name string) (initResult, toolsList jsontext.Value, err error)
+	// Close disconnects every server, ending their handlers' ctx; Wait waits until their handlers
+	// have returned or ctx ends, and then returns an error naming the servers whose handlers
+	// still run.
+	Close() error
+	Wait(ctx context.Context) error
 }
 
 func (*MCPInProcessServer) mcpServerConfig() {}
@@ -118,7 +150,8 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 }
 
 // WithMCPServer gives the agent the tools (and prompts, resources) of srv, an MCP server built
-// with the official MCP Go SDK (mcp.NewServer, mcp.AddTool), running in this process. The model
+// with the official MCP Go SDK (mcp.NewServer, mcp.AddTool), running in this process, as
+// mcptools.Server(srv) makes it (package claude/mcptools). The model
 // sees its tools as mcp__<name>__<tool>. The session connects srv once (Server.Connect), through
 // a transport of the SDK's own that hands each message of the CLI's control protocol to srv
 // over a channel, and closes that connection on Close; the same srv may serve several
@@ -127,10 +160,10 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 // session installs a receiving middleware on srv for it, once); the handler's ctx ends when the
 // CLI cancels the call (on an interrupt) and on Close. Tools are not allowed by default: allow
 // them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook. Default: none.
-func WithMCPServer(name string, srv *mcp.Server) Option {
+func WithMCPServer(name string, srv MCPServer) Option {
 	return optionFunc(func(o *config) {
 		if o.mcpInProcess == nil {
-			o.mcpInProcess = map[string]*mcp.Server{}
+			o.mcpInProcess = map[string]MCPServer{}
 		}
 		o.mcpOrder = append(o.mcpOrder, name)
 		o.mcpInProcess[name] = srv
@@ -165,17 +198,19 @@ func withExternal(name string, c MCPServerConfig) Option {
 	})
 }
 
-// mcpHost holds a session's in-process servers: their bridge, which the transport hands the CLI's
-// mcp_message requests and which sends the servers' own messages through the transport once that
-// runs (Bridge.Attach), with no session code in between; and what SetMCPServers changes.
+// mcpHost holds a session's in-process servers: their bridge (made with the first server, at
+// start or by SetMCPServers), which the transport hands the CLI's mcp_message requests and which
+// sends the servers' own messages through the transport once that runs, with no session code in
+// between; and what SetMCPServers changes.
 type mcpHost struct {
-	bridge *mcpbridge.Bridge
+	bridge atomic.Pointer[MCPBridge] // nil until the session has an in-process server
+	send   atomic.Pointer[func(context.Context, string, jsontext.Value) error]
 	// manifests of the servers given at start, sent in initialize.
 	manifests map[string]mcpManifest
 	// setMu serializes SetMCPServers (a 1-slot semaphore, so that a call waiting for another
 	// still ends with its ctx); dynamic holds the in-process servers it added.
 	setMu   chan struct{}
-	dynamic map[string]*mcp.Server
+	dynamic map[string]MCPServer
 	logger  *slog.Logger
 }
 
@@ -184,15 +219,16 @@ type mcpHost struct {
 // It also takes each server's manifest (its initialize and first tools/list results) for
 // initialize's sdkMcpServerManifests, which spares the CLI those round trips at start; a server
 // whose manifest cannot be taken is left to the CLI's own handshake.
-func newMCPHost(ctx context.Context, servers map[string]*mcp.Server, logger *slog.Logger) (*mcpHost, error) {
+func newMCPHost(ctx context.Context, servers map[string]MCPServer, logger *slog.Logger) (*mcpHost, error) {
 	h := &mcpHost{logger: logger, setMu: make(chan struct{}, 1)}
-	b, err := mcpbridge.New(servers, nil, logger) // the transport's SendMCP is attached when it runs
-	if err != nil {
-		return nil, fmt.Errorf("v2: %w", err)
-	}
-	h.bridge = b
 	for _, n := range slices.Sorted(maps.Keys(servers)) {
-		in, tools, err := b.Manifest(ctx, n)
+		b := h.bridgeFor(servers[n])
+		if err := b.Add(n, servers[n]); err != nil {
+			return nil, fmt.Errorf("v2: %w", err)
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(servers)) {
+		in, tools, err := h.current().Manifest(ctx, n)
 		if err != nil {
 			logger.Warn("v2: MCP server manifest not taken; the CLI will do the handshake", "server", n, "error", err)
 			continue
@@ -203,6 +239,40 @@ func newMCPHost(ctx context.Context, servers map[string]*mcp.Server, logger *slo
 		h.manifests[n] = mcpManifest{InitializeResult: in, ToolsListResult: tools}
 	}
 	return h, nil
+}
+
+// current returns the bridge, or nil before the first in-process server.
+func (h *mcpHost) current() MCPBridge {
+	if b := h.bridge.Load(); b != nil {
+		return *b
+	}
+	return nil
+}
+
+// bridgeFor returns the bridge, made by srv if there is none yet (and attached to the transport if
+// it runs). Only the goroutine of CreateSession or of SetMCPServers (setMu) calls it.
+func (h *mcpHost) bridgeFor(srv MCPServer) MCPBridge {
+	if b := h.current(); b != nil {
+		return b
+	}
+	b := srv.NewMCPBridge(h.logger)
+	if send := h.send.Load(); send != nil {
+		b.Attach(*send)
+	}
+	h.bridge.Store(&b)
+	return b
+}
+
+// errNoInProcessServer answers an mcp_message when the session has no in-process server.
+var errNoInProcessServer = errors.New("v2: the session has no in-process MCP server")
+
+// HandleMCP answers one mcp_message of the CLI through the bridge (subprocess.MCPHandler).
+func (h *mcpHost) HandleMCP(ctx context.Context, server string, message jsontext.Value) (jsontext.Value, error) {
+	b := h.current()
+	if b == nil {
+		return nil, errNoInProcessServer
+	}
+	return b.HandleMCP(ctx, server, message)
 }
 
 // mcpManifest is one entry of initialize's sdkMcpServerManifests.
@@ -221,33 +291,40 @@ var ErrMCPHandlerRunning = errors.New("v2: an in-process MCP handler still runs 
 // the handlers to return (a handler that ignores its ctx is not waited for longer: see
 // ErrMCPHandlerRunning).
 func (h *mcpHost) close(grace time.Duration) error {
-	if h == nil || h.bridge == nil {
+	if h == nil {
 		return nil
 	}
-	h.bridge.Close()
+	b := h.current()
+	if b == nil {
+		return nil
+	}
+	b.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	var running *mcpbridge.HandlersRunningError
-	if err := h.bridge.Wait(ctx); errors.As(err, &running) {
-		h.logger.Error("v2: in-process MCP handlers ignore their ctx; Close returns without them", "servers", running.Servers, "grace", grace)
-		return fmt.Errorf("%w: server(s) %v, %v after Close began; their results are dropped", ErrMCPHandlerRunning, running.Servers, grace)
+	if err := b.Wait(ctx); err != nil {
+		h.logger.Error("v2: in-process MCP handlers ignore their ctx; Close returns without them", "error", err, "grace", grace)
+		return fmt.Errorf("%w: %v, %v after Close began; their results are dropped", ErrMCPHandlerRunning, err, grace)
 	}
 	return nil
 }
 
-// mcpHandler returns the session's MCP handler for the transport: the bridge of its in-process
-// servers, or nil.
+// mcpHandler returns the session's MCP handler for the transport.
 func (s *Session) mcpHandler() subprocess.MCPHandler {
 	if s.mcp == nil {
 		return nil
 	}
-	return s.mcp.bridge
+	return s.mcp
 }
 
 // attachMCP connects the in-process servers' own messages to t, the transport now running.
 func (s *Session) attachMCP(t *subprocess.Transport) {
-	if s.mcp != nil {
-		s.mcp.bridge.Attach(t.SendMCP)
+	if s.mcp == nil {
+		return
+	}
+	send := t.SendMCP
+	s.mcp.send.Store(&send)
+	if b := s.mcp.current(); b != nil {
+		b.Attach(send)
 	}
 }
 
@@ -307,7 +384,7 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 		return nil, err
 	}
 	// Connect the new in-process servers first: the CLI talks to them before it answers.
-	next := map[string]*mcp.Server{}
+	next := map[string]MCPServer{}
 	var added []string
 	for n, c := range servers {
 		ip, ok := c.(*MCPInProcessServer)
@@ -315,14 +392,15 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 			continue
 		}
 		next[n] = ip.Server
+		b := h.bridgeFor(ip.Server)
 		if old, had := h.dynamic[n]; had && old == ip.Server {
 			continue
 		} else if had {
-			h.bridge.Remove(n) // the same name for another server: reconnect
+			b.Remove(n) // the same name for another server: reconnect
 		}
-		if err := h.bridge.Add(n, ip.Server); err != nil {
+		if err := b.Add(n, ip.Server); err != nil {
 			for _, a := range added {
-				h.bridge.Remove(a)
+				b.Remove(a)
 			}
 			return nil, fmt.Errorf("v2: %w", err)
 		}
@@ -334,13 +412,13 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 	}{"mcp_set_servers", entries})
 	if err != nil {
 		for _, a := range added {
-			h.bridge.Remove(a)
+			h.current().Remove(a)
 		}
 		return nil, fmt.Errorf("v2: mcp_set_servers: %w", err)
 	}
 	for n := range h.dynamic {
 		if _, keep := next[n]; !keep {
-			h.bridge.Remove(n)
+			h.current().Remove(n)
 		}
 	}
 	h.dynamic = next

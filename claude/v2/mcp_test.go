@@ -2,6 +2,7 @@ package v2_test
 
 import (
 	"context"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"strings"
 	"testing"
 
@@ -18,9 +19,9 @@ func TestMCPOptionsValidate(t *testing.T) {
 		opts []v2.Option
 		want string
 	}{
-		{"empty name", []v2.Option{v2.WithMCPServer("", srv)}, "needs a name"},
-		{"nil server", []v2.Option{v2.WithMCPServer("a", nil)}, `"a" is nil`},
-		{"name twice", []v2.Option{v2.WithMCPServer("a", srv), v2.WithMCPStdioServer("a", v2.MCPStdioServer{Command: "x"})}, `"a" is given twice`},
+		{"empty name", []v2.Option{v2.WithMCPServer("", mcptools.Server(srv))}, "needs a name"},
+		{"nil server", []v2.Option{v2.WithMCPServer("a", mcptools.Server(nil))}, `"a" is nil`},
+		{"name twice", []v2.Option{v2.WithMCPServer("a", mcptools.Server(srv)), v2.WithMCPStdioServer("a", v2.MCPStdioServer{Command: "x"})}, `"a" is given twice`},
 		{"stdio without command", []v2.Option{v2.WithMCPStdioServer("a", v2.MCPStdioServer{})}, "needs a Command"},
 		{"http without url", []v2.Option{v2.WithMCPHTTPServer("a", v2.MCPHTTPServer{})}, "needs a URL"},
 		{"sse without url", []v2.Option{v2.WithMCPSSEServer("a", v2.MCPSSEServer{})}, "needs a URL"},

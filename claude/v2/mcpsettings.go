@@ -5,8 +5,6 @@ import (
 	"maps"
 	"slices"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MCP server settings: what the CLI reads about an MCP server besides how to reach it (a tool-call
@@ -127,8 +125,9 @@ func (o *config) sdkServerConfigs() map[string]mcpSettingsEntry {
 	return out
 }
 
-// MCPToolMeta is what the CLI reads in an MCP tool's _meta. Apply it to a tool of an in-process
-// server before adding it (mcp.AddTool(srv, v2.MCPToolMeta{AlwaysLoad: true}.Apply(&mcp.Tool{...}), h)).
+// MCPToolMeta is what the CLI reads in an MCP tool's _meta. Set it on a tool of an in-process
+// server before adding it, with package claude/mcptools (mcp.AddTool(srv,
+// mcptools.WithMeta(&mcp.Tool{...}, v2.MCPToolMeta{AlwaysLoad: true}), h)).
 type MCPToolMeta struct {
 	// AlwaysLoad puts the tool in every request's tool list, never deferred behind ToolSearch
 	// ("anthropic/alwaysLoad"). Default: the CLI defers MCP tools when tool search is on.
@@ -136,18 +135,4 @@ type MCPToolMeta struct {
 	// SearchHint is text ToolSearch matches the tool by, besides its name and description
 	// ("anthropic/searchHint").
 	SearchHint string
-}
-
-// Apply sets m's keys in t.Meta (other keys are kept) and returns t.
-func (m MCPToolMeta) Apply(t *mcp.Tool) *mcp.Tool {
-	if t.Meta == nil && (m.AlwaysLoad || m.SearchHint != "") {
-		t.Meta = mcp.Meta{}
-	}
-	if m.AlwaysLoad {
-		t.Meta["anthropic/alwaysLoad"] = true
-	}
-	if m.SearchHint != "" {
-		t.Meta["anthropic/searchHint"] = m.SearchHint
-	}
-	return t
 }

@@ -3,6 +3,7 @@ package v2_test
 import (
 	"context"
 	"errors"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"testing"
 	"time"
 
@@ -31,10 +32,10 @@ func TestSurfaceOptionsValidation(t *testing.T) {
 		{"dialog kind blank", []v2.Option{v2.WithOnUserDialog(dialog, " ")}, "WithOnUserDialog"},
 		{"preview format", []v2.Option{v2.WithQuestionPreviewFormat("pdf")}, "WithQuestionPreviewFormat"},
 		{"settings of no server", []v2.Option{v2.WithMCPServerSettings("db", v2.MCPServerSettings{})}, "WithMCPServerSettings"},
-		{"timeout under 1s", []v2.Option{v2.WithMCPServer("db", srv), v2.WithMCPServerSettings("db", v2.MCPServerSettings{Timeout: time.Millisecond})}, "WithMCPServerSettings"},
-		{"alwaysLoad in-process", []v2.Option{v2.WithMCPServer("db", srv), v2.WithMCPServerSettings("db", v2.MCPServerSettings{AlwaysLoad: true})}, "WithMCPServerSettings"},
-		{"always_allow in-process", []v2.Option{v2.WithMCPServer("db", srv), v2.WithMCPServerSettings("db", v2.MCPServerSettings{Tools: []v2.MCPToolPolicy{{Name: "x", Policy: v2.MCPToolAlwaysAllow}}})}, "WithMCPServerSettings"},
-		{"unknown policy", []v2.Option{v2.WithMCPServer("db", srv), v2.WithMCPServerSettings("db", v2.MCPServerSettings{Tools: []v2.MCPToolPolicy{{Name: "x", Policy: "maybe"}}})}, "WithMCPServerSettings"},
+		{"timeout under 1s", []v2.Option{v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithMCPServerSettings("db", v2.MCPServerSettings{Timeout: time.Millisecond})}, "WithMCPServerSettings"},
+		{"alwaysLoad in-process", []v2.Option{v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithMCPServerSettings("db", v2.MCPServerSettings{AlwaysLoad: true})}, "WithMCPServerSettings"},
+		{"always_allow in-process", []v2.Option{v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithMCPServerSettings("db", v2.MCPServerSettings{Tools: []v2.MCPToolPolicy{{Name: "x", Policy: v2.MCPToolAlwaysAllow}}})}, "WithMCPServerSettings"},
+		{"unknown policy", []v2.Option{v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithMCPServerSettings("db", v2.MCPServerSettings{Tools: []v2.MCPToolPolicy{{Name: "x", Policy: "maybe"}}})}, "WithMCPServerSettings"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,7 +18,6 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hookwire/agent-sdk-go/claude/policy"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
@@ -111,9 +110,9 @@ var optionCases = map[string]optionCase{
 	"WithAgentProgressSummaries|agentProgressSummaries": {opts: []Option{WithAgentProgressSummaries()}, want: `"agentProgressSummaries":true`},
 	"WithPromptSuggestions|promptSuggestions":           {opts: []Option{WithPromptSuggestions()}, want: `"promptSuggestions":true`},
 	"WithMCPServerSettings|sdkMcpServerConfigs (in-process servers; external ones: their mcpServers entry)": {
-		base: []Option{WithMCPServer("db", mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1"}, nil))},
+		base: []Option{WithMCPServer("db", stubMCPServer{})},
 		opts: []Option{WithMCPServerSettings("db", MCPServerSettings{Timeout: 5 * time.Second})}, want: `"sdkMcpServerConfigs":{"db":{"timeout":5000}}`},
-	"WithMCPServer|sdkMcpServers (the first initialize)": {opts: []Option{WithMCPServer("db", mcp.NewServer(&mcp.Implementation{Name: "db", Version: "1"}, nil))}, want: `"sdkMcpServers":["db"]`},
+	"WithMCPServer|sdkMcpServers (the first initialize)": {opts: []Option{WithMCPServer("db", stubMCPServer{})}, want: `"sdkMcpServers":["db"]`},
 	"WithMCPStdioServer, WithMCPSSEServer, WithMCPHTTPServer|mcpServers (the first initialize)": {
 		opts: []Option{WithMCPStdioServer("local", MCPStdioServer{Command: "srv", Env: map[string]string{"TOKEN": "t"}})}, want: `"mcpServers":{"local":{"type":"stdio","command":"srv","env":{"TOKEN":"t"}}}`},
 
@@ -366,3 +365,9 @@ func TestOptionsDocTable(t *testing.T) {
 	}
 	t.Errorf("%s's option table is stale (go generate ./claude/v2); diff (-have +want):\n%s", docPath, cmp.Diff(have, want))
 }
+
+// stubMCPServer stands for an in-process server where only its name matters (claude/mcptools
+// imports this package: its tests cannot use it).
+type stubMCPServer struct{}
+
+func (stubMCPServer) NewMCPBridge(*slog.Logger) MCPBridge { return nil }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"os"
 	"sync"
 
@@ -128,7 +129,7 @@ func run() int {
 			refunded: map[string]float64{},
 		}
 		s, err := v2.CreateSession(ctx, env.Options(
-			v2.WithMCPServer("orders", newServer(st)),
+			v2.WithMCPServer("orders", mcptools.Server(newServer(st))),
 			// MCP tools are not allowed by default: allow them, and let the hook guard refunds.
 			v2.WithAllowedTools("mcp__orders__find", "mcp__orders__refund"),
 			v2.WithHook(shared.HookEventPreToolUse, "mcp__orders__refund", shared.OnPreToolUse(refundGuard(*limit))),

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"log/slog"
 	"os"
 	"runtime"
@@ -237,7 +238,7 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 		v2.WithLogger(slog.New(slog.DiscardHandler)), v2.WithRoundTripTrace(trace),
 	}
 	if spec.MCPTools > 0 {
-		opts = append(opts, v2.WithMCPServer(mcpServer, newMCPServer(spec.MCPTools)),
+		opts = append(opts, v2.WithMCPServer(mcpServer, mcptools.Server(newMCPServer(spec.MCPTools))),
 			v2.WithAllowedTools(mcpTool))
 	}
 	hookOpts, met, closeAudit, err := sdkHooks(spec, hooks)

@@ -17,7 +17,7 @@ type floor struct {
 
 // floors is the house drawing, top floor first.
 var floors = []floor{
-	{"api", "the package doc and one-shot helpers", []string{"claude"}},
+	{"api", "the package doc and one-shot helpers; in-process MCP tools (the MCP SDK, for the programs that use them)", []string{"claude", "claude/mcptools"}},
 	{"session", "the session factory: options, sessions, the user API", []string{"claude/v2"}},
 	{"features", "what a session composes: guards, stores, the settings' command hooks", []string{
 		"claude/policy", "claude/sessions", "claude/internal/commandhook", "claude/internal/project"}},
@@ -64,6 +64,7 @@ var errorPrefixes = map[string]string{
 	"claude/sessions":             "sessions: ",
 	"claude/subprocess":           "subprocess: ",
 	"claude/hooks":                "hooks: ",
+	"claude/mcptools":             "mcptools: ",
 	"claude/parser":               "parser: ",
 	"claude/shared":               "shared: ",
 	"claude/shared/errors.go":     "v2: ",         // the session's errors (transport, hook runs): every error a v2 call returns starts with "v2: " (issue 35)
