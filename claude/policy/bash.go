@@ -280,12 +280,18 @@ func (a *analyzer) writePath(x arg, cwd, what string) {
 	real, err := x.val, error(nil)
 	if !x.resolved {
 		real, err = a.resolve(cwd, x.val)
+	} else {
+		_, err = a.resolve("/", x.val) // the tainted directories
 	}
 	if err != nil {
 		a.deny(deny(RuleUnresolvable, "%s writes %s: %v", what, x.val, err))
 		return
 	}
-	if d := a.p.checkWrite(real, x.val); !d.Allow {
+	d := a.p.checkWrite(real, x.val)
+	if d.Allow && !x.resolved {
+		d = a.p.checkLinks(real, x.val)
+	}
+	if !d.Allow {
 		d.Reason = what + ": " + d.Reason
 		a.deny(d)
 	}

@@ -32,6 +32,11 @@ func (a *analyzer) assign(as *syntax.Assign, cwd string, exported bool) {
 func (a *analyzer) call(c *syntax.CallExpr, st state, piped bool, s *syntax.Stmt) state {
 	a.seen[c] = true
 	a.substs(c, st)
+	if len(c.Args) == 0 {
+		for _, as := range c.Assigns {
+			a.assign(as, "", false)
+		}
+	}
 	if len(c.Args) == 0 || a.stop() {
 		return st
 	}
@@ -39,7 +44,7 @@ func (a *analyzer) call(c *syntax.CallExpr, st state, piped bool, s *syntax.Stmt
 	for _, cwd := range a.cwds(st) {
 		one := st
 		if cwd != "" {
-			one = state{cwds: []string{cwd}}
+			one = state{cwds: []string{cwd}, linked: st.linked}
 		}
 		for _, as := range c.Assigns {
 			a.assign(as, cwd, len(c.Args) > 0)

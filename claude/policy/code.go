@@ -194,7 +194,8 @@ func isInterpreter(base string) bool {
 // language, which the policy does not read. A script file runs as any program.
 func (a *analyzer) interpreter(c invocation) {
 	letters := inline[strings.TrimRight(c.base, "0123456789.")]
-	for _, x := range c.args {
+	for i := 0; i < len(c.args); i++ {
+		x := c.args[i]
 		if !x.known || !strings.HasPrefix(x.val, "-") || x.val == "-" {
 			if x.known && x.val != "-" {
 				a.unknownProgram(c, "it runs the script "+x.val)
@@ -202,15 +203,17 @@ func (a *analyzer) interpreter(c invocation) {
 			}
 			break // unknown, or "-": the script comes from stdin
 		}
-		if isInlineFlag(x.val, letters) {
+		switch {
+		case isInlineFlag(x.val, letters):
 			a.deny(deny(RuleNestedCode, "%s %s runs inline code the policy does not read; write the code to a file in the project and run that file", c.base, x.val))
 			return
-		}
-		if slices.Contains(moduleFlags, x.val) {
-			a.unknownProgram(c, "it runs the module "+x.val) // python -m pytest
-			return
-		}
-		if x.val == "--version" || x.val == "-V" {
+		case slices.Contains(moduleFlags, x.val):
+			if x.val == "-m" || x.val == "-r" || x.val == "--require" {
+				a.unknownProgram(c, "it runs the module "+x.val) // python -m pytest
+				return
+			}
+			i++ // -W ignore, -X dev, -I dir: a value
+		case x.val == "--version" || x.val == "-V":
 			return
 		}
 	}
@@ -224,7 +227,7 @@ func isInlineFlag(flag, letters string) bool {
 		(!strings.HasPrefix(flag, "--") && strings.ContainsAny(flag[1:], letters) && letters != "")
 }
 
-var sedEffects = regexp.MustCompile(`(^|[;{}\n])\s*[0-9$,/!~+\s]*[wWe](\s|$)|/[gpiImMe0-9]*w\s`)
+var sedEffects = regexp.MustCompile(`(^|[;{}\n])\s*[0-9$,/!~+\s]*[wWe](\s|$)|/[gpiImMe0-9]*w\s|/[gpiImMw0-9]*e([\s;}]|$)`)
 
 var awkEffects = regexp.MustCompile(`system\s*\(|\|\s*(getline|")|"\s*\||(print|printf)[^;}]*>|fflush|close\s*\(`)
 

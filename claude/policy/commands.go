@@ -70,6 +70,9 @@ func (a *analyzer) run(args []arg, cwd string, st state, piped bool, s *syntax.S
 		a.interpreter(c)
 		return st
 	}
+	if kernelOnly[c.base] {
+		return a.unknownProgram(c, "it runs the project's own code: a build file, tests, package scripts")
+	}
 	return a.unknownProgram(c, "no model of its options")
 }
 

@@ -89,8 +89,11 @@ func (a *analyzer) set(c invocation) state {
 			a.deny(deny(RuleShellEval, "set %s is known only when the command runs", x.val))
 		case x.val == "--" || x.val == "-":
 			return c.st // the positional parameters follow
-		case x.val == "-o" || x.val == "+o":
-			if i+1 < len(c.args) {
+		case (strings.HasPrefix(x.val, "-") || strings.HasPrefix(x.val, "+")) && strings.HasSuffix(x.val, "o") && len(x.val) > 1:
+			if strings.Trim(x.val[1:len(x.val)-1], setFlags) != "" {
+				a.deny(deny(RuleShellEval, "set %s changes how the shell evaluates (allexport, keyword, ...); use set -e, -u, -x, -o pipefail", x.val))
+			}
+			if i+1 < len(c.args) { // set -euo pipefail
 				i++
 				if !c.args[i].known || !setOptions[c.args[i].val] {
 					a.deny(deny(RuleShellEval, "set -o %s changes how the shell evaluates; use set -e, -u, -x, -o pipefail", c.args[i].val))

@@ -104,6 +104,17 @@ func (a *analyzer) download(c invocation) {
 	if c.base == "curl" && p.has("-O", "--remote-name", "--remote-name-all") && c.cwd == "" {
 		a.deny(deny(RuleUnresolvable, "curl -O saves in a directory the policy cannot follow; use -o with a literal path"))
 	}
+	// curl -d @file, --data-binary @file, -F name=@file and name=<file send a file: a read.
+	m, _, _ := a.parseModel(models[c.base], c.base, c.args)
+	for _, v := range m.values("-d", "--data", "--data-binary", "--data-urlencode", "--json", "-F", "--form") {
+		_, file, ok := strings.Cut(v.val, "@")
+		if !ok {
+			_, file, ok = strings.Cut(v.val, "=<")
+		}
+		if !v.known || ok && file != "" && file != "-" {
+			a.readPath(arg{val: file, known: v.known}, c.cwd, c.base+" (a file it sends)")
+		}
+	}
 }
 
 // recursive denies a recursive change of x when x is a write root, an ancestor of one, or holds a

@@ -29,6 +29,14 @@ func newFixture(t testing.TB) fixture {
 			t.Fatal(err)
 		}
 	}
+	// proj/build.sh is a script the analysis reads.
+	if err := os.WriteFile(filepath.Join(base, "proj/build.sh"), []byte("#!/bin/sh\nset -e\nls src\necho done > build/done.txt\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// proj/hard.txt is a hard link to outside/secret.txt: writing it writes the outside file.
+	if err := os.Link(filepath.Join(base, "outside/secret.txt"), filepath.Join(base, "proj/hard.txt")); err != nil {
+		t.Fatal(err)
+	}
 	links := map[string]string{"proj/link-out": f.outside, "proj/link-in": filepath.Join(f.root, "src"), "proj/dangling": filepath.Join(base, "nowhere/x"),
 		"proj/link-root": "/", "proj/src/up": "../.."}
 	for l, target := range links {

@@ -26,7 +26,7 @@ var gitExecFlags = map[string]string{"--exec": "", "--extcmd": "", "-x": "rebase
 var gitExecPrefixes = []string{"--exec=", "--upload-pack", "--receive-pack", "--template", "--open-files-in-pager", "-O", "--config-env", "--extcmd", "--tool="}
 
 // gitValueFlags are git's global flags whose value may be the next argument.
-var gitValueFlags = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace"}
+var gitValueFlags = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"}
 
 // gitCall is a git subcommand with its arguments, run in dir.
 type gitCall struct {
@@ -96,6 +96,9 @@ func (a *analyzer) gitGlobals(rest []arg, cwd string) (dir string, i int) {
 			break
 		}
 		name, val, hasVal := strings.Cut(x.val, "=")
+		if strings.HasPrefix(x.val, "-C") && len(x.val) > 2 {
+			name, val, hasVal = "-C", x.val[2:], true // -C.. (attached)
+		}
 		if !hasVal && slices.Contains(gitValueFlags, name) && i+1 < len(rest) {
 			i++
 			val = rest[i].val
@@ -132,6 +135,8 @@ func (a *analyzer) gitGlobal(name, val string, hasVal bool, dir string) string {
 		}
 	case "--git-dir", "--work-tree":
 		a.writePath(arg{val: val, known: true}, dir, "git "+name)
+	case "--config-env":
+		a.deny(deny(RuleNestedCode, "git --config-env sets configuration from the environment, which can make git run a program (core.fsmonitor, core.pager); run git without it"))
 	case "--exec-path":
 		if hasVal {
 			a.deny(deny(RuleNestedCode, "git --exec-path= runs git's programs from another directory"))

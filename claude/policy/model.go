@@ -34,6 +34,8 @@ type model struct {
 	digits bool  // -NUM is an option (head -20)
 	stop   bool  // the first operand ends the options (env, xargs, find)
 	free   bool  // every argument is text, dashes included (echo, printf)
+	golike bool  // Go's flag syntax: -name=value is the option -name with a value
+	strict bool  // an unknown option is denied under kernel confinement too (the program reaches a daemon)
 	kernel bool  // the program runs the project's code (make, go test, a script): RuleUnknownProgram unless under kernel confinement
 	subs   map[string]*model
 	// handle, when set, decides the operands itself (after the options were checked).
@@ -53,6 +55,14 @@ type margs struct {
 	sub   string // the subcommand, when the model has subcommands
 	dir   string // the directory a kDir option named, resolved; "" when none
 	after []arg  // the subcommand's own arguments
+}
+
+func (m margs) values(names ...string) []arg {
+	var out []arg
+	for _, n := range names {
+		out = append(out, m.opts[n]...)
+	}
+	return out
 }
 
 func (m margs) has(names ...string) bool {
@@ -153,7 +163,7 @@ func (m *model) hasRisky() bool {
 func (a *analyzer) option(m *model, args []arg, i int, out *margs) (int, string) {
 	x := args[i].val
 	name, val, attached := strings.Cut(x, "=")
-	if o, ok := m.opts[name]; ok && (strings.HasPrefix(x, "--") || len(name) > 2 || !attached) {
+	if o, ok := m.opts[name]; ok && (strings.HasPrefix(x, "--") || len(name) > 2 || !attached || m.golike) {
 		return a.optValue(m, name, o, val, attached, args, i, out)
 	}
 	if strings.HasPrefix(x, "--") {
@@ -297,7 +307,7 @@ func (a *analyzer) refuseOption(c invocation, why string) state {
 	case "unknown", "takes a value":
 		why = "one of its options (" + firstOption(c.args) + ") is not one the policy models"
 	}
-	if a.p.kernel {
+	if m := models[strings.Fields(c.base)[0]]; a.p.kernel && (m == nil || !m.strict) {
 		a.program(c.base, c.args, c.cwd)
 		return c.st
 	}
@@ -320,6 +330,10 @@ func firstOption(args []arg) string {
 // confinement, run with the paths it is given checked (the kernel bounds the rest).
 func (a *analyzer) unknownProgram(c invocation, why string) state {
 	prog, _, _ := strings.Cut(c.base, " ")
+	if outsideKernel[prog] {
+		a.deny(deny(RuleUnknownProgram, "%s runs commands outside the session's process tree (a daemon, another host), where neither the policy nor kernel confinement reaches; ask the user", prog))
+		return c.st
+	}
 	if a.p.kernel || a.p.mode == ModeStrict && slices.Contains(a.p.commands, prog) {
 		a.program(c.base, c.args, c.cwd)
 		return c.st

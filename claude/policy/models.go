@@ -24,7 +24,7 @@ const grepOpts = "-r -R -n -i -y -l -L -c -v -w -x -E -F -G -P -o -q -s -h -H -a
 	"--text --binary-files:t --null --null-data --regexp:t --file:r --max-count:t --after-context:t --before-context:t " +
 	"--context:t --recursive --dereference-recursive --label:t --line-buffered --devices:t --directories:t --byte-offset --initial-tab"
 
-const rgOpts = "-n -i -S -s -l -c -v -w -x -F -e:t -f:r -g:t -t:t -T:t -u -uu -uuu -. -L -A:t -B:t -C:t -m:t -d:t -N -o -r:t -H -I -U -P -z -a -q -0 -j:t -M:t -p " +
+const rgOpts = "--pre:x --pre-glob:t -n -i -S -s -l -c -v -w -x -F -e:t -f:r -g:t -t:t -T:t -u -uu -uuu -. -L -A:t -B:t -C:t -m:t -d:t -N -o -r:t -H -I -U -P -z -a -q -0 -j:t -M:t -p " +
 	"--glob:t --iglob:t --type:t --type-not:t --hidden --no-ignore --no-ignore-vcs --follow --max-count:t --max-depth:t --color:t " +
 	"--colors:t --json --files --files-with-matches --files-without-match --count --count-matches --line-number --no-line-number " +
 	"--ignore-case --smart-case --case-sensitive --word-regexp --line-regexp --fixed-strings --only-matching --replace:t " +
@@ -51,17 +51,15 @@ func init() {
 		"pwd": spec("-L -P", ""), "echo": free, "printf": free, "true": free, "false": free, ":": free, "test": free, "[": free,
 		"exit": spec("", "t").with(func(m *model) { m.digits = true }), "return": spec("", "t").with(func(m *model) { m.digits = true }),
 		"shift": t(""), "wait": t("-n -f -p:t"), "sleep": t(""), "unset": t("-f -v"), "read": t("-r -s -a:t -d:t -n:t -N:t -p:t -t:t -u:t -e -i:t"),
-		"export": t("-p -f -n"), "local": t("-a -A -r -x -p -g -l -u -t"), "declare": t("-a -A -r -x -p -g -l -u -t -f -F"),
-		"typeset": t("-a -A -r -x -p -g -l -u -t -f -F"), "readonly": t("-a -A -p -f"),
 		"type": t("-a -f -p -P -t"), "which": t("-a -s"), "whereis": t("-b -m -s"), "hash": t("-r -t -l -d"), "unalias": t("-a"),
 		"times": spec("", ""), "jobs": t("-l -p -n -r -s"), "umask": t("-p -S"), "getopts": t(""),
 		"set":    spec("", "t").with(func(m *model) { m.free, m.handle = true, (*analyzer).set }),
-		"shopt":  spec("-p -q", "t").with(func(m *model) { m.handle = shopt }),
+		"shopt":  spec("-p -q -s -u -o", "t").with(func(m *model) { m.handle = shopt }),
 		"eval":   free.clone().with(func(m *model) { m.handle = (*analyzer).eval }),
 		"trap":   spec("-l -p", "t").with(func(m *model) { m.handle = (*analyzer).trap }),
 		"source": free.clone().with(func(m *model) { m.handle = (*analyzer).source }),
 		".":      free.clone().with(func(m *model) { m.handle = (*analyzer).source }),
-		"exec":   wrap("-a:t -c -l"), "command": wrap("-p -v -V"), "builtin": wrap(""), "nohup": wrap(""), "time": wrap("-p"),
+		"exec":   wrap("-a:t -c -l"), "command": wrap("-p -v -V"), "builtin": wrap(""), "nohup": wrap(""),
 		"setsid": wrap("-c -f -w"), "unbuffer": wrap(""),
 		"nice":    wrap("-n:t --adjustment:t").with(func(m *model) { m.digits, m.handle = true, (*analyzer).timing }),
 		"timeout": wrap("-s:t --signal:t -k:t --kill-after:t --preserve-status --foreground -v --verbose").with(func(m *model) { m.handle = (*analyzer).timing }),
@@ -97,10 +95,10 @@ func init() {
 			"--include-from:r --progress --partial --dry-run --archive --recursive --verbose --compress --checksum --human-readable --stats "+
 			"--links --copy-links --times --perms --update --itemize-changes --delete-after --delete-excluded --ignore-existing --existing "+
 			"--inplace --chmod:t --filter:t -f:t --relative --one-file-system --mkpath --backup --backup-dir:w --partial-dir:w "+
-			"--temp-dir:w -T:w --log-file:w --size-only --no-perms --no-owner --no-group", acts((*analyzer).copyLike)),
+			"--temp-dir:w -T:w --log-file:w --size-only --no-perms --no-owner --no-group -e:x --rsh:x --rsync-path:x", acts((*analyzer).copyLike)),
 		"dd":     handled("", acts((*analyzer).dd)).with(func(m *model) { m.free = true }),
 		"mktemp": handled("-d -u -q -p:t -t --tmpdir:t? --suffix:t --directory --dry-run --quiet", acts((*analyzer).mktemp)),
-		"sed": handled("-n -e:t -f:r -i:t? -E -r -s -u -z -l:t --expression:t --file:r --in-place:t? --quiet --silent --regexp-extended "+
+		"sed": handled("-n -e:t -f:x -i:t? -E -r -s -u -z -l:t --expression:t --file:x --in-place:t? --quiet --silent --regexp-extended "+
 			"--null-data --separate --unbuffered --debug --posix --sandbox --line-length:t --follow-symlinks", acts((*analyzer).sed)),
 		"find": handled("", acts((*analyzer).find)).with(func(m *model) { m.free = true }),
 
@@ -131,7 +129,7 @@ func init() {
 		"sort": r("-n -r -u -k:t -t:t -f -b -d -g -h -M -R -V -s -z -c -C -m -o:w -T:w -S:t --output:w --temporary-directory:w " +
 			"--buffer-size:t --parallel:t --key:t --field-separator:t --numeric-sort --reverse --unique --ignore-case --ignore-leading-blanks " +
 			"--human-numeric-sort --version-sort --stable --check:t? --merge --random-sort --general-numeric-sort --month-sort " +
-			"--zero-terminated --files0-from:r --dictionary-order"),
+			"--zero-terminated --files0-from:r --dictionary-order --compress-program:x"),
 		"uniq": spec("-c -d -u -i -f:t -s:t -w:t -z -D --count --repeated --unique --ignore-case --skip-fields:t --skip-chars:t "+
 			"--check-chars:t --all-repeated:t? --group:t? --zero-terminated", "rw"),
 		"cut":    r("-d:t -f:t -c:t -b:t -s -z -n --delimiter:t --fields:t --characters:t --bytes:t --complement --only-delimited --output-delimiter:t --zero-terminated"),
@@ -156,7 +154,7 @@ func init() {
 		"numfmt": t("--to:t --from:t --suffix:t --padding:t --format:t --field:t -d:t --delimiter:t --header:t? --invalid:t --round:t"),
 	}
 	for _, name := range []string{"awk", "gawk", "mawk", "nawk"} {
-		models[name] = handled("-f:r -v:t -F:t --field-separator:t --assign:t --file:r", acts((*analyzer).awk)).with(func(m *model) { m.stop = true })
+		models[name] = handled("-f:x -v:t -F:t -e:x -i:x -l:x -E:x --field-separator:t --assign:t --file:x --source:x --include:x --load:x --exec:x", acts((*analyzer).awk)).with(func(m *model) { m.stop = true })
 	}
 	addDevModels()
 }

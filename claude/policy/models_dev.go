@@ -10,26 +10,30 @@ import (
 // kernelOnly are the programs that run the project's code (a Makefile, tests, package scripts, a
 // build script, configuration written in a programming language): what they write is known only
 // when they run, so they run only under kernel confinement.
-var kernelOnly = []string{"make", "gmake", "cmake", "ninja", "meson", "bazel", "just", "task", "npm", "npx", "pnpm", "yarn", "bun",
+var kernelOnly = setOf("make", "gmake", "cmake", "ninja", "meson", "bazel", "just", "task", "npm", "npx", "pnpm", "yarn", "bun",
 	"deno", "cargo", "rustc", "pytest", "tox", "nox", "pip", "pip3", "poetry", "uv", "pipenv", "tsc", "eslint", "prettier", "jest",
 	"vitest", "mocha", "mvn", "gradle", "gradlew", "ant", "rake", "bundle", "gem", "composer", "dotnet", "swift", "gcc", "cc", "clang",
-	"g++", "c++", "ld", "java", "javac", "kotlin", "scala", "sbt", "mix", "elixir", "erl", "ghc", "stack", "cabal", "dune", "zig"}
+	"g++", "c++", "ld", "java", "javac", "kotlin", "scala", "sbt", "mix", "elixir", "erl", "ghc", "stack", "cabal", "dune", "zig")
 
 const goBuildOpts = "-o:w -race -v -x -n -a -p:t -tags:t -trimpath -mod:t -ldflags:t -gcflags:t -asmflags:t -buildvcs:t -cover " +
 	"-coverpkg:t -covermode:t -modfile:r -overlay:r -pgo:r -buildmode:t -compiler:t -installsuffix:t -linkshared -msan -asan -work " +
 	"-json -C:d -modcacherw -toolexec:x -exec:x -gccgoflags:t"
 
+// outsideKernel are programs that run commands outside the session's process tree (a daemon,
+// another host, the user's service manager), where kernel confinement does not reach: denied in
+// every mode unless modelled (docker's and kubectl's models allow their read-only uses).
+var outsideKernel = setOf("podman", "nerdctl", "ssh", "systemd-run", "at", "batch", "crontab", "tmux", "screen", "dbus-send",
+	"busctl", "gdbus", "nsenter", "flatpak-spawn", "machinectl", "lxc", "incus", "docker-compose", "kubectl-exec")
+
 func addDevModels() {
-	for _, name := range kernelOnly {
-		models[name] = &model{kernel: true}
-	}
-	models["git"] = handled("-C:t -c:t --git-dir:t --work-tree:t --namespace:t --no-pager -p --paginate -P --bare --no-replace-objects "+
+	models["git"] = handled("--config-env:x -C:t -c:t --git-dir:t --work-tree:t --namespace:t --no-pager -p --paginate -P --bare --no-replace-objects "+
 		"--literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --exec-path:t? --html-path "+
 		"--man-path --info-path --version --help", acts((*analyzer).git)).with(func(m *model) { m.stop = true })
 	goSub := func(opts, ops string) *model {
-		return spec(goBuildOpts+" "+opts, ops).with(func(m *model) { m.check = goCheck })
+		return spec(goBuildOpts+" "+opts, ops).with(func(m *model) { m.check, m.golike = goCheck, true })
 	}
 	models["go"] = spec("-C:d", "t").with(func(m *model) {
+		m.golike = true
 		m.subs = map[string]*model{
 			"build": goSub("", "r"), "vet": goSub("-vettool:x -printfuncs:t", "r"), "list": goSub("-m -f:t -e -u -versions -deps -test -find -export -compiled -retracted -reuse:r", "t"),
 			"fmt": spec("-n -x -mod:t", "w"), "env": spec("-json -changed", "t"), "version": spec("-m -v -json", "r"), "doc": spec("-all -c -cmd -short -src -u", "t"),
@@ -44,12 +48,16 @@ func addDevModels() {
 				m.subs = map[string]*model{"init": spec("", "r"), "use": spec("-r", "r"), "sync": spec("", "")}
 			}),
 		}
-		for _, k := range []string{"test", "run", "generate", "install", "tool", "fix", "bug", "telemetry"} {
+		for _, k := range []string{"test", "run", "generate", "install", "tool", "fix"} {
 			m.subs[k] = &model{kernel: true}
 		}
+		for _, sub := range m.subs {
+			sub.golike = true
+		}
 	})
-	models["gofmt"] = handled("-l -d -s -e -w -r:t", gofmt)
+	models["gofmt"] = handled("-l -d -s -e -w -r:t", gofmt).with(func(m *model) { m.golike = true })
 	models["docker"] = spec("", "t").with(func(m *model) {
+		m.strict = true
 		ro := func(opts string) *model { return spec(opts, "t") }
 		m.subs = map[string]*model{
 			"ps":     ro("-a -q -s -l -n:t -f:t --all --quiet --format:t --filter:t --last:t --latest --no-trunc --size"),
@@ -65,6 +73,7 @@ func addDevModels() {
 		}
 	})
 	models["kubectl"] = spec("--context:t --kubeconfig:r -n:t --namespace:t", "t").with(func(m *model) {
+		m.strict = true
 		ro := spec("-n:t -o:t -l:t -A -w -c:t -p -f:r --namespace:t --output:t --selector:t --all-namespaces --watch --container:t --tail:t "+
 			"--since:t --previous --show-labels --sort-by:t --field-selector:t --context:t --no-headers --recursive", "t")
 		m.subs = map[string]*model{"get": ro, "describe": ro, "logs": ro, "explain": ro, "version": ro, "api-resources": ro, "top": ro, "cluster-info": ro}
@@ -74,7 +83,8 @@ func addDevModels() {
 		"--to-stdout --keep-old-files --skip-old-files --overwrite --no-same-owner --no-same-permissions --same-permissions --wildcards "+
 		"--anchored --transform:t --xform:t --null --auto-compress --totals --sort:t --mtime:t --owner:t --group:t --numeric-owner "+
 		"--one-file-system --exclude-vcs --exclude-vcs-ignores --append --update --verify --mode:t --format:t --dereference "+
-		"--no-recursion --recursion --preserve-permissions", "t").with(func(m *model) { m.prep, m.handle = tarOldStyle, (*analyzer).tar })
+		"--no-recursion --recursion --preserve-permissions --to-command:x --checkpoint-action:x -I:x --use-compress-program:x -F:x "+
+		"--info-script:x --new-volume-script:x --rsh-command:x --rmt-command:x", "t").with(func(m *model) { m.prep, m.handle = tarOldStyle, (*analyzer).tar })
 	models["unzip"] = spec("-o -q -qq -n -j -l -t -v -u -f -a -L -C -Z -d:t -x:t -P:t", "rt").with(func(m *model) { m.handle = (*analyzer).unzip })
 	models["zip"] = spec("-r -q -9 -0 -1 -j -u -x:t -i:t -y -D -X -v -m -g -f", "wr")
 	for _, z := range []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd"} {
@@ -89,12 +99,12 @@ func addDevModels() {
 		"--dump-header:w --upload-file:r --form:t --proxy:t --max-time:t --connect-timeout:t --retry:t --retry-delay:t --retry-max-time:t "+
 		"--write-out:t --compressed --http1.1 --http2 --globoff --get --netrc --netrc-file:r --cacert:r --cert:r --key:r --trace:w "+
 		"--trace-ascii:w --stderr:w --libcurl:w --limit-rate:t --time-cond:t --range:t --progress-bar --no-progress-meter --no-buffer "+
-		"--ipv4 --ipv6 --resolve:t --url:t --fail-early --max-filesize:t --tlsv1.2 --tlsv1.3", acts((*analyzer).download))
+		"--ipv4 --ipv6 --resolve:t --url:t --fail-early --max-filesize:t --tlsv1.2 --tlsv1.3 -K:x --config:x", acts((*analyzer).download))
 	models["wget"] = handled("-q -O:w -P:d -o:w -a:w -c -N -r -l:t -np -nd -nH -nc -nv -k -p -m -S -T:t -t:t -U:t -i:r --quiet "+
 		"--output-document:w --directory-prefix:d --output-file:w --append-output:w --continue --timestamping --recursive --level:t "+
 		"--no-parent --no-directories --no-host-directories --no-clobber --tries:t --timeout:t --header:t --user-agent:t --user:t "+
 		"--password:t --post-data:t --post-file:r --method:t --body-data:t --body-file:r --no-check-certificate --spider "+
-		"--server-response --input-file:r --show-progress --progress:t --limit-rate:t --no-verbose", acts((*analyzer).download))
+		"--server-response --input-file:r --show-progress --progress:t --limit-rate:t --no-verbose -e:x --execute:x --config:x", acts((*analyzer).download))
 	models["watch"] = spec("-n:t -d -t -g -e -b -c -x -p -w --interval:t --differences:t? --no-title --chgexit --errexit --beep --color --exec --precise --no-wrap", "t").with(func(m *model) {
 		m.stop, m.handle = true, (*analyzer).watch
 	})

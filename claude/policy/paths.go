@@ -86,6 +86,12 @@ func (p *Policy) checkWrite(name, shown string) Decision {
 	if pat := p.matchAny(name, p.protected); pat != "" {
 		return deny(RuleProtected, "%s is protected (pattern %q): it is never written, even inside the write roots; leave it alone", shown, pat)
 	}
+	return allow
+}
+
+// checkLinks denies a write into a regular file that has more than one name (a hard link): the
+// other names may be outside the write roots or protected. Removing a name is no such write.
+func (p *Policy) checkLinks(name, shown string) Decision {
 	if fi, err := os.Lstat(name); err == nil && hardLinks(fi) > 1 {
 		return deny(RuleSymlinkOutside, "%s has %d hard links: writing it changes the file under its other names too, which may be outside the write roots or protected; write a new file instead", shown, hardLinks(fi))
 	}
@@ -112,7 +118,10 @@ func (p *Policy) WritePath(cwd, path string) Decision {
 	if err != nil {
 		return deny(RuleUnresolvable, "%s: %v; name a plain path inside the write roots", path, err)
 	}
-	return p.checkWrite(real, path)
+	if d := p.checkWrite(real, path); !d.Allow {
+		return d
+	}
+	return p.checkLinks(real, path)
 }
 
 // ReadPath decides whether a tool may read path, named relative to cwd (or absolute).
