@@ -1,6 +1,7 @@
 package v2
 
 import (
+	"context"
 	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"log/slog"
 	"time"
@@ -23,6 +24,10 @@ type config struct {
 	baseEnv []string // WithBaseEnv; nil: os.Environ()
 	// fileCheckpointing sets FileCheckpointingEnv (WithFileCheckpointing).
 	fileCheckpointing bool
+	// traceContext is WithTraceContext's inject; traceCtx the ctx it reads, CreateSession's (set
+	// by prepare; nil before).
+	traceContext func(context.Context) map[string]string
+	traceCtx     context.Context
 	extraArgs         []string
 
 	// The model and its prompt.

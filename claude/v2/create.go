@@ -135,7 +135,7 @@ func (s *Session) newExecutor() error {
 // session from the store, runs the SDK's SessionStart and writes the settings file. It returns
 // the number of settings hooks per event in that file, and leaves the final options in s.o.
 func (s *Session) prepare(ctx context.Context, o *config) (settingsHooks map[string]int, err error) {
-	s.cwd = o.cwd
+	s.cwd, o.traceCtx = o.cwd, ctx
 	if s.cwd == "" {
 		s.cwd, _ = os.Getwd()
 	}

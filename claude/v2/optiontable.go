@@ -152,6 +152,7 @@ var optionTable = []optionRow{
 	{options: "WithQuestionPreviewFormat", to: toEnv, key: "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT", env: func(o *config) []string {
 		return flag("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT", o.previewFormat)
 	}},
+	{options: "WithTraceContext", to: toEnv, key: "TRACEPARENT, TRACESTATE (of CreateSession's ctx)", env: func(o *config) []string { return o.traceContextEnv() }},
 	{options: "WithEnv", to: toEnv, key: "KEY=VALUE (over the base)", env: func(o *config) []string { return o.env }},
 
 	// The initialize request (every one the session sends, unless it says "first").

@@ -93,6 +93,9 @@ var optionCases = map[string]optionCase{
 	// environment
 	"WithFileCheckpointing|" + FileCheckpointingEnv + "=true":       {opts: []Option{WithFileCheckpointing()}, want: FileCheckpointingEnv + "=true"},
 	"WithQuestionPreviewFormat|CLAUDE_CODE_QUESTION_PREVIEW_FORMAT": {opts: []Option{WithQuestionPreviewFormat(QuestionPreviewHTML)}, want: "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT=html"},
+	"WithTraceContext|TRACEPARENT, TRACESTATE (of CreateSession's ctx)": {opts: []Option{WithTraceContext(func(context.Context) map[string]string {
+		return map[string]string{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
+	})}, want: "TRACEPARENT=00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\nTRACESTATE="},
 	"WithEnv|KEY=VALUE (over the base)":                             {opts: []Option{WithEnv("A=1", "B=2")}, want: "A=1\nB=2"},
 
 	// initialize
