@@ -24,11 +24,12 @@ type config struct {
 	baseEnv []string // WithBaseEnv; nil: os.Environ()
 	// fileCheckpointing sets FileCheckpointingEnv (WithFileCheckpointing).
 	fileCheckpointing bool
+	extraArgs         []string
+
 	// traceContext is WithTraceContext's inject; traceCtx the ctx it reads, CreateSession's (set
 	// by prepare; nil before).
 	traceContext func(context.Context) map[string]string
 	traceCtx     context.Context
-	extraArgs         []string
 
 	// The model and its prompt.
 	model              string

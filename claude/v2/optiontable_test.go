@@ -96,7 +96,7 @@ var optionCases = map[string]optionCase{
 	"WithTraceContext|TRACEPARENT, TRACESTATE (of CreateSession's ctx)": {opts: []Option{WithTraceContext(func(context.Context) map[string]string {
 		return map[string]string{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
 	})}, want: "TRACEPARENT=00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\nTRACESTATE="},
-	"WithEnv|KEY=VALUE (over the base)":                             {opts: []Option{WithEnv("A=1", "B=2")}, want: "A=1\nB=2"},
+	"WithEnv|KEY=VALUE (over the base)": {opts: []Option{WithEnv("A=1", "B=2")}, want: "A=1\nB=2"},
 
 	// initialize
 	"WithAgents|agents":                                 {opts: []Option{WithAgents(map[string]AgentDefinition{"rev": {Description: "d", Prompt: "p"}})}, want: `"agents":{"rev":{"description":"d","prompt":"p"}}`},
