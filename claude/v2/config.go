@@ -40,10 +40,10 @@ type config struct {
 	claudeCode         bool // WithClaudeCodeSystemPrompt
 	systemPromptFile   string
 	excludeDynamic     bool // WithExcludeDynamicSections
-	effort             string
-	thinking           string
+	effort             Effort
+	thinking           ThinkingMode
 	maxThinking        int // WithMaxThinkingTokens
-	thinkingDisplay    string
+	thinkingDisplay    ThinkingDisplay
 	betas              []string
 	taskBudget         int
 	maxBudgetUSD       float64
@@ -132,7 +132,7 @@ type config struct {
 	onElicitation ElicitationFunc
 	onUserDialog  UserDialogFunc
 	dialogKinds   []string
-	dialogGiven   bool // WithOnUserDialog was given
+	dialogGiven   bool // WithUserDialog was given
 	inputTimeout  time.Duration
 
 	// Display declarations (declarations.go).

@@ -43,7 +43,7 @@ type ModelInfo struct {
 	DisplayName              string   `json:"displayName"`
 	Description              string   `json:"description"`
 	SupportsEffort           bool     `json:"supportsEffort,omitempty"`
-	SupportedEffortLevels    []string `json:"supportedEffortLevels,omitempty"`
+	SupportedEffortLevels    []Effort `json:"supportedEffortLevels,omitempty"`
 	SupportsAdaptiveThinking bool     `json:"supportsAdaptiveThinking,omitempty"`
 }
 
@@ -108,7 +108,7 @@ func (s *Session) StopTask(ctx context.Context, taskID string) error {
 // (set_max_thinking_tokens); 0 turns thinking off. display, unless "", also changes how thinking
 // shows in the model's messages: ThinkingDisplaySummarized, ThinkingDisplayOmitted or
 // ThinkingDisplayHighlights (the TypeScript SDK's thinkingDisplay argument).
-func (s *Session) SetMaxThinkingTokens(ctx context.Context, n int, display string) error {
+func (s *Session) SetMaxThinkingTokens(ctx context.Context, n int, display ThinkingDisplay) error {
 	if n < 0 {
 		return fmt.Errorf("v2: SetMaxThinkingTokens(%d): negative", n)
 	}
@@ -118,9 +118,9 @@ func (s *Session) SetMaxThinkingTokens(ctx context.Context, n int, display strin
 		return fmt.Errorf("v2: SetMaxThinkingTokens: unknown display %q (want summarized, omitted or highlights)", display)
 	}
 	_, err := s.t.Request(ctx, "set_max_thinking_tokens", struct {
-		Subtype   string `json:"subtype"`
-		MaxTokens int    `json:"max_thinking_tokens"`
-		Display   string `json:"thinking_display,omitempty"`
+		Subtype   string          `json:"subtype"`
+		MaxTokens int             `json:"max_thinking_tokens"`
+		Display   ThinkingDisplay `json:"thinking_display,omitempty"`
 	}{"set_max_thinking_tokens", n, display})
 	return err
 }

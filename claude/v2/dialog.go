@@ -21,7 +21,7 @@ const DialogRefusalFallback = "refusal_fallback_prompt"
 
 // UserDialogRequest is a dialog the CLI asks the host to render.
 type UserDialogRequest struct {
-	// Kind is the dialog kind (one of WithOnUserDialog's kinds).
+	// Kind is the dialog kind (one of WithUserDialog's kinds).
 	Kind string `json:"dialog_kind"`
 	// Payload is the kind's data, as the CLI sent it (its shape is the kind's).
 	Payload jsontext.Value `json:"payload"`
@@ -47,19 +47,19 @@ type UserDialogResult struct {
 // the WithUserInputTimeout bound, when the CLI withdraws the dialog, and on Close.
 type UserDialogFunc func(ctx context.Context, req *UserDialogRequest) (UserDialogResult, error)
 
-// WithOnUserDialog declares the dialog kinds fn can render (initialize's supportedDialogKinds)
+// WithUserDialog declares the dialog kinds fn can render (initialize's supportedDialogKinds)
 // and answers the CLI's dialogs of those kinds with it. fn runs on a goroutine of its own per
 // dialog, bounded by WithUserInputTimeout; an error, a panic, the timeout or another behavior
 // answers DialogCancelled (the dialog's default). kinds must be non-empty, without duplicates.
 // Default: no kind is declared, and the CLI takes each dialog's no-dialog path (fail-closed).
-func WithOnUserDialog(fn UserDialogFunc, kinds ...string) Option {
+func WithUserDialog(fn UserDialogFunc, kinds ...string) Option {
 	return optionFunc(func(o *config) {
 		o.onUserDialog, o.dialogKinds = fn, append([]string(nil), kinds...)
 		o.dialogGiven = true
 	})
 }
 
-// checkUserInput checks WithUserInputTimeout and WithOnUserDialog.
+// checkUserInput checks WithUserInputTimeout and WithUserDialog.
 func (o *config) checkUserInput() error {
 	if o.inputTimeout < 0 {
 		return optionErr("WithUserInputTimeout", "negative duration %v", o.inputTimeout)
@@ -68,18 +68,18 @@ func (o *config) checkUserInput() error {
 		return nil
 	}
 	if o.onUserDialog == nil {
-		return optionErr("WithOnUserDialog", "the callback is nil")
+		return optionErr("WithUserDialog", "the callback is nil")
 	}
 	if len(o.dialogKinds) == 0 {
-		return optionErr("WithOnUserDialog", "no dialog kind is declared: the CLI would send none (give e.g. v2.DialogRefusalFallback)")
+		return optionErr("WithUserDialog", "no dialog kind is declared: the CLI would send none (give e.g. v2.DialogRefusalFallback)")
 	}
 	seen := map[string]bool{}
 	for _, k := range o.dialogKinds {
 		if strings.TrimSpace(k) == "" || k != strings.TrimSpace(k) {
-			return optionErr("WithOnUserDialog", "dialog kind %q is empty or has surrounding spaces", k)
+			return optionErr("WithUserDialog", "dialog kind %q is empty or has surrounding spaces", k)
 		}
 		if seen[k] {
-			return optionErr("WithOnUserDialog", "dialog kind %q is given twice", k)
+			return optionErr("WithUserDialog", "dialog kind %q is given twice", k)
 		}
 		seen[k] = true
 	}
@@ -118,5 +118,5 @@ func (s *Session) answerUserDialog(ctx context.Context, raw jsontext.Value) (any
 type errUndeclaredDialog string
 
 func (e errUndeclaredDialog) Error() string {
-	return "v2: dialog kind " + string(e) + " was not declared by this session (WithOnUserDialog); not answered"
+	return "v2: dialog kind " + string(e) + " was not declared by this session (WithUserDialog); not answered"
 }

@@ -71,7 +71,10 @@ func TestRealCLI_AgentFields(t *testing.T) {
 	t.Parallel()
 	t.Run("effort", func(t *testing.T) {
 		t.Parallel()
-		for _, tc := range []struct{ effort, want string }{{v2.EffortLow, "low"}, {"", "high"}} {
+		for _, tc := range []struct {
+			effort v2.Effort
+			want   string
+		}{{v2.EffortLow, "low"}, {"", "high"}} {
 			t.Run(fmt.Sprintf("Effort=%q", tc.effort), func(t *testing.T) {
 				t.Parallel()
 				env, _ := agentRun(t, v2.AgentDefinition{Effort: tc.effort}, nil, nil, v2.WithEffort(v2.EffortHigh))

@@ -64,7 +64,7 @@ func newAskServer() *mcp.Server {
 }
 
 // An MCP server (stdio, run by the CLI) asks the user for input while its tool runs: the CLI sends
-// the SDK an elicitation request; WithOnElicitation's answer reaches the server (its tool result
+// the SDK an elicitation request; WithElicitation's answer reaches the server (its tool result
 // carries the name), and without the callback, or with one that does not answer in time or
 // panics, the server gets a decline.
 func TestRealCLI_Elicitation(t *testing.T) {
@@ -82,18 +82,18 @@ func TestRealCLI_Elicitation(t *testing.T) {
 		want string
 	}{
 		{"accept", func(got *[]v2.ElicitationRequest) []v2.Option {
-			return []v2.Option{v2.WithOnElicitation(accept(got))}
+			return []v2.Option{v2.WithElicitation(accept(got))}
 		}, "got:Ada"},
 		{"default_declines", func(*[]v2.ElicitationRequest) []v2.Option { return nil }, "action:decline"},
 		{"timeout_declines", func(*[]v2.ElicitationRequest) []v2.Option {
-			return []v2.Option{v2.WithUserInputTimeout(50 * time.Millisecond), v2.WithOnElicitation(func(ctx context.Context, r *v2.ElicitationRequest) (v2.ElicitationResult, error) {
+			return []v2.Option{v2.WithUserInputTimeout(50 * time.Millisecond), v2.WithElicitation(func(ctx context.Context, r *v2.ElicitationRequest) (v2.ElicitationResult, error) {
 				<-ctx.Done() // a person who never answers
 				timedOut <- context.Cause(ctx)
 				return v2.ElicitationResult{Action: v2.ElicitationAccept, Content: map[string]any{"name": "late"}}, nil
 			})}
 		}, "action:decline"},
 		{"panic_declines", func(*[]v2.ElicitationRequest) []v2.Option {
-			return []v2.Option{v2.WithOnElicitation(func(context.Context, *v2.ElicitationRequest) (v2.ElicitationResult, error) { panic("boom") })}
+			return []v2.Option{v2.WithElicitation(func(context.Context, *v2.ElicitationRequest) (v2.ElicitationResult, error) { panic("boom") })}
 		}, "action:decline"},
 	}
 	for _, c := range cases {

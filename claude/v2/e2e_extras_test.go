@@ -108,7 +108,10 @@ func TestRealCLI_SystemPromptFile(t *testing.T) {
 // "updates", which is also what it sends without the option.
 func TestRealCLI_ThinkingDisplay(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ mode, want string }{
+	for _, tc := range []struct {
+		mode v2.ThinkingDisplay
+		want string
+	}{
 		{v2.ThinkingDisplaySummarized, "summarized"}, {v2.ThinkingDisplayHighlights, "highlights"},
 		{v2.ThinkingDisplayOmitted, "updates"}, {"", "updates"},
 	} {

@@ -14,7 +14,7 @@ import (
 // 2.1.332) declares no elicitation capability on its client of an SDK server, whether it takes
 // the SDK's manifest or does its own handshake, and answers a server's elicitation/create with
 // "method not found" (tried with a manifest that declared the capability). The tool gets the
-// MCP SDK's error and WithOnElicitation is not called. When this test fails, a newer CLI
+// MCP SDK's error and WithElicitation is not called. When this test fails, a newer CLI
 // supports it: declare the capability in claude/internal/mcpbridge's manifest handshake and make this
 // test expect the answer (docs/OPTIONS.md, onElicitation).
 func TestRealCLI_InProcessServerCannotElicit(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRealCLI_InProcessServerCannotElicit(t *testing.T) {
 	})
 	called := false
 	s := env.session(t, v2.WithMCPServer("asker", mcptools.Server(newAskServer())), v2.WithAllowedTools("mcp__asker__ask"),
-		v2.WithOnElicitation(func(context.Context, *v2.ElicitationRequest) (v2.ElicitationResult, error) {
+		v2.WithElicitation(func(context.Context, *v2.ElicitationRequest) (v2.ElicitationResult, error) {
 			called = true
 			return v2.ElicitationResult{Action: v2.ElicitationAccept, Content: map[string]any{"name": "Ada"}}, nil
 		}))

@@ -13,7 +13,7 @@ import (
 
 // MCP elicitation: an MCP server asks the user for input (MCP's elicitation/create). The CLI runs
 // its Elicitation hooks first; when none answers, it asks the SDK with an "elicitation" control
-// request, which WithOnElicitation's callback answers. Without the callback, or when it fails,
+// request, which WithElicitation's callback answers. Without the callback, or when it fails,
 // panics or runs out of time, the SDK declines: the server gets no input it was not given.
 
 // ElicitationRequest is an MCP server's request for the user's input.
@@ -61,26 +61,26 @@ type ElicitationResult struct {
 // the WithUserInputTimeout bound, when the CLI withdraws the request, and on Close.
 type ElicitationFunc func(ctx context.Context, req *ElicitationRequest) (ElicitationResult, error)
 
-// WithOnElicitation answers MCP servers' requests for the user's input (form fields, a URL to open)
+// WithElicitation answers MCP servers' requests for the user's input (form fields, a URL to open)
 // that no Elicitation hook answered. fn runs on a goroutine of its own per request, bounded by
 // WithUserInputTimeout; an error, a panic, the timeout or an action other than accept, decline or
 // cancel declines the request. Default: every such request is declined (fail-closed).
-func WithOnElicitation(fn ElicitationFunc) Option {
+func WithElicitation(fn ElicitationFunc) Option {
 	return optionFunc(func(o *config) { o.onElicitation = fn })
 }
 
-// DefaultUserInputTimeout bounds one run of WithOnElicitation's and WithOnUserDialog's callbacks
+// DefaultUserInputTimeout bounds one run of WithElicitation's and WithUserDialog's callbacks
 // unless WithUserInputTimeout says otherwise: a person may take minutes.
 const DefaultUserInputTimeout = 5 * time.Minute
 
-// WithUserInputTimeout bounds one run of the WithOnElicitation and WithOnUserDialog callbacks: one
+// WithUserInputTimeout bounds one run of the WithElicitation and WithUserDialog callbacks: one
 // that has not answered by then gets the fail-closed answer (decline; a cancelled dialog), its ctx
 // ends with ErrUserInputTimeout, and its late answer is dropped. Default: DefaultUserInputTimeout.
 func WithUserInputTimeout(d time.Duration) Option {
 	return optionFunc(func(o *config) { o.inputTimeout = d })
 }
 
-// ErrUserInputTimeout is the cause of a WithOnElicitation or WithOnUserDialog callback's ctx when
+// ErrUserInputTimeout is the cause of a WithElicitation or WithUserDialog callback's ctx when
 // WithUserInputTimeout ran out.
 var ErrUserInputTimeout = errors.New("v2: the user input callback did not answer in time")
 
@@ -96,7 +96,7 @@ func (s *Session) answerElicitation(ctx context.Context, raw jsontext.Value) (an
 		return declined, nil
 	}
 	if fn == nil {
-		s.logger.Info("v2: MCP elicitation declined: no WithOnElicitation callback", "server", req.ServerName)
+		s.logger.Info("v2: MCP elicitation declined: no WithElicitation callback", "server", req.ServerName)
 		return declined, nil
 	}
 	res, err := callUserInput(ctx, s, "elicitation", func(ctx context.Context) (ElicitationResult, error) { return fn(ctx, &req) })

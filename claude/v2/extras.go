@@ -112,22 +112,26 @@ func WithSystemPromptFile(path string) Option {
 	return optionFunc(func(o *config) { o.systemPromptFile = path })
 }
 
-// Thinking display modes of WithThinkingDisplay (CLI 2.1.330).
+// ThinkingDisplay is how the model returns its thinking (WithThinkingDisplay,
+// Session.SetMaxThinkingTokens).
+type ThinkingDisplay string
+
+// Thinking display modes (CLI 2.1.330).
 const (
 	// ThinkingDisplaySummarized returns summarized thinking text.
-	ThinkingDisplaySummarized = "summarized"
+	ThinkingDisplaySummarized ThinkingDisplay = "summarized"
 	// ThinkingDisplayOmitted returns thinking blocks without their text (the signature only).
 	// CLI 2.1.330 sends it as the API's "updates", which it also sends without the option.
-	ThinkingDisplayOmitted = "omitted"
+	ThinkingDisplayOmitted ThinkingDisplay = "omitted"
 	// ThinkingDisplayHighlights returns highlights of the thinking.
-	ThinkingDisplayHighlights = "highlights"
+	ThinkingDisplayHighlights ThinkingDisplay = "highlights"
 )
 
 // WithThinkingDisplay sets how the model returns its thinking (--thinking-display; the official
 // SDKs' thinking.display; the request's thinking.display): ThinkingDisplaySummarized,
 // ThinkingDisplayOmitted or ThinkingDisplayHighlights. Default: CLI 2.1.330 sends "updates". It
 // excludes WithThinking(ThinkingDisabled).
-func WithThinkingDisplay(mode string) Option {
+func WithThinkingDisplay(mode ThinkingDisplay) Option {
 	return optionFunc(func(o *config) { o.thinkingDisplay = mode })
 }
 

@@ -43,32 +43,38 @@ func WithFallbackModels(models ...string) Option {
 	return optionFunc(func(o *config) { o.fallbackModels = append(o.fallbackModels, models...) })
 }
 
-// Effort levels of WithEffort (CLI 2.1.330).
+// Effort is the model's effort level (WithEffort, AgentDefinition.Effort).
+type Effort string
+
+// Effort levels (CLI 2.1.330).
 const (
-	EffortLow    = "low"
-	EffortMedium = "medium"
-	EffortHigh   = "high"
-	EffortXHigh  = "xhigh"
-	EffortMax    = "max"
+	EffortLow    Effort = "low"
+	EffortMedium Effort = "medium"
+	EffortHigh   Effort = "high"
+	EffortXHigh  Effort = "xhigh"
+	EffortMax    Effort = "max"
 )
 
 // WithEffort sets the model's effort level (--effort; the request's output_config.effort): one of
 // EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax. Default: the CLI's (medium with
 // CLI 2.1.330).
-func WithEffort(level string) Option { return optionFunc(func(o *config) { o.effort = level }) }
+func WithEffort(level Effort) Option { return optionFunc(func(o *config) { o.effort = level }) }
 
-// Thinking modes of WithThinking.
+// ThinkingMode is the model's extended-thinking mode (WithThinking).
+type ThinkingMode string
+
+// Thinking modes.
 const (
 	// ThinkingAdaptive lets the model decide how much to think (the CLI's default for a model
 	// that has it; CLI 2.1.330 gives a model without it a fixed budget of 31999 tokens).
-	ThinkingAdaptive = "adaptive"
+	ThinkingAdaptive ThinkingMode = "adaptive"
 	// ThinkingDisabled turns extended thinking off.
-	ThinkingDisabled = "disabled"
+	ThinkingDisabled ThinkingMode = "disabled"
 )
 
 // WithThinking sets the thinking mode (--thinking): ThinkingAdaptive or ThinkingDisabled; a fixed
 // budget is WithMaxThinkingTokens. Default: the CLI's. It excludes WithMaxThinkingTokens.
-func WithThinking(mode string) Option { return optionFunc(func(o *config) { o.thinking = mode }) }
+func WithThinking(mode ThinkingMode) Option { return optionFunc(func(o *config) { o.thinking = mode }) }
 
 // WithMaxThinkingTokens gives extended thinking a budget of n tokens (--max-thinking-tokens).
 // Default: the CLI's. n must be positive; it excludes WithThinking.
@@ -132,7 +138,7 @@ type AgentDefinition struct {
 	// returns at once and the main agent goes on. Default: false, the caller waits for it.
 	Background bool `json:"background,omitzero"`
 	// Effort is the agent's effort level (WithEffort's levels). Default: the session's.
-	Effort string `json:"effort,omitempty"`
+	Effort Effort `json:"effort,omitempty"`
 	// PermissionMode is the agent's permission mode (WithPermissionMode's modes), e.g.
 	// PermissionModeAcceptEdits lets it write files without a prompt. Default: the session's.
 	PermissionMode PermissionMode `json:"permissionMode,omitempty"`

@@ -26,10 +26,10 @@ func TestSurfaceOptionsValidation(t *testing.T) {
 		option string
 	}{
 		{"negative input timeout", []v2.Option{v2.WithUserInputTimeout(-time.Second)}, "WithUserInputTimeout"},
-		{"dialog without kinds", []v2.Option{v2.WithOnUserDialog(dialog)}, "WithOnUserDialog"},
-		{"dialog nil callback", []v2.Option{v2.WithOnUserDialog(nil, v2.DialogRefusalFallback)}, "WithOnUserDialog"},
-		{"dialog kind twice", []v2.Option{v2.WithOnUserDialog(dialog, "a", "a")}, "WithOnUserDialog"},
-		{"dialog kind blank", []v2.Option{v2.WithOnUserDialog(dialog, " ")}, "WithOnUserDialog"},
+		{"dialog without kinds", []v2.Option{v2.WithUserDialog(dialog)}, "WithUserDialog"},
+		{"dialog nil callback", []v2.Option{v2.WithUserDialog(nil, v2.DialogRefusalFallback)}, "WithUserDialog"},
+		{"dialog kind twice", []v2.Option{v2.WithUserDialog(dialog, "a", "a")}, "WithUserDialog"},
+		{"dialog kind blank", []v2.Option{v2.WithUserDialog(dialog, " ")}, "WithUserDialog"},
 		{"preview format", []v2.Option{v2.WithQuestionPreviewFormat("pdf")}, "WithQuestionPreviewFormat"},
 		{"settings of no server", []v2.Option{v2.WithMCPServerSettings("db", v2.MCPServerSettings{})}, "WithMCPServerSettings"},
 		{"timeout under 1s", []v2.Option{v2.WithMCPServer("db", mcptools.Server(srv)), v2.WithMCPServerSettings("db", v2.MCPServerSettings{Timeout: time.Millisecond})}, "WithMCPServerSettings"},

@@ -107,8 +107,8 @@ var optionTable = []optionRow{
 	{options: "WithFallbackModels", to: toArgv, key: "--fallback-model", argv: func(o *config) []string {
 		return flag("--fallback-model", strings.Join(o.fallbackModels, ","))
 	}},
-	{options: "WithEffort", to: toArgv, key: "--effort", argv: func(o *config) []string { return flag("--effort", o.effort) }},
-	{options: "WithThinking", to: toArgv, key: "--thinking", argv: func(o *config) []string { return flag("--thinking", o.thinking) }},
+	{options: "WithEffort", to: toArgv, key: "--effort", argv: func(o *config) []string { return flag("--effort", string(o.effort)) }},
+	{options: "WithThinking", to: toArgv, key: "--thinking", argv: func(o *config) []string { return flag("--thinking", string(o.thinking)) }},
 	{options: "WithMaxThinkingTokens", to: toArgv, key: "--max-thinking-tokens", argv: func(o *config) []string { return intFlag("--max-thinking-tokens", o.maxThinking) }},
 	{options: "WithBetas", to: toArgv, key: "--betas", argv: func(o *config) []string { return flag("--betas", strings.Join(o.betas, ",")) }},
 	{options: "WithTaskBudget", to: toArgv, key: "--task-budget", argv: func(o *config) []string { return intFlag("--task-budget", o.taskBudget) }},
@@ -139,7 +139,7 @@ var optionTable = []optionRow{
 	}},
 	{options: "WithDebugFile", to: toArgv, key: "--debug-file", argv: func(o *config) []string { return flag("--debug-file", o.debugFile) }},
 	{options: "WithSystemPromptFile", to: toArgv, key: "--system-prompt-file", argv: func(o *config) []string { return flag("--system-prompt-file", o.systemPromptFile) }},
-	{options: "WithThinkingDisplay", to: toArgv, key: "--thinking-display", argv: func(o *config) []string { return flag("--thinking-display", o.thinkingDisplay) }},
+	{options: "WithThinkingDisplay", to: toArgv, key: "--thinking-display", argv: func(o *config) []string { return flag("--thinking-display", string(o.thinkingDisplay)) }},
 	{options: "WithExtraArgs", to: toArgv, key: "the raw arguments (as given, last)", argv: func(o *config) []string { return o.extraArgs }},
 
 	// The CLI's environment, on top of the base (WithBaseEnv, else os.Environ()).
@@ -165,7 +165,7 @@ var optionTable = []optionRow{
 	{options: "WithExcludeDynamicSections", to: toInitialize, key: "excludeDynamicSections", init: func(o *config, r *initRequest, _ bool) {
 		r.ExcludeDynamicSections = o.excludeDynamic
 	}},
-	{options: "WithOnUserDialog", to: toInitialize, key: "supportedDialogKinds", init: func(o *config, r *initRequest, _ bool) { r.SupportedDialogKinds = o.dialogKinds }},
+	{options: "WithUserDialog", to: toInitialize, key: "supportedDialogKinds", init: func(o *config, r *initRequest, _ bool) { r.SupportedDialogKinds = o.dialogKinds }},
 	{options: "WithPerTaskStopAffordance", to: toInitialize, key: "perTaskStopAffordance", init: func(o *config, r *initRequest, _ bool) { r.PerTaskStopAffordance = o.perTaskStop }},
 	{options: "WithAgentProgressSummaries", to: toInitialize, key: "agentProgressSummaries", init: func(o *config, r *initRequest, _ bool) { r.AgentProgressSummaries = o.progressSummaries }},
 	{options: "WithPromptSuggestions", to: toInitialize, key: "promptSuggestions", init: func(o *config, r *initRequest, _ bool) { r.PromptSuggestions = o.promptSuggestions }},
@@ -216,8 +216,8 @@ var optionTable = []optionRow{
 	{options: "WithStrictHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithAllowUnenforcedHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithoutLifecycleHooks", to: toSDK, key: "the SDK's SessionStart and SessionEnd"},
-	{options: "WithOnElicitation", to: toSDK, key: "the answer to the CLI's elicitation requests (declined without it)"},
-	{options: "WithUserInputTimeout", to: toSDK, key: "the bound of WithOnElicitation's and WithOnUserDialog's callbacks"},
+	{options: "WithElicitation", to: toSDK, key: "the answer to the CLI's elicitation requests (declined without it)"},
+	{options: "WithUserInputTimeout", to: toSDK, key: "the bound of WithElicitation's and WithUserDialog's callbacks"},
 	{options: "WithSubagentHooks", to: toSDK, key: "the hook executor (SubagentStart, SubagentStop)"},
 	{options: "WithObserver", to: toSDK, key: "the observer goroutine"},
 	{options: "WithSessionStore", to: toSDK, key: "the transcript mirror (store.go)"},

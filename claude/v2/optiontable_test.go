@@ -106,7 +106,7 @@ var optionCases = map[string]optionCase{
 	"WithTitle|title":                                   {opts: []Option{WithTitle("nightly")}, want: `"title":"nightly"`},
 	"WithSubagentText|forwardSubagentText":              {opts: []Option{WithSubagentText()}, want: `"forwardSubagentText":true`},
 	"WithExcludeDynamicSections|excludeDynamicSections": {base: []Option{WithClaudeCodeSystemPrompt()}, opts: []Option{WithExcludeDynamicSections()}, want: `"excludeDynamicSections":true`},
-	"WithOnUserDialog|supportedDialogKinds": {opts: []Option{WithOnUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) {
+	"WithUserDialog|supportedDialogKinds": {opts: []Option{WithUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) {
 		return UserDialogResult{}, nil
 	}, DialogRefusalFallback)}, want: `"supportedDialogKinds":["refusal_fallback_prompt"]`},
 	"WithPerTaskStopAffordance|perTaskStopAffordance":   {opts: []Option{WithPerTaskStopAffordance()}, want: `"perTaskStopAffordance":true`},
@@ -148,14 +148,14 @@ var optionCases = map[string]optionCase{
 	"WithStrictHooks|CreateSession's checks of the hook registration":                              {opts: []Option{WithStrictHooks()}},
 	"WithAllowUnenforcedHooks|CreateSession's checks of the hook registration":                     {opts: []Option{WithAllowUnenforcedHooks()}},
 	"WithoutLifecycleHooks|the SDK's SessionStart and SessionEnd":                                  {opts: []Option{WithoutLifecycleHooks()}},
-	"WithOnElicitation|the answer to the CLI's elicitation requests (declined without it)": {opts: []Option{WithOnElicitation(func(context.Context, *ElicitationRequest) (ElicitationResult, error) {
+	"WithElicitation|the answer to the CLI's elicitation requests (declined without it)": {opts: []Option{WithElicitation(func(context.Context, *ElicitationRequest) (ElicitationResult, error) {
 		return ElicitationResult{}, nil
 	})}},
-	"WithUserInputTimeout|the bound of WithOnElicitation's and WithOnUserDialog's callbacks": {opts: []Option{WithUserInputTimeout(time.Second)}},
-	"WithSubagentHooks|the hook executor (SubagentStart, SubagentStop)":                      {opts: []Option{WithSubagentHooks(func(*shared.SubagentStartHookInput) shared.Hooks { return nil })}},
-	"WithObserver|the observer goroutine":                                                    {opts: []Option{WithObserver(ObserverFunc(func(Observation) {}))}},
-	"WithSessionStore|the transcript mirror (store.go)":                                      {opts: []Option{WithSessionStore(nopStore{})}},
-	"WithVerbatimPrompts|client_composed on every user message":                              {opts: []Option{WithVerbatimPrompts()}},
+	"WithUserInputTimeout|the bound of WithElicitation's and WithUserDialog's callbacks": {opts: []Option{WithUserInputTimeout(time.Second)}},
+	"WithSubagentHooks|the hook executor (SubagentStart, SubagentStop)":                  {opts: []Option{WithSubagentHooks(func(*shared.SubagentStartHookInput) shared.Hooks { return nil })}},
+	"WithObserver|the observer goroutine":                                                {opts: []Option{WithObserver(ObserverFunc(func(Observation) {}))}},
+	"WithSessionStore|the transcript mirror (store.go)":                                  {opts: []Option{WithSessionStore(nopStore{})}},
+	"WithVerbatimPrompts|client_composed on every user message":                          {opts: []Option{WithVerbatimPrompts()}},
 }
 
 const (

@@ -32,10 +32,10 @@ func TestUserInputAnswers(t *testing.T) {
 	dialog := `{"subtype":"request_user_dialog","dialog_kind":"refusal_fallback_prompt","payload":{"originalModel":"a","fallbackModel":"b"},"tool_use_id":"t1"}`
 	elicit := `{"subtype":"elicitation","mcp_server_name":"s","message":"name?","requested_schema":{"type":"object"}}`
 	answerWith := func(res UserDialogResult, err error) Option {
-		return WithOnUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) { return res, err }, DialogRefusalFallback)
+		return WithUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) { return res, err }, DialogRefusalFallback)
 	}
 	elicitWith := func(res ElicitationResult, err error) Option {
-		return WithOnElicitation(func(context.Context, *ElicitationRequest) (ElicitationResult, error) { return res, err })
+		return WithElicitation(func(context.Context, *ElicitationRequest) (ElicitationResult, error) { return res, err })
 	}
 	cases := []struct {
 		name    string
@@ -47,8 +47,8 @@ func TestUserInputAnswers(t *testing.T) {
 		{"dialog cancelled", []Option{answerWith(UserDialogResult{Behavior: DialogCancelled}, nil)}, dialog, `{"behavior":"cancelled"}`},
 		{"dialog error cancels", []Option{answerWith(UserDialogResult{Behavior: DialogCompleted}, errors.New("no"))}, dialog, `{"behavior":"cancelled"}`},
 		{"dialog unknown behavior cancels", []Option{answerWith(UserDialogResult{Behavior: "maybe"}, nil)}, dialog, `{"behavior":"cancelled"}`},
-		{"dialog panic cancels", []Option{WithOnUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) { panic("boom") }, DialogRefusalFallback)}, dialog, `{"behavior":"cancelled"}`},
-		{"undeclared kind is not answered", []Option{WithOnUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) {
+		{"dialog panic cancels", []Option{WithUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) { panic("boom") }, DialogRefusalFallback)}, dialog, `{"behavior":"cancelled"}`},
+		{"undeclared kind is not answered", []Option{WithUserDialog(func(context.Context, *UserDialogRequest) (UserDialogResult, error) {
 			return UserDialogResult{Behavior: DialogCompleted}, nil
 		}, "other_kind")}, dialog, ""},
 		{"no dialog callback: not answered", nil, dialog, ""},
@@ -88,7 +88,7 @@ func TestUserInputTimeout(t *testing.T) {
 		var cause error
 		o := defaultConfig()
 		WithUserInputTimeout(time.Minute).apply(&o)
-		WithOnUserDialog(func(ctx context.Context, _ *UserDialogRequest) (UserDialogResult, error) {
+		WithUserDialog(func(ctx context.Context, _ *UserDialogRequest) (UserDialogResult, error) {
 			<-ctx.Done()
 			cause = context.Cause(ctx)
 			return UserDialogResult{Behavior: DialogCompleted}, nil

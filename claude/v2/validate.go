@@ -287,11 +287,11 @@ func (o *config) checkModelControls() error {
 			return fmt.Errorf("v2: WithFallbackModels(%q): the same model as WithModel or an earlier fallback", f)
 		}
 	}
-	if efforts := []string{EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax}; o.effort != "" && !slices.Contains(efforts, o.effort) {
-		return fmt.Errorf("v2: WithEffort(%q): unknown effort level%s", o.effort, didYouMean(o.effort, efforts))
+	if efforts := []Effort{EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax}; o.effort != "" && !slices.Contains(efforts, o.effort) {
+		return fmt.Errorf("v2: WithEffort(%q): unknown effort level%s", o.effort, didYouMean(string(o.effort), efforts))
 	}
-	if modes := []string{ThinkingAdaptive, ThinkingDisabled}; o.thinking != "" && !slices.Contains(modes, o.thinking) {
-		return fmt.Errorf("v2: WithThinking(%q): unknown thinking mode%s", o.thinking, didYouMean(o.thinking, modes))
+	if modes := []ThinkingMode{ThinkingAdaptive, ThinkingDisabled}; o.thinking != "" && !slices.Contains(modes, o.thinking) {
+		return fmt.Errorf("v2: WithThinking(%q): unknown thinking mode%s", o.thinking, didYouMean(string(o.thinking), modes))
 	}
 	if o.maxThinking < 0 || o.taskBudget < 0 {
 		return errors.New("v2: WithMaxThinkingTokens and WithTaskBudget must be positive")
@@ -351,8 +351,8 @@ func (o *config) checkExtras() error {
 	if o.systemPromptFile != "" && (o.systemPrompt != nil || o.claudeCode) {
 		return errors.New("v2: WithSystemPromptFile excludes WithSystemPrompt and WithClaudeCodeSystemPrompt")
 	}
-	if modes := []string{ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights}; o.thinkingDisplay != "" && !slices.Contains(modes, o.thinkingDisplay) {
-		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode%s", o.thinkingDisplay, didYouMean(o.thinkingDisplay, modes))
+	if modes := []ThinkingDisplay{ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights}; o.thinkingDisplay != "" && !slices.Contains(modes, o.thinkingDisplay) {
+		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode%s", o.thinkingDisplay, didYouMean(string(o.thinkingDisplay), modes))
 	}
 	if o.thinkingDisplay != "" && o.thinking == ThinkingDisabled {
 		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
