@@ -56,10 +56,15 @@ func deny(rule, format string, args ...any) Decision {
 
 // Event is what WithDecisionLog's function receives.
 type Event struct {
-	Mode     Mode
-	ToolName string
-	Cwd      string
+	Mode Mode
+	// SessionID is the session's, ToolUseID the tool call's ("" for a skill's shell command).
+	SessionID, ToolUseID string
+	ToolName             string
+	Cwd                  string
 	// Subject is the command line (Bash) or the path the decision is about.
-	Subject  string
+	Subject string
+	// Skill is the skill or slash command whose embedded shell command was decided
+	// (PreSkillShellCommand); "" for a tool call.
+	Skill    string
 	Decision Decision
 }

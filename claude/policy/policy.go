@@ -162,27 +162,40 @@ func newPolicy(mode Mode, root string, commands []string, opts []Option) *Policy
 			p.absPatterns[pat] = p.absPattern(pat)
 		}
 	}
-	p.realWrite, p.err = p.resolveRoots(p.writeRoots)
+	p.realWrite, p.err = p.resolveRoots("root", p.writeRoots[:1])
+	if p.err == nil {
+		var more []string
+		more, p.err = p.resolveRoots("write root", p.writeRoots[1:])
+		p.realWrite = append(p.realWrite, more...)
+	}
 	if p.err == nil && p.readRoots != nil {
-		p.realRead, p.err = p.resolveRoots(append(slices.Clone(p.readRoots), p.writeRoots...))
+		var read []string
+		read, p.err = p.resolveRoots("read root", p.readRoots)
+		p.realRead = append(read, p.realWrite...)
 	}
 	return p
 }
 
-// resolveRoots returns the roots made absolute with their symbolic links resolved.
-func (p *Policy) resolveRoots(roots []string) ([]string, error) {
+// resolveRoots returns the roots with their symbolic links resolved. A relative root is refused
+// rather than resolved against the process's directory, which is not the session's (WithCwd): the
+// program says which directory it means. field names the kind of root in the error.
+func (p *Policy) resolveRoots(field string, roots []string) ([]string, error) {
 	var out []string
 	for _, r := range roots {
-		if r == "" {
-			return nil, errorf("a root is empty")
-		}
-		abs, err := filepath.Abs(p.expandHome(r))
-		if err != nil {
-			return nil, errorf("root %q: %v", r, err)
+		abs := p.expandHome(r)
+		switch {
+		case r == "":
+			return nil, &ConfigError{Field: field, Problem: "empty", Fix: "give the project's absolute path"}
+		case !filepath.IsAbs(abs):
+			return nil, &ConfigError{Field: field, Value: r, Problem: "relative, and the process's directory need not be the session's",
+				Fix: "give an absolute path (filepath.Abs, or the directory given to v2.WithCwd)"}
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
-			return nil, errorf("root %q cannot be resolved: %v", r, err)
+			return nil, &ConfigError{Field: field, Value: r, Problem: "cannot be resolved (" + err.Error() + ")", Fix: "create the directory before the session, or name an existing one"}
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			return nil, &ConfigError{Field: field, Value: r, Problem: "is not a directory", Fix: "name a directory"}
 		}
 		out = append(out, real)
 	}
@@ -195,6 +208,6 @@ func (p *Policy) Mode() Mode { return p.mode }
 // WriteRoots returns the directories the agent may write below, symbolic links resolved.
 func (p *Policy) WriteRoots() []string { return slices.Clone(p.realWrite) }
 
-// Err returns why the policy cannot judge (a root that does not exist), or nil. Such a policy
-// denies every call it guards.
+// Err returns why the policy cannot judge (a *ConfigError: a root that is relative or does not
+// exist), or nil. Such a policy denies every call it guards; v2.WithPolicy refuses it (Validate).
 func (p *Policy) Err() error { return p.err }

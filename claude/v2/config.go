@@ -50,6 +50,7 @@ type config struct {
 	maxTurns           int
 	jsonSchema         jsontext.Value
 	jsonSchemaErr      error // a schema WithOutputSchemaFor could not derive
+	policyErr          error // why WithPolicy's policy cannot judge (policy.Validate)
 	includePartial     bool  // WithIncludePartialMessages
 
 	// Tools and permissions.

@@ -1,12 +1,15 @@
 package v2_test
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
+	"github.com/hookwire/agent-sdk-go/claude/policy"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -90,4 +93,125 @@ func TestRealCLI_NoPermissionPrompts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// WithPolicy with a policy that cannot judge fails CreateSession before the CLI starts, with an
+// *OptionError wrapping the *policy.ConfigError that names the fix: nil (before: a panic at the
+// first tool call), a relative root (before: resolved against the process's directory, not
+// WithCwd's), a root that does not exist (before: a session that denied every call).
+func TestRealCLI_PolicyMisconfigured(t *testing.T) {
+	t.Parallel()
+	env := newRealEnv(t, func(string) []claudetest.Reply { return []claudetest.Reply{claudetest.TextReply("done")} })
+	for name, p := range map[string]*policy.Policy{
+		"nil":           nil,
+		"relative root": policy.Confined("project"),
+		"missing root":  policy.Confined(filepath.Join(env.project, "missing")),
+	} {
+		s, err := env.create(t, v2.WithPolicy(p))
+		var oe *v2.OptionError
+		var ce *policy.ConfigError
+		if s != nil || !errors.As(err, &oe) || oe.Option != "WithPolicy" || !errors.As(err, &ce) || !errors.Is(err, policy.ErrInvalid) {
+			t.Errorf("%s: CreateSession = %v, %v; want an *OptionError of WithPolicy wrapping a *policy.ConfigError", name, s, err)
+		}
+	}
+	if n := len(env.api.Requests()); n != 0 {
+		t.Errorf("the CLI reached the model %d times; want no CLI started", n)
+	}
+}
+
+// WithPolicy given twice guards with both: a write runs only if each policy allows it. Policy A
+// confines to the project, policy B to a sibling directory: with A alone the project's file is
+// written; with both, neither file is.
+func TestRealCLI_PolicyTwiceComposes(t *testing.T) {
+	t.Parallel()
+	for _, twice := range []bool{false, true} {
+		t.Run(fmt.Sprintf("twice=%v", twice), func(t *testing.T) {
+			t.Parallel()
+			other := t.TempDir()
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{
+					claudetest.ToolReply("toolu_a", "Write", map[string]any{"file_path": p + "/a.txt", "content": "a"}),
+					claudetest.ToolReply("toolu_b", "Write", map[string]any{"file_path": other + "/b.txt", "content": "b"}),
+					claudetest.TextReply("done"),
+				}
+			})
+			opts := []v2.Option{v2.WithPolicy(policy.Confined(env.project))}
+			if twice {
+				opts = append(opts, v2.WithPolicy(policy.Confined(other)))
+			}
+			run(t, policySession(t, env, opts...), "go")
+			_, errB := os.Stat(filepath.Join(other, "b.txt"))
+			if got := [2]bool{env.exists("a.txt"), errB == nil}; got != [2]bool{!twice, false} {
+				t.Errorf("twice=%v: a.txt, b.txt written = %v", twice, got)
+			}
+		})
+	}
+}
+
+// WithPolicy analyses a skill's embedded shell command (PreSkillShellCommand) as a Bash call: a
+// command that writes a protected file of the project (.env.ran, which the CLI's own checks let
+// through) runs without the policy and not with it; one that writes a plain file of the project
+// runs; the skill loads either way. On a CLI older than 2.1.332, which never sends the event,
+// CreateSession fails with ErrHooksNotEnforced instead of letting the command run unchecked.
+func TestRealCLI_PolicySkillShellCommand(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		guarded bool
+		file    string
+		wantRan bool
+	}{
+		{"no policy: a protected file is written", false, ".env.ran", true},
+		{"policy: a protected file is not", true, ".env.ran", false},
+		{"policy: a plain file is", true, "ran.txt", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newRealEnv(t, func(string) []claudetest.Reply {
+				return []claudetest.Reply{
+					claudetest.ToolReply("toolu_sk", "Skill", map[string]any{"skill": "shelly"}),
+					claudetest.TextReply("done"),
+				}
+			})
+			writeFile(t, filepath.Join(env.home, ".claude/skills/shelly/SKILL.md"),
+				"---\nname: shelly\ndescription: Runs a command\nallowed-tools: Bash(touch *)\n---\nSHELLY-BODY !`touch "+tc.file+"`\n")
+			opts := []v2.Option{v2.WithSkills("shelly")}
+			if tc.guarded {
+				opts = append(opts, v2.WithPolicy(policy.Confined(env.project)))
+			}
+			s, err := env.create(t, opts...)
+			if errors.Is(err, v2.ErrHooksNotEnforced) && strings.Contains(err.Error(), "PreSkillShellCommand") {
+				if v := env.session(t).Info().CLIVersion; !strings.HasPrefix(v, "2.1.330") && !strings.HasPrefix(v, "2.1.331") {
+					t.Fatalf("CreateSession = %v with CLI %s, which sends PreSkillShellCommand", err, v)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("CreateSession: %v", err)
+			}
+			msgs, _ := query(t, s, "go")
+			if got := env.exists(tc.file); got != tc.wantRan {
+				t.Errorf("the skill's command wrote %s: %v, want %v (tool results %+v)", tc.file, got, tc.wantRan, toolResults(msgs))
+			}
+			if len(env.requestsContaining("SHELLY-BODY")) == 0 {
+				t.Error("the skill did not load")
+			}
+		})
+	}
+}
+
+// policySession is env.session for options with WithPolicy. A CLI older than 2.1.332 cannot send
+// the PreSkillShellCommand event that the policy guards, so CreateSession refuses it
+// (ErrHooksNotEnforced); there the session is made with WithAllowUnenforcedHooks, the opt-out that
+// error names (a skill's embedded command then runs unchecked: the tests here use no skill).
+func policySession(t *testing.T, env *realEnv, opts ...v2.Option) *v2.Session {
+	t.Helper()
+	s, err := env.create(t, opts...)
+	if errors.Is(err, v2.ErrHooksNotEnforced) && strings.Contains(err.Error(), "predates the PreSkillShellCommand hook event") {
+		return env.session(t, append(opts, v2.WithAllowUnenforcedHooks())...)
+	}
+	if err != nil {
+		t.Fatalf("CreateSession: %v", err)
+	}
+	return s
 }

@@ -9,11 +9,20 @@ import (
 
 // WithPolicy guards the session with p (see package policy): its PreToolUse hook runs first in
 // the chain, before the hooks of WithHooks whatever the order of the options, so a later handler
-// sees only calls the policy let through and can still deny them. Pair it with
-// WithSandbox(PolicySandbox(p)) so the OS enforces the write roots on what the hook cannot see
-// (programs and scripts run by Bash). Default: no policy.
+// sees only calls the policy let through and can still deny them; its PreSkillShellCommand hook
+// analyses a skill's embedded shell command as Bash. Pair it with WithSandbox(PolicySandbox(p))
+// so the OS enforces the write roots on what the hook cannot see (programs and scripts run by
+// Bash). A nil p, or one that cannot judge (policy.Validate: a relative or missing root), fails
+// CreateSession with an *OptionError wrapping the *policy.ConfigError. Given twice, both policies
+// guard: a call runs only if each allows it. Default: no policy.
 func WithPolicy(p *policy.Policy) Option {
 	return optionFunc(func(o *config) {
+		if err := policy.Validate(p); err != nil {
+			if o.policyErr == nil {
+				o.policyErr = err
+			}
+			return
+		}
 		if o.hooks == nil {
 			o.hooks = shared.Hooks{}
 		}

@@ -48,8 +48,12 @@ func (o *config) validate() error {
 	return nil
 }
 
-// checkHookRegistrations checks WithHooks's registrations (shared.Hooks.Validate).
+// checkHookRegistrations checks WithHooks's registrations (shared.Hooks.Validate) and WithPolicy's
+// policy (policy.Validate).
 func (o *config) checkHookRegistrations() error {
+	if o.policyErr != nil {
+		return &OptionError{Option: "WithPolicy", Problem: o.policyErr.Error(), Err: o.policyErr}
+	}
 	return hooksErr(o.hooks.Validate())
 }
 
