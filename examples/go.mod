@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261127034253-1a6f598f3db5
-	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261127034253-1a6f598f3db5
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128073203-8b3395187086
+	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261128073203-8b3395187086
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
