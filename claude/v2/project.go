@@ -104,11 +104,11 @@ func (s *Session) prepareProject(o *config) error {
 		return errors.New("v2: WithProjectMemory excludes loading the project's settings (WithTrustedProject, WithProjectConfigRoot, SettingSourceProject): the CLI then reads the memory files itself, after the SDK checked them")
 	}
 	if err := project.Check(scope); err != nil {
-		return untrusted(err)
+		return untrusted(err, startRefused)
 	}
 	if o.looseMCP {
 		if err := project.CheckMCPConfig(filepath.Join(firstNonBlank(o.configRoot, cwd), ".mcp.json")); err != nil {
-			return untrusted(err)
+			return untrusted(err, startRefused)
 		}
 	}
 	if o.projectMemory {
@@ -130,14 +130,17 @@ func (s *Session) prepareProject(o *config) error {
 	return nil
 }
 
-// untrusted wraps project.Check's refusals in ErrUntrustedProject, one per line.
-func untrusted(err error) error {
+// startRefused is untrusted's when for CreateSession.
+const startRefused = "CreateSession did not start the CLI"
+
+// untrusted wraps project.Check's refusals in ErrUntrustedProject, one per line, after when.
+func untrusted(err error, when string) error {
 	refusals := project.Refusals(err)
 	lines := make([]string, 0, len(refusals))
 	for _, r := range refusals {
 		lines = append(lines, "  - "+r.Error())
 	}
-	return fmt.Errorf("%w (CreateSession did not start the CLI):\n%s%w", ErrUntrustedProject, strings.Join(lines, "\n"), wrapOnly{err})
+	return fmt.Errorf("%w (%s):\n%s%w", ErrUntrustedProject, when, strings.Join(lines, "\n"), wrapOnly{err})
 }
 
 // wrapOnly carries an error for errors.As without printing it again.
@@ -174,7 +177,7 @@ func (o *config) skillRecheck() (h shared.HookConfig, ok bool) {
 	}
 	return shared.HookConfig{Matcher: "Skill", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		if err := project.Check(scope); err != nil {
-			return shared.Deny("the SDK refused the skill: " + untrusted(err).Error()), nil
+			return shared.Deny(untrusted(err, "the SDK refused the skill before it loaded").Error()), nil
 		}
 		return nil, nil
 	}}, true
