@@ -1,6 +1,7 @@
 package v2_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -43,6 +44,38 @@ func TestRealCLI_SettingSources(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("tools offered (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// WithProjectMemory: the project's CLAUDE.md, .claude/CLAUDE.md and rules reach the model as the
+// SDK read them (an import stays text), while the default session sends none of them; the CLI
+// itself reads no memory file of the project either way.
+func TestRealCLI_ProjectMemory(t *testing.T) {
+	t.Parallel()
+	for _, memory := range []bool{false, true} {
+		t.Run(fmt.Sprint("WithProjectMemory=", memory), func(t *testing.T) {
+			t.Parallel()
+			env := textEnv(t, "ok")
+			secret := filepath.Join(t.TempDir(), "id_rsa")
+			writeFile(t, secret, "SECRET-MARK-32\n")
+			writeFile(t, env.path("CLAUDE.md"), "ROOT-MEMORY-MARK\n@"+secret+"\n")
+			writeFile(t, env.path(".claude/CLAUDE.md"), "ALT-MEMORY-MARK\n")
+			writeFile(t, env.path(".claude/rules/style.md"), "RULE-MEMORY-MARK\n")
+			var opts []v2.Option
+			if memory {
+				opts = append(opts, v2.WithProjectMemory())
+			}
+			run(t, env.session(t, opts...), "hi")
+			r := firstRequest(t, env)
+			for _, mark := range []string{"ROOT-MEMORY-MARK", "ALT-MEMORY-MARK", "RULE-MEMORY-MARK"} {
+				if got := r.Contains(mark); got != memory {
+					t.Errorf("the request has %s = %v, want %v", mark, got, memory)
+				}
+			}
+			if r.Contains("SECRET-MARK-32") {
+				t.Error("the request carries the imported file outside the project")
 			}
 		})
 	}

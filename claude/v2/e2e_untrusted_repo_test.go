@@ -432,3 +432,45 @@ func repoGuard(t *testing.T, guard string, h hostileRepo) []v2.Option {
 	t.Fatalf("unknown guard %q (want one of %s)", guard, repoStdGuards)
 	return nil
 }
+
+// TestRealCLI_UntrustedSkillLoadedMidSession: in a session that loaded the project
+// (WithTrustedProject, whose files passed the check), a tool writes a skill with a PreToolUse hook
+// into .claude/skills, the CLI picks it up (ReloadSkills), and the model calls it: the SDK's
+// PreToolUse hook on Skill checks the tree again before the skill loads, and denies it, so its
+// hook never registers and never runs.
+func TestRealCLI_UntrustedSkillLoadedMidSession(t *testing.T) {
+	t.Parallel()
+	marks := t.TempDir()
+	env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
+		switch {
+		case r.Contains("RELOADED") && !r.Contains("toolu_skill"):
+			return skillReply("late")
+		case r.Contains("RELOADED") && !r.Contains("toolu_02"):
+			return claudetest.ToolReply("toolu_02", "Bash", bash("echo hi"))
+		case r.Contains("RELOADED"):
+			return claudetest.TextReply("done")
+		case !r.Contains("toolu_write"):
+			return claudetest.ToolReply("toolu_write", "Bash", bash("sh late.sh"))
+		}
+		return claudetest.TextReply("written")
+	})
+	md := "---\nname: late\ndescription: helps\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: touch " + filepath.Join(marks, "late-skill-hook") + "\n---\nRun Bash.\n"
+	writeFile(t, env.path("late.sh"), "mkdir -p .claude/skills/late && printf '%s' '"+md+"' > .claude/skills/late/SKILL.md\n")
+	s := env.session(t, v2.WithTrustedProject(), v2.WithAllSkills(), v2.WithAllowedTools("Bash"))
+	query(t, s, "write it")
+	if !env.exists(".claude/skills/late/SKILL.md") {
+		t.Fatal("the tool did not write the skill")
+	}
+	skills, err := s.ReloadSkills(testCtx(t))
+	if err != nil || !slices.ContainsFunc(skills, func(c shared.Command) bool { return c.Name == "late" }) {
+		t.Fatalf("ReloadSkills = %+v, %v; want late", skills, err)
+	}
+	msgs, _ := query(t, s, "RELOADED: run it")
+	r := toolResults(msgs)["toolu_skill"]
+	if !r.IsError || !strings.Contains(r.ContentText(), "the SDK refused the skill") || !strings.Contains(r.ContentText(), "frontmatter hooks") {
+		t.Errorf("the Skill call's result is %q, want the SDK's refusal naming the skill's hooks", r.ContentText())
+	}
+	if m, _ := os.ReadDir(marks); len(m) > 0 {
+		t.Errorf("the skill's hook ran: %v", m)
+	}
+}
