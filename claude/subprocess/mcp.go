@@ -78,10 +78,14 @@ func (t *Transport) serveMCP(ctx context.Context, id string, req *parser.MCPMess
 // notification, or a request of the server) to the CLI as an mcp_message control request, and
 // waits for the CLI's acknowledgement (at most Config.RequestTimeout).
 func (t *Transport) SendMCP(ctx context.Context, server string, message jsontext.Value) error {
-	_, err := t.Request(ctx, "mcp_message", struct {
-		Subtype    string         `json:"subtype"`
-		ServerName string         `json:"server_name"`
-		Message    jsontext.Value `json:"message"`
-	}{"mcp_message", server, message})
+	_, err := t.Request(ctx, mcpMessageRequest{ServerName: server, Message: message})
 	return err
 }
+
+// mcpMessageRequest is an mcp_message of the SDK to the CLI: a message of an in-process server.
+type mcpMessageRequest struct {
+	ServerName string         `json:"server_name"`
+	Message    jsontext.Value `json:"message"`
+}
+
+func (mcpMessageRequest) ControlSubtype() string { return "mcp_message" }

@@ -352,13 +352,14 @@ func (t *Transport) SendUser(content any, sessionID string) error {
 }
 
 // Request sends a control request to the CLI and waits for its answer, the raw JSON of the
-// answer's "response". request must encode to a JSON object with a "subtype". A CLI error answer
+// answer's "response". request must encode to a JSON object; its subtype (ControlSubtype) is
+// written as its "subtype" member, and names it in errors. A CLI error answer
 // is a *ControlError; no answer within RequestTimeout is ErrRequestTimeout, and within ctx ctx's
 // error; a process that ends first gives its error (a *ProcessError, or ErrClosed after Close or
 // a clean exit). A crash is reported as such also when ctx ended with it (the ctx of a hook
 // handler does).
-func (t *Transport) Request(ctx context.Context, subtype string, request any) ([]byte, error) {
-	wait, err := t.Send(subtype, request)
+func (t *Transport) Request(ctx context.Context, request ControlRequest) ([]byte, error) {
+	wait, err := t.Send(request)
 	if err != nil {
 		return nil, err
 	}
@@ -367,12 +368,13 @@ func (t *Transport) Request(ctx context.Context, subtype string, request any) ([
 
 // Send writes a control request to the CLI, as Request does, and returns once it is written;
 // wait waits for its answer as Request does and must be called once.
-func (t *Transport) Send(subtype string, request any) (wait func(ctx context.Context) ([]byte, error), err error) {
+func (t *Transport) Send(request ControlRequest) (wait func(ctx context.Context) ([]byte, error), err error) {
+	subtype := request.ControlSubtype()
 	id, ch, err := t.reqs.addPending()
 	if err != nil {
 		return nil, err
 	}
-	if err := t.WriteMessage(controlRequestLine{Type: "control_request", RequestID: id, Request: request}); err != nil {
+	if err := t.WriteMessage(controlRequestLine{Type: "control_request", RequestID: id, Request: requestBody{request}}); err != nil {
 		t.reqs.removePending(id)
 		return nil, t.exitOr(err)
 	}

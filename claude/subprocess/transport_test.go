@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"io"
 	"log/slog"
@@ -567,7 +568,7 @@ func TestRequest(t *testing.T) {
 		errs := make([]error, 2)
 		for i, sub := range []string{"alpha", "beta"} {
 			wg.Go(func() {
-				raw, err := tr.Request(context.Background(), sub, map[string]string{"subtype": sub})
+				raw, err := tr.Request(context.Background(), testRequest{sub})
 				errs[i] = err
 				json.Unmarshal(raw, &got[i])
 			})
@@ -582,7 +583,7 @@ func TestRequest(t *testing.T) {
 	t.Run("success", func(t *testing.T) {
 		t.Parallel()
 		tr := startFake(t, Config{}, script(`respond success {"pid":42}`, "wait-eof"))
-		raw, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"})
+		raw, err := tr.Request(context.Background(), testRequest{"initialize"})
 		if err != nil || string(raw) != `{"pid":42}` {
 			t.Errorf("Request = %s, %v", raw, err)
 		}
@@ -590,7 +591,7 @@ func TestRequest(t *testing.T) {
 	t.Run("a CLI error is a *shared.ControlError", func(t *testing.T) {
 		t.Parallel()
 		tr := startFake(t, Config{}, script("respond error no such model", "wait-eof"))
-		_, err := tr.Request(context.Background(), "set_model", map[string]string{"subtype": "set_model"})
+		_, err := tr.Request(context.Background(), testRequest{"set_model"})
 		if diff := cmp.Diff(&shared.ControlError{Subtype: "set_model", Message: "no such model"}, err); diff != "" {
 			t.Errorf("err (-want +got):\n%s", diff)
 		}
@@ -598,7 +599,7 @@ func TestRequest(t *testing.T) {
 	t.Run("RequestTimeout", func(t *testing.T) {
 		t.Parallel()
 		tr := startFake(t, Config{RequestTimeout: 50 * time.Millisecond}, script("wait-eof"))
-		_, err := tr.Request(context.Background(), "interrupt", map[string]string{"subtype": "interrupt"})
+		_, err := tr.Request(context.Background(), testRequest{"interrupt"})
 		if !errors.Is(err, shared.ErrRequestTimeout) {
 			t.Errorf("err = %v, want shared.ErrRequestTimeout", err)
 		}
@@ -608,7 +609,7 @@ func TestRequest(t *testing.T) {
 		tr := startFake(t, Config{}, script("wait-eof"))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_, err := tr.Request(ctx, "interrupt", map[string]string{"subtype": "interrupt"})
+		_, err := tr.Request(ctx, testRequest{"interrupt"})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
@@ -616,7 +617,7 @@ func TestRequest(t *testing.T) {
 	t.Run("the process exits while waiting", func(t *testing.T) {
 		t.Parallel()
 		tr := startFake(t, Config{}, script("skip", "stderr first line", "stderr fatal: boom", "exit 3"))
-		_, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"})
+		_, err := tr.Request(context.Background(), testRequest{"initialize"})
 		want := &shared.ProcessError{ExitCode: 3, Stderr: "first line\nfatal: boom"}
 		// Err is the *exec.ExitError (checked by TestProcessErrorUnwraps).
 		ignoreErr := cmpopts.IgnoreFields(shared.ProcessError{}, "Err")
@@ -629,7 +630,7 @@ func TestRequest(t *testing.T) {
 		if diff := cmp.Diff(want, tr.ExitErr(), ignoreErr); diff != "" {
 			t.Errorf("ExitErr (-want +got):\n%s", diff)
 		}
-		if _, err := tr.Request(context.Background(), "initialize", map[string]string{"subtype": "initialize"}); cmp.Diff(want, err, ignoreErr) != "" {
+		if _, err := tr.Request(context.Background(), testRequest{"initialize"}); cmp.Diff(want, err, ignoreErr) != "" {
 			t.Errorf("Request after the exit = %v, want the *shared.ProcessError", err)
 		}
 		if err := tr.WriteMessage(map[string]string{"type": "x"}); cmp.Diff(want, err, ignoreErr) != "" {
@@ -1100,6 +1101,41 @@ func TestLargeLinesArriveWhole(t *testing.T) {
 		if err := json.Unmarshal(got.Raw, &echo); err != nil || echo.Line != want {
 			line := echo.Line
 			t.Errorf("line %d arrived as %d bytes, want %d bytes as sent", i, len(line), len(want))
+		}
+	}
+}
+
+// testRequest is a control request of the subtype it holds, with no other member.
+type testRequest struct{ subtype string }
+
+func (r testRequest) ControlSubtype() string { return r.subtype }
+
+// MarshalJSONTo writes no member.
+func (testRequest) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return enc.WriteValue(jsontext.Value("{}"))
+}
+
+type testMembers struct {
+	TaskID string `json:"task_id"`
+}
+
+func (testMembers) ControlSubtype() string { return "stop_task" }
+
+// A control request is written with its subtype first, then its own members.
+func TestControlRequestBody(t *testing.T) {
+	for _, tt := range []struct {
+		req  ControlRequest
+		want string
+	}{
+		{testRequest{"interrupt"}, `{"subtype":"interrupt"}`},
+		{testMembers{TaskID: "t1"}, `{"subtype":"stop_task","task_id":"t1"}`},
+	} {
+		b, err := json.Marshal(requestBody{tt.req})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tt.want {
+			t.Errorf("%T: %s, want %s", tt.req, b, tt.want)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package subprocess
 
 import (
+	"fmt"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -21,11 +24,44 @@ type UserContent struct {
 	Content any    `json:"content"`
 }
 
+// ControlRequest is a control request of the SDK to the CLI: a type of one subtype, whose fields
+// are the request's members and which names its subtype once, in ControlSubtype; the transport
+// writes the "subtype" member (Transport.Request).
+type ControlRequest interface {
+	ControlSubtype() string
+}
+
 // controlRequestLine is a control request of the SDK to the CLI.
 type controlRequestLine struct {
-	Type      string `json:"type"`
-	RequestID string `json:"request_id"`
-	Request   any    `json:"request"`
+	Type      string      `json:"type"`
+	RequestID string      `json:"request_id"`
+	Request   requestBody `json:"request"`
+}
+
+// requestBody is a ControlRequest as the CLI reads it: its members, after "subtype".
+type requestBody struct{ req ControlRequest }
+
+// MarshalJSONTo writes the request object with its subtype first.
+func (b requestBody) MarshalJSONTo(enc *jsontext.Encoder) error {
+	sub := b.req.ControlSubtype()
+	raw, err := json.Marshal(b.req, encodeOptions)
+	if err != nil {
+		return err
+	}
+	if len(raw) < 2 || raw[0] != '{' {
+		return fmt.Errorf("subprocess: control request %s (%T) is not a JSON object", sub, b.req)
+	}
+	out := make([]byte, 0, len(raw)+len(sub)+16)
+	out = append(out, `{"subtype":`...)
+	out, err = jsontext.AppendQuote(out, sub)
+	if err != nil {
+		return err
+	}
+	if len(raw) > 2 {
+		out = append(out, ',')
+	}
+	out = append(out, raw[1:]...)
+	return enc.WriteValue(out)
 }
 
 // controlResponseLine answers a CLI request.

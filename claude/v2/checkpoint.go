@@ -34,7 +34,6 @@ type RewindResult struct {
 
 // rewindFilesRequest is the rewind_files control request.
 type rewindFilesRequest struct {
-	Subtype       string `json:"subtype"`
 	UserMessageID string `json:"user_message_id"`
 	DryRun        bool   `json:"dry_run,omitempty"`
 }
@@ -47,7 +46,7 @@ type rewindFilesRequest struct {
 // checkpointing off), a dry run returns CanRewind false and the reason in Error, and a rewind
 // returns the CLI's refusal as an error (a *shared.ControlError). Call it between turns.
 func (s *Session) RewindFiles(ctx context.Context, userMessageID string, dryRun bool) (RewindResult, error) {
-	raw, err := s.t.Request(ctx, "rewind_files", rewindFilesRequest{Subtype: "rewind_files", UserMessageID: userMessageID, DryRun: dryRun})
+	raw, err := s.t.Request(ctx, rewindFilesRequest{UserMessageID: userMessageID, DryRun: dryRun})
 	if err != nil {
 		return RewindResult{}, err
 	}

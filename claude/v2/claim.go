@@ -127,7 +127,6 @@ type ClaimOptions struct {
 
 // claimRequest is the claim_session control request (CLI 2.1.332).
 type claimRequest struct {
-	Subtype            string   `json:"subtype"`
 	Cwd                string   `json:"cwd"`
 	AdditionalDirs     []string `json:"additional_directories,omitempty"`
 	PermissionMode     string   `json:"permission_mode,omitempty"`
@@ -202,7 +201,7 @@ func (p *Parked) claim(ctx context.Context, c ClaimOptions) error {
 		}
 	}
 	s.cwd = cwd // before the claim: the hooks the claimed CLI runs read it
-	raw, err := s.t.Request(ctx, "claim_session", claimRequest{Subtype: "claim_session", Cwd: cwd, AdditionalDirs: c.AdditionalDirs,
+	raw, err := s.t.Request(ctx, claimRequest{Cwd: cwd, AdditionalDirs: c.AdditionalDirs,
 		PermissionMode: string(c.PermissionMode), AppendSystemPrompt: c.AppendSystemPrompt, Title: c.Title})
 	if err != nil {
 		var ce *shared.ControlError

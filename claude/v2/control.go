@@ -85,7 +85,7 @@ type ContextUsage struct {
 
 // ContextUsage asks the CLI how full the context window is (get_context_usage).
 func (s *Session) ContextUsage(ctx context.Context) (*ContextUsage, error) {
-	raw, err := s.t.Request(ctx, "get_context_usage", map[string]string{"subtype": "get_context_usage"})
+	raw, err := s.t.Request(ctx, getContextUsageRequest{})
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (s *Session) ContextUsage(ctx context.Context) (*ContextUsage, error) {
 // the task_id of its system task_started message (stop_task). CLI 2.1.330 answers success for an
 // id it does not know.
 func (s *Session) StopTask(ctx context.Context, taskID string) error {
-	_, err := s.t.Request(ctx, "stop_task", map[string]string{"subtype": "stop_task", "task_id": taskID})
+	_, err := s.t.Request(ctx, stopTaskRequest{TaskID: taskID})
 	return err
 }
 
@@ -117,10 +117,6 @@ func (s *Session) SetMaxThinkingTokens(ctx context.Context, n int, display Think
 	default:
 		return fmt.Errorf("v2: SetMaxThinkingTokens: unknown display %q (want summarized, omitted or highlights)", display)
 	}
-	_, err := s.t.Request(ctx, "set_max_thinking_tokens", struct {
-		Subtype   string          `json:"subtype"`
-		MaxTokens int             `json:"max_thinking_tokens"`
-		Display   ThinkingDisplay `json:"thinking_display,omitempty"`
-	}{"set_max_thinking_tokens", n, display})
+	_, err := s.t.Request(ctx, setMaxThinkingTokensRequest{MaxTokens: n, Display: display})
 	return err
 }

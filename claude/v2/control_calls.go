@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 	"sort"
 	"time"
 
@@ -20,9 +21,10 @@ import (
 // wait for it; a refusal by the CLI is a *shared.ControlError. Every call is safe to make from
 // any goroutine while a turn runs.
 
-// request sends a control request and decodes its answer into out (when out is not nil).
-func (s *Session) request(ctx context.Context, subtype string, req any, out any) error {
-	raw, err := s.t.Request(ctx, subtype, req)
+// request sends a control request (requests.go) and decodes its answer into out (when out is not
+// nil): the one path of the session's control requests.
+func (s *Session) request(ctx context.Context, req subprocess.ControlRequest, out any) error {
+	raw, err := s.t.Request(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -30,7 +32,7 @@ func (s *Session) request(ctx context.Context, subtype string, req any, out any)
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("v2: %s answer: %w", subtype, err)
+		return fmt.Errorf("v2: %s answer: %w", req.ControlSubtype(), err)
 	}
 	return nil
 }
@@ -38,20 +40,13 @@ func (s *Session) request(ctx context.Context, subtype string, req any, out any)
 // ReconnectMCPServer makes the CLI reconnect the MCP server of that name (mcp_reconnect): it
 // drops the connection and connects again, as /mcp does.
 func (s *Session) ReconnectMCPServer(ctx context.Context, name string) error {
-	return s.request(ctx, "mcp_reconnect", struct {
-		Subtype    string `json:"subtype"`
-		ServerName string `json:"serverName"`
-	}{"mcp_reconnect", name}, nil)
+	return s.request(ctx, mcpReconnectRequest{ServerName: name}, nil)
 }
 
 // ToggleMCPServer disables (enabled false) or enables again the MCP server of that name
 // (mcp_toggle). A disabled server's tools leave the model's tool list from the next request.
 func (s *Session) ToggleMCPServer(ctx context.Context, name string, enabled bool) error {
-	return s.request(ctx, "mcp_toggle", struct {
-		Subtype    string `json:"subtype"`
-		ServerName string `json:"serverName"`
-		Enabled    bool   `json:"enabled"`
-	}{"mcp_toggle", name, enabled}, nil)
+	return s.request(ctx, mcpToggleRequest{ServerName: name, Enabled: enabled}, nil)
 }
 
 // MCPResourceContent is one content of an MCP resource: Text, or Blob (base64).
@@ -69,11 +64,7 @@ func (s *Session) ReadMCPResource(ctx context.Context, server, uri string) ([]MC
 	var a struct {
 		Contents []MCPResourceContent `json:"contents"`
 	}
-	err := s.request(ctx, "mcp_read_resource", struct {
-		Subtype    string `json:"subtype"`
-		ServerName string `json:"serverName"`
-		URI        string `json:"uri"`
-	}{"mcp_read_resource", server, uri}, &a)
+	err := s.request(ctx, mcpReadResourceRequest{ServerName: server, URI: uri}, &a)
 	return a.Contents, err
 }
 
@@ -109,10 +100,7 @@ func (s *Session) ApplyFlagSettings(ctx context.Context, settings map[string]any
 	if err := checkSettings("ApplyFlagSettings", settings); err != nil {
 		return err
 	}
-	return s.request(ctx, "apply_flag_settings", struct {
-		Subtype  string         `json:"subtype"`
-		Settings map[string]any `json:"settings"`
-	}{"apply_flag_settings", settings}, nil)
+	return s.request(ctx, applyFlagSettingsRequest{Settings: settings}, nil)
 }
 
 // UpdateSettings sets keys of a settings file on disk (update_settings): unlike ApplyFlagSettings
@@ -126,11 +114,7 @@ func (s *Session) UpdateSettings(ctx context.Context, source SettingSource, sett
 	if wire == "" {
 		return fmt.Errorf("v2: UpdateSettings: source %q (want SettingSourceLocal or SettingSourceUser)", source)
 	}
-	return s.request(ctx, "update_settings", struct {
-		Subtype  string            `json:"subtype"`
-		Source   string            `json:"source"`
-		Settings map[string]string `json:"settings"`
-	}{"update_settings", wire, settings}, nil)
+	return s.request(ctx, updateSettingsRequest{Source: wire, Settings: settings}, nil)
 }
 
 // Reinitialize sends the CLI the session's initialize request again (the same hooks, agents and
@@ -142,7 +126,7 @@ func (s *Session) Reinitialize(ctx context.Context) (ServerInfo, error) {
 	s.regMu.Lock()
 	defer s.regMu.Unlock()
 	reg := s.registration()
-	raw, err := s.t.Request(ctx, "initialize", s.initRequest(reg))
+	raw, err := s.t.Request(ctx, s.initRequest(reg))
 	if err != nil {
 		return ServerInfo{}, err
 	}
@@ -171,7 +155,7 @@ type ReloadPluginsResult struct {
 // ReloadPlugins makes the CLI load its plugins again (reload_plugins), as /reload-plugins does.
 func (s *Session) ReloadPlugins(ctx context.Context) (*ReloadPluginsResult, error) {
 	r := &ReloadPluginsResult{}
-	err := s.request(ctx, "reload_plugins", map[string]string{"subtype": "reload_plugins"}, r)
+	err := s.request(ctx, reloadPluginsRequest{}, r)
 	return r, err
 }
 
@@ -180,7 +164,7 @@ func (s *Session) ReloadSkills(ctx context.Context) ([]shared.Command, error) {
 	var a struct {
 		Skills []shared.Command `json:"skills"`
 	}
-	err := s.request(ctx, "reload_skills", map[string]string{"subtype": "reload_skills"}, &a)
+	err := s.request(ctx, reloadSkillsRequest{}, &a)
 	return a.Skills, err
 }
 
@@ -190,7 +174,7 @@ func (s *Session) ReloadOutputStyles(ctx context.Context) ([]string, error) {
 	var a struct {
 		Styles []string `json:"available_output_styles"`
 	}
-	err := s.request(ctx, "reload_output_styles", map[string]string{"subtype": "reload_output_styles"}, &a)
+	err := s.request(ctx, reloadOutputStylesRequest{}, &a)
 	return a.Styles, err
 }
 
@@ -214,11 +198,7 @@ func (s *Session) ReadFile(ctx context.Context, path string, maxBytes int) (*Fil
 		return nil, fmt.Errorf("v2: ReadFile(%q): negative maxBytes", path)
 	}
 	f := &FileContents{}
-	err := s.request(ctx, "read_file", struct {
-		Subtype  string `json:"subtype"`
-		Path     string `json:"path"`
-		MaxBytes int    `json:"max_bytes,omitempty"`
-	}{"read_file", path, maxBytes}, f)
+	err := s.request(ctx, readFileRequest{Path: path, MaxBytes: maxBytes}, f)
 	if err != nil {
 		return nil, err
 	}
@@ -229,11 +209,7 @@ func (s *Session) ReadFile(ctx context.Context, path string, maxBytes int) (*Fil
 // so that an Edit of it is not refused with "file not read yet": for a session that resumes work
 // on files read in another process.
 func (s *Session) SeedReadState(ctx context.Context, path string, mtime time.Time) error {
-	return s.request(ctx, "seed_read_state", struct {
-		Subtype string `json:"subtype"`
-		Path    string `json:"path"`
-		MTime   int64  `json:"mtime"`
-	}{"seed_read_state", path, mtime.UnixMilli()}, nil)
+	return s.request(ctx, seedReadStateRequest{Path: path, MTime: mtime.UnixMilli()}, nil)
 }
 
 // BackgroundTasks moves running foreground tasks (Bash commands, subagents) to the background
@@ -244,10 +220,7 @@ func (s *Session) BackgroundTasks(ctx context.Context, toolUseID string) (bool, 
 	var a struct {
 		Backgrounded *bool `json:"backgrounded"`
 	}
-	err := s.request(ctx, "background_tasks", struct {
-		Subtype   string `json:"subtype"`
-		ToolUseID string `json:"tool_use_id,omitempty"`
-	}{"background_tasks", toolUseID}, &a)
+	err := s.request(ctx, backgroundTasksRequest{ToolUseID: toolUseID}, &a)
 	if err != nil {
 		return false, err
 	}
@@ -278,7 +251,7 @@ type Usage struct {
 // Usage asks the CLI for the session's cost and the account's limits (get_usage; the TypeScript
 // SDK marks it experimental).
 func (s *Session) Usage(ctx context.Context) (*Usage, error) {
-	raw, err := s.t.Request(ctx, "get_usage", map[string]any{"subtype": "get_usage", "skip_behaviors": true})
+	raw, err := s.t.Request(ctx, getUsageRequest{SkipBehaviors: true})
 	if err != nil {
 		return nil, err
 	}
@@ -299,11 +272,11 @@ type TaskOutput struct {
 // TaskOutput returns the output of the background task taskID so far (get_task_output).
 func (s *Session) TaskOutput(ctx context.Context, taskID string) (*TaskOutput, error) {
 	o := &TaskOutput{}
-	err := s.request(ctx, "get_task_output", map[string]string{"subtype": "get_task_output", "task_id": taskID}, o)
+	err := s.request(ctx, getTaskOutputRequest{TaskID: taskID}, o)
 	return o, err
 }
 
 // RenameSession sets the session's title (rename_session), as /rename does.
 func (s *Session) RenameSession(ctx context.Context, title string) error {
-	return s.request(ctx, "rename_session", map[string]string{"subtype": "rename_session", "title": title}, nil)
+	return s.request(ctx, renameSessionRequest{Title: title}, nil)
 }

@@ -17,8 +17,7 @@ import (
 
 // initRequest is the initialize control request.
 type initRequest struct {
-	Subtype string             `json:"subtype"`
-	Hooks   hooks.Registration `json:"hooks,omitempty"`
+	Hooks hooks.Registration `json:"hooks,omitempty"`
 	// The MCP servers (mcp.go): the in-process servers' names, and the external servers' entries
 	// (read by a CLI started with --await-initialize). Sent in the first initialize only: CLI
 	// 2.1.330 keeps both kinds through a later initialize without them (scoped.go's
@@ -58,7 +57,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	reg := s.registration()
 	req := s.o.initRequest(reg, true)
 	req.SDKMCPServerManifests = s.mcp.manifests
-	raw, err := s.t.Request(ctx, "initialize", req)
+	raw, err := s.t.Request(ctx, req)
 	if err != nil {
 		var ce *shared.ControlError
 		if errors.As(err, &ce) && len(reg) > 0 {

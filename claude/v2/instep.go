@@ -97,7 +97,7 @@ func (s *Session) abandon(ctx context.Context) {
 	go func() {
 		defer st.bg.Done()
 		defer close(done)
-		if _, err := s.t.Request(context.WithoutCancel(ctx), "interrupt", map[string]string{"subtype": "interrupt"}); err != nil {
+		if _, err := s.t.Request(context.WithoutCancel(ctx), interruptRequest{}); err != nil {
 			s.logger.Warn("v2: interrupting the turn a cancelled call left", "error", err)
 		}
 	}()

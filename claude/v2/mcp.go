@@ -406,10 +406,7 @@ func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServe
 		}
 		added = append(added, n)
 	}
-	raw, err := s.t.Request(ctx, "mcp_set_servers", struct {
-		Subtype string                    `json:"subtype"`
-		Servers map[string]mcpServerEntry `json:"servers"`
-	}{"mcp_set_servers", entries})
+	raw, err := s.t.Request(ctx, mcpSetServersRequest{Servers: entries})
 	if err != nil {
 		for _, a := range added {
 			h.current().Remove(a)
@@ -460,9 +457,7 @@ type MCPServerInfo struct {
 // MCPStatus returns the state of every MCP server of the session (the CLI's mcp_status):
 // in-process, external, and those of the CLI's own settings.
 func (s *Session) MCPStatus(ctx context.Context) ([]MCPServerStatus, error) {
-	raw, err := s.t.Request(ctx, "mcp_status", struct {
-		Subtype string `json:"subtype"`
-	}{"mcp_status"})
+	raw, err := s.t.Request(ctx, mcpStatusRequest{})
 	if err != nil {
 		return nil, fmt.Errorf("v2: mcp_status: %w", err)
 	}

@@ -47,7 +47,7 @@ func (o *config) envVars() []string {
 // initRequest returns the initialize request with the hook registration reg (the toInitialize
 // rows); first is the session's first initialize, the only one with the MCP servers.
 func (o *config) initRequest(reg hooks.Registration, first bool) initRequest {
-	req := initRequest{Subtype: "initialize", Hooks: reg}
+	req := initRequest{Hooks: reg}
 	for _, r := range optionTable {
 		if r.init != nil {
 			r.init(o, &req, first)

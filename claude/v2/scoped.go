@@ -139,7 +139,7 @@ func (s *Session) sendRegistration(result chan<- error) {
 		result <- nil
 		return
 	}
-	wait, err := s.t.Send("initialize", s.initRequest(reg))
+	wait, err := s.t.Send(s.initRequest(reg))
 	if err != nil {
 		s.regMu.Unlock()
 		result <- fmt.Errorf("v2: registering the scoped hooks with the CLI: %w", err)

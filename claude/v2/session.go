@@ -203,7 +203,7 @@ func (s *Session) Interrupt(ctx context.Context) error {
 	if s.x.InChain(ctx) {
 		ctx = context.WithoutCancel(ctx)
 	}
-	_, err := s.t.Request(ctx, "interrupt", map[string]string{"subtype": "interrupt"})
+	_, err := s.t.Request(ctx, interruptRequest{})
 	return callErr("Interrupt", err)
 }
 
@@ -211,30 +211,21 @@ func (s *Session) Interrupt(ctx context.Context) error {
 // PermissionMode constants; the CLI refuses PermissionModeBypassPermissions unless the session
 // started in it or with WithAllowBypassPermissions).
 func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) error {
-	_, err := s.t.Request(ctx, "set_permission_mode", map[string]string{"subtype": "set_permission_mode", "mode": string(mode)})
+	_, err := s.t.Request(ctx, setPermissionModeRequest{Mode: mode})
 	return callErr("SetPermissionMode", err)
 }
 
 // SetModel switches the model; "" goes back to the default. A PreModelSwitch hook may refuse it
 // (a *shared.ControlError with Code "blocked_by_hook").
 func (s *Session) SetModel(ctx context.Context, model string) error {
-	req := map[string]string{"subtype": "set_model"}
-	if model != "" {
-		req["model"] = model
-	}
-	_, err := s.t.Request(ctx, "set_model", req)
+	_, err := s.t.Request(ctx, setModelRequest{Model: model})
 	return callErr("SetModel", err)
 }
 
-// Control sends any control request (request must marshal to an object with "subtype") and
-// returns the CLI's answer.
+// Control sends any control request: subtype, with request's members (a "subtype" member in it
+// is ignored); it returns the CLI's answer.
 func (s *Session) Control(ctx context.Context, subtype string, request map[string]any) (jsontext.Value, error) {
-	req := map[string]any{}
-	for k, v := range request {
-		req[k] = v
-	}
-	req["subtype"] = subtype
-	v, err := s.t.Request(ctx, subtype, req)
+	v, err := s.t.Request(ctx, anyRequest{subtype: subtype, members: request})
 	return v, callErr("Control", err)
 }
 

@@ -92,7 +92,7 @@ func (s *Session) checkScopedGuards(ctx context.Context, hooks shared.Hooks) err
 // hooksListing asks the CLI for its hook listing (get_hooks_listing); a CLI that cannot answer
 // fails closed.
 func (s *Session) hooksListing(ctx context.Context) (*hooksListing, error) {
-	raw, err := s.t.Request(ctx, "get_hooks_listing", map[string]string{"subtype": "get_hooks_listing"})
+	raw, err := s.t.Request(ctx, getHooksListingRequest{})
 	if err != nil {
 		return nil, fmt.Errorf("%w: the CLI did not list its hooks (get_hooks_listing), so the session's hooks may not run or may be outrun by a hook of the repository's settings; use a CLI that answers it (2.1.330 does): %v", ErrHooksNotEnforced, err)
 	}

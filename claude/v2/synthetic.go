@@ -31,7 +31,7 @@ func (s *Session) runSessionStart(ctx context.Context, resumed bool) string {
 
 // sessionIDFromCLI asks the CLI for its session id (the "Session ID" row of get_status).
 func (s *Session) sessionIDFromCLI(ctx context.Context) (string, error) {
-	raw, err := s.t.Request(ctx, "get_status", map[string]string{"subtype": "get_status"})
+	raw, err := s.t.Request(ctx, getStatusRequest{})
 	if err != nil {
 		return "", err
 	}
