@@ -20,14 +20,14 @@ type Answer struct {
 	Decision       string `json:"decision,omitempty"`
 	Reason         string `json:"reason,omitempty"`
 	SystemMessage  string `json:"systemMessage,omitempty"`
-	// HookSpecificOutput is nil, a *SpecificAnswer, or, for a RawSpecificOutput on an event
+	// HookSpecificOutput is nil, a *specificAnswer, or, for a RawSpecificOutput on an event
 	// that does not guard an action, a map[string]any with hookEventName set.
 	HookSpecificOutput any `json:"hookSpecificOutput,omitzero"`
 }
 
-// SpecificAnswer is the hookSpecificOutput object the CLI reads: hookEventName and the fields
+// specificAnswer is the hookSpecificOutput object the CLI reads: hookEventName and the fields
 // of the answered event (only those are set).
-type SpecificAnswer struct {
+type specificAnswer struct {
 	HookEventName            shared.HookEvent         `json:"hookEventName"`
 	PermissionDecision       shared.Decision          `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string                   `json:"permissionDecisionReason,omitempty"`
@@ -96,7 +96,7 @@ func AnswerOf(e shared.HookEvent, o shared.HookOutput) (*Answer, error) {
 
 // Encode returns the answer the CLI reads for s, an output of event e in the form Normalize
 // returns (nil: the empty answer {}). It does not check s again: give it only what Normalize
-// returned, what Denial returns, or a merge of such answers (merge.go's merger).
+// returned, what denial returns, or a merge of such answers (merge.go's merger).
 func encode(e shared.HookEvent, s *shared.SyncHookOutput) *Answer {
 	if s == nil {
 		return &Answer{}
@@ -209,7 +209,7 @@ func Marshal(e shared.HookEvent, o shared.HookOutput) ([]byte, error) {
 
 // wireSpecific writes spec, a normalised output of e (see Normalize), as the CLI reads it.
 func wireSpecific(e shared.HookEvent, spec shared.HookSpecificOutput) any {
-	w := &SpecificAnswer{HookEventName: e}
+	w := &specificAnswer{HookEventName: e}
 	switch v := spec.(type) {
 	case *shared.PreToolUseOutput:
 		w.PermissionDecision, w.PermissionDecisionReason = v.PermissionDecision, v.PermissionDecisionReason
@@ -259,7 +259,7 @@ func (x *Engine) answerFor(e shared.HookEvent, out shared.HookOutput) *Answer {
 		return w
 	}
 	x.logger.Warn("hooks: invalid hook output", "event", string(e), "error", err)
-	if w, err := AnswerOf(e, Denial(e, "invalid hook output: "+err.Error())); err == nil {
+	if w, err := AnswerOf(e, denial(e, "invalid hook output: "+err.Error())); err == nil {
 		return w
 	}
 	block := lastResortBlock
@@ -271,7 +271,7 @@ func (x *Engine) answerFor(e shared.HookEvent, out shared.HookOutput) *Answer {
 // reason, as the CLI reads it, or nil where e guards no action (the caller then answers {} or an
 // error).
 func Refusal(e shared.HookEvent, reason string) *Answer {
-	d := Denial(e, reason)
+	d := denial(e, reason)
 	if d == nil {
 		return nil
 	}

@@ -244,7 +244,7 @@ func (c *chainRun) settle(ctx context.Context, h *registeredHook, out shared.Hoo
 	}
 	c.x.logger.Warn("hook failed", "event", string(c.e), "hook", hookLabel(h), "error", errSummary(err))
 	if c.e.GuardsAction() {
-		c.finish(Result{Output: Denial(c.e, failClosedReason+": "+errSummary(err)), Ran: c.ran, Err: c.err})
+		c.finish(Result{Output: denial(c.e, failClosedReason+": "+errSummary(err)), Ran: c.ran, Err: c.err})
 		return true
 	}
 	if errors.Is(err, shared.ErrHookTimeout) {

@@ -7,7 +7,7 @@
 //     goroutine, under each handler's fail-closed deadline (a context.AfterFunc), with panics
 //     recovered; merge.go folds their answers into one.
 //   - normalize.go, raw.go, answer.go, deny.go: each answer is read once (Normalize), checked for
-//     its event (an *OutputError), and encoded as the CLI reads it (Answer); Denial is an
+//     its event (an *OutputError), and encoded as the CLI reads it (Answer); denial is an
 //     event's fail-closed answer.
 //   - scope.go: scoped hooks (RegisterScoped), copy-on-write snapshots; async.go: the background
 //     phase of async answers; progress.go: hook progress lines.

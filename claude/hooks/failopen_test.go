@@ -75,7 +75,7 @@ func TestEveryEventFailsClosedOrOpen(t *testing.T) {
 					var want shared.HookOutput
 					switch {
 					case e.GuardsAction():
-						want = Denial(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(res.Err))
+						want = denial(e, "hook failed, denied by the SDK (fail-closed): "+errSummary(res.Err))
 					case f.name == "timeout":
 						want = &shared.SyncHookOutput{SystemMessage: "before"}
 					default:

@@ -220,7 +220,7 @@ func (m *merger) addContext(s string) {
 // in the merger's own storage.
 func (m *merger) result() shared.HookOutput {
 	if m.failed != "" {
-		return Denial(m.event, m.failed)
+		return denial(m.event, m.failed)
 	}
 	if !m.any {
 		if m.async != nil {

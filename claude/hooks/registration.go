@@ -26,14 +26,14 @@ type CallbackMatcher struct {
 	OnFailure string `json:"onFailure,omitempty"`
 }
 
-// CallbackMargin is how much longer the CLI waits for a hook than the SDK's own timeouts, so that
+// callbackMargin is how much longer the CLI waits for a hook than the SDK's own timeouts, so that
 // the SDK always answers first, with its own fail-closed answer.
-const CallbackMargin = 5 * time.Second
+const callbackMargin = 5 * time.Second
 
 // CLITimeout is the timeout, in whole seconds, the SDK registers with the CLI for event e: the
-// longest chain of e (ChainTimeout) plus CallbackMargin, rounded up.
+// longest chain of e (ChainTimeout) plus callbackMargin, rounded up.
 func (x *Engine) CLITimeout(e shared.HookEvent) int {
-	return int(math.Ceil((x.ChainTimeout(e) + CallbackMargin).Seconds()))
+	return int(math.Ceil((x.ChainTimeout(e) + callbackMargin).Seconds()))
 }
 
 // Registration returns the hooks of the CLI's initialize request: one callback per event with
