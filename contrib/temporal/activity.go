@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,16 +33,24 @@ type Activities struct {
 	continuePrompt string
 	approvals      *ApprovalRule
 	turnOpts       []func(ctx context.Context, cwd string) []v2.Option
+	ledger         Ledger
+	cancelEvery    time.Duration
+	logger         *slog.Logger
+	optErr         error // an option's misuse
 }
 
 // NewActivities returns the activities with opts applied.
 func NewActivities(opts ...Option) (*Activities, error) {
-	a := &Activities{heartbeatEvery: 10 * time.Second, stuckAfter: 10 * time.Minute, continuePrompt: DefaultContinuePrompt}
+	a := &Activities{stuckAfter: 10 * time.Minute, continuePrompt: DefaultContinuePrompt,
+		cancelEvery: time.Second, logger: slog.Default()}
 	for _, o := range opts {
 		o.apply(a)
 	}
-	if a.heartbeatEvery <= 0 || a.stuckAfter <= 0 {
-		return nil, errors.New("temporalagent: WithHeartbeatEvery and WithStuckAfter need a positive duration")
+	if a.optErr != nil {
+		return nil, a.optErr
+	}
+	if a.stuckAfter <= 0 {
+		return nil, errors.New("temporalagent: WithStuckAfter needs a positive duration")
 	}
 	if a.configDir == "" && a.store != nil {
 		d, err := sessions.DefaultDir()
@@ -72,36 +81,41 @@ func (e *StuckError) Error() string {
 }
 
 // RunTurn runs one turn: it starts (or resumes) the session, sends the prompt and returns the
-// result. A retry of the activity reads the heartbeat's Progress and resumes the session at its
-// last completed message with the continue prompt, so that completed tool calls are not run
-// again. A turn that ended in error (max turns, budget) is a result with IsError, not a failed
-// activity (a retry could not do better); RunTurn in the workflow makes it a *TurnError.
+// result. A retry of the activity resumes the session at its last completed message with the
+// continue prompt, so that completed tool calls are not run again: with a ledger (WithLedger) it
+// reads where from the ledger, and answers from it a call that ran after that point; without
+// one, from the last heartbeat that reached the server. A turn that ended in error (max turns,
+// budget) is a result with IsError, not a failed activity (a retry could not do better); RunTurn
+// in the workflow makes it a *TurnError.
 func (a *Activities) RunTurn(ctx context.Context, in TurnInput) (*TurnResult, error) {
 	cwd, err := a.cwd(in.Options.Cwd)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "agent.BadInput", nil)
 	}
-	o, prompt := in.Options, in.Prompt
-	o.Cwd = cwd
-	var prev Progress
-	retried := activity.HasHeartbeatDetails(ctx) && activity.GetHeartbeatDetails(ctx, &prev) == nil
-	p := Progress{Resumes: prev.Resumes}
-	switch {
-	case retried && prev.InTurn && prev.ResumeAt != "" && prev.SessionID != "":
-		// The turn got somewhere before its worker died: go on from its last completed message.
-		p = prev
-		p.Resumes++
-		o.Resume, o.ResumeAt, prompt = prev.SessionID, prev.ResumeAt, a.continuePrompt
-	case retried && o.Resume != "" && prev.SessionID == o.Resume:
-		// Nothing completed: run the turn again from where it started.
-		p.Resumes++
-		o.ResumeAt = prev.ResumeAt
-	case retried:
-		p.Resumes++
+	info := activity.GetInfo(ctx)
+	every, err := a.heartbeatInterval(info.HeartbeatTimeout)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "agent.BadOptions", nil)
 	}
+	turnCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	t := &turn{in: in, tr: newTracker(Progress{}, time.Now(), a.store != nil), led: a.newAttemptLedger(info, every, a.logger)}
+	// Heartbeats (and the lease's renewal) from before the claim's wait until the CLI has ended;
+	// the cancel watch from the start.
+	t.hb = startHeartbeats(ctx, cancel, t.tr, every, a.stuckAfter, t.heartbeatHooks(ctx))
+	defer t.hb.stop()
+	if a.cancelEvery > 0 {
+		defer watchCancel(ctx, cancel, a.cancelEvery)()
+	}
+	prev, retried, state, err := a.previous(turnCtx, t.led)
+	if err != nil {
+		return nil, a.failure(ctx, turnCtx, err)
+	}
+	o, prompt, p := a.resumeFrom(in.Options, in.Prompt, prev, retried)
+	o.Cwd = cwd
 	if o.Resume != "" {
-		if err := a.restoreTranscript(ctx, cwd, o.Resume, o.ResumeAt); err != nil {
-			return nil, err
+		if err := a.restoreTranscript(turnCtx, cwd, o.Resume, o.ResumeAt); err != nil {
+			return nil, a.failure(ctx, turnCtx, err)
 		}
 		if o.ResumeAt == "" {
 			// Pin where the turn starts, so that a retry drops what this attempt adds.
@@ -111,7 +125,62 @@ func (a *Activities) RunTurn(ctx context.Context, in TurnInput) (*TurnResult, er
 			p.SessionID, p.ResumeAt = o.Resume, o.ResumeAt
 		}
 	}
-	return a.run(ctx, in, o, prompt, p)
+	t.tr.set(p)
+	if t.led != nil {
+		if err := t.led.append(turnCtx, LedgerEntry{Kind: EntryStart, SessionID: o.Resume, ResumeAt: o.ResumeAt}); err != nil {
+			return nil, a.failure(ctx, turnCtx, err)
+		}
+		t.guard = &ledgerGuard{ledger: a.ledger, turn: t.led.turn, attempt: t.led.attempt, logger: a.logger,
+			answers: state.answered(p.CompletedToolUses), fence: func(err error) { cancel(&FencedError{Err: err}) }}
+		if n := state.inDoubt(); n > 0 {
+			a.logger.Warn("temporalagent: resuming a turn with tool calls that began and never finished; they may run again", "calls", n)
+		}
+	}
+	return a.run(ctx, turnCtx, t, o, prompt)
+}
+
+// turn is one attempt's state.
+type turn struct {
+	in    TurnInput
+	tr    *tracker
+	hb    *heartbeats
+	led   *attemptLedger // nil without a ledger
+	guard *ledgerGuard   // nil without a ledger
+}
+
+// heartbeatHooks renew the attempt's lease on every tick and write each new resume point to the
+// ledger.
+func (t *turn) heartbeatHooks(ctx context.Context) heartbeatHooks {
+	if t.led == nil {
+		return heartbeatHooks{}
+	}
+	return heartbeatHooks{
+		tick: func(now time.Time) error { return t.led.renew(ctx, now) },
+		progress: func(p Progress) {
+			if !p.InTurn {
+				return
+			}
+			err := t.led.append(ctx, LedgerEntry{Kind: EntryResume, SessionID: p.SessionID, ResumeAt: p.ResumeAt, Completed: p.CompletedToolUses})
+			if err != nil {
+				t.led.logger.Warn("temporalagent: the ledger did not take the turn's resume point; a retry resumes earlier", "error", err)
+			}
+		},
+	}
+}
+
+// heartbeatInterval is WithHeartbeatEvery's interval, or a third of the activity's heartbeat
+// timeout (10 s without one).
+func (a *Activities) heartbeatInterval(timeout time.Duration) (time.Duration, error) {
+	switch {
+	case a.heartbeatEvery > 0 && timeout > 0 && a.heartbeatEvery >= timeout:
+		return 0, fmt.Errorf("temporalagent: WithHeartbeatEvery(%s) is not shorter than the activity's HeartbeatTimeout (%s): "+
+			"every attempt would time out", a.heartbeatEvery, timeout)
+	case a.heartbeatEvery > 0:
+		return a.heartbeatEvery, nil
+	case timeout > 0:
+		return timeout / 3, nil
+	}
+	return 10 * time.Second, nil
 }
 
 // cwd resolves the session's working directory against the workspace root.
@@ -134,42 +203,41 @@ func (a *Activities) cwd(dir string) (string, error) {
 
 // run runs the turn in one CLI. The activity heartbeats from before the CLI starts until it has
 // ended (a cancelled turn's Close takes a while), so that neither counts as a dead worker.
-func (a *Activities) run(ctx context.Context, in TurnInput, o SessionOptions, prompt string, p Progress) (*TurnResult, error) {
-	turnCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	tr := newTracker(p, time.Now(), a.store != nil)
-	ap := a.newApprovalGate(ctx, tr, in.Decisions)
-	hb := startHeartbeats(ctx, cancel, tr, a.heartbeatEvery, a.stuckAfter)
-	defer hb.stop()
-
-	s, err := v2.CreateSession(turnCtx, a.turnOptions(ctx, o, tr, ap, hb)...)
+func (a *Activities) run(ctx, turnCtx context.Context, t *turn, o SessionOptions, prompt string) (*TurnResult, error) {
+	ap := a.newApprovalGate(ctx, t.tr, t.in.Decisions)
+	s, err := v2.CreateSession(turnCtx, a.turnOptions(ctx, o, t, ap, prompt)...)
 	if err != nil {
 		return nil, a.failure(ctx, turnCtx, fmt.Errorf("temporalagent: starting the session: %w", err))
 	}
-	result, turnErr := readTurn(turnCtx, s, prompt, tr, hb)
+	result, turnErr := readTurn(turnCtx, s, prompt, t.tr, t.hb)
 	closeErr := s.Close()
-	hb.stop()
+	t.hb.stop()
 	if turnErr == nil && result == nil {
 		turnErr = closeErr
 		if turnErr == nil {
 			turnErr = v2.ErrUnexpectedExit
 		}
 	}
-	if turnErr != nil {
-		return nil, a.failure(ctx, turnCtx, fmt.Errorf("temporalagent: the turn failed: %w", turnErr))
+	if turnErr != nil || context.Cause(turnCtx) != nil {
+		return nil, a.failure(ctx, turnCtx, fmt.Errorf("temporalagent: the turn failed: %w", cmp.Or(turnErr, context.Cause(turnCtx))))
 	}
-	return a.turnResult(in, result, tr.progress(), ap.pendingApproval()), nil
+	return a.turnResult(t.in, result, t.tr.progress(), ap.pendingApproval()), nil
 }
 
-// turnOptions returns the session's options: the workflow's, the turn's own (the approval hook,
-// the store that gates the resume point), then the worker's, which win.
-func (a *Activities) turnOptions(ctx context.Context, o SessionOptions, tr *tracker, ap *approvalGate, hb *heartbeats) []v2.Option {
+// turnOptions returns the session's options: the workflow's, the turn's own (the ledger's and the
+// approval hooks, the store that gates the resume point), then the worker's, which win.
+func (a *Activities) turnOptions(ctx context.Context, o SessionOptions, t *turn, ap *approvalGate, prompt string) []v2.Option {
 	opts := sessionOptions(o)
+	if t.guard != nil {
+		for event, h := range t.guard.hooks() {
+			opts = append(opts, v2.WithHook(event, "", h))
+		}
+	}
 	if ap != nil {
 		opts = append(opts, v2.WithHook(shared.HookEventPreToolUse, "", ap.hook()))
 	}
 	if a.store != nil {
-		opts = append(opts, v2.WithSessionStore(recordingStore{inner: a.store, tr: tr, kick: hb.nudge}))
+		opts = append(opts, v2.WithSessionStore(recordingStore{inner: a.store, tr: t.tr, kick: t.hb.nudge, prompt: prompt}))
 	}
 	opts = append(opts, a.sessionOpts...)
 	for _, fn := range a.turnOpts {
@@ -235,15 +303,24 @@ func (a *Activities) turnResult(in TurnInput, result *shared.ResultMessage, prog
 	return res
 }
 
-// failure returns the activity's error for err: the activity's own cancellation as is, a stuck
-// turn as a retryable *StuckError.
+// failure returns the activity's error for err: the activity's own cancellation as is, one the
+// cancel watch saw reported as a cancellation, a stuck turn as a retryable *StuckError, a fenced
+// one as a *FencedError.
 func (a *Activities) failure(ctx, turnCtx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	cause := context.Cause(turnCtx)
+	if errors.Is(cause, errCancelRequested) {
+		return reportCancelled(ctx)
+	}
 	var stuck *StuckError
-	if errors.As(context.Cause(turnCtx), &stuck) {
+	if errors.As(cause, &stuck) {
 		return temporal.NewApplicationErrorWithCause(stuck.Error(), "agent.Stuck", stuck)
+	}
+	var fenced *FencedError
+	if errors.As(cause, &fenced) || errors.As(err, &fenced) {
+		return temporal.NewApplicationErrorWithCause(fenced.Error(), "agent.Fenced", fenced)
 	}
 	return err
 }

@@ -48,6 +48,15 @@ type ApprovalRule struct {
 	KeepAlive time.Duration
 	// Poll is how often the worker asks for the decision while the CLI waits. Default: 1 second.
 	Poll time.Duration
+	// PerSession scopes decisions to the session that asked: the same call in another session
+	// asks again (its ID is SessionApprovalID's). Default: workflow-wide, a decision holds for
+	// the same call in every session of the workflow (ApprovalID).
+	PerSession bool
+}
+
+// SessionApprovalID is ApprovalID scoped to one session (ApprovalRule.PerSession).
+func SessionApprovalID(sessionID, toolName string, input shared.ToolInput) string {
+	return ApprovalID(sessionID+"\x00"+toolName, input)
 }
 
 // ApprovalID names a tool call by its tool and input, so that the same call asked again after a
@@ -107,7 +116,13 @@ func (g *approvalGate) hook() shared.HookHandler {
 			return nil, nil
 		}
 		id := ApprovalID(in.ToolName, in.ToolInput)
+		if g.rule.PerSession {
+			id = SessionApprovalID(in.SessionID, in.ToolName, in.ToolInput)
+		}
 		if d, ok := g.decisions[id]; ok {
+			return answer(d), nil
+		}
+		if d, ok := g.lookup(ctx, id); ok { // decided in an earlier turn
 			return answer(d), nil
 		}
 		input, _ := jsonv2.Marshal(in.ToolInput, jsonv2.Deterministic(true))

@@ -26,6 +26,7 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/contrib/pgstore"
 	temporalagent "github.com/hookwire/agent-sdk-go/contrib/temporal"
+	"github.com/hookwire/agent-sdk-go/contrib/temporal/pgledger"
 )
 
 // TestMain runs a worker instead of the tests when the crash test starts the test binary as one
@@ -53,6 +54,7 @@ const (
 	workerStore   = "TEMPORALAGENT_TEST_STORE"     // a FileStore's directory
 	workerPG      = "TEMPORALAGENT_TEST_PG"        // or a PostgreSQL DSN for contrib/pgstore
 	workerSchema  = "TEMPORALAGENT_TEST_SCHEMA"    // and its schema
+	workerLedger  = "TEMPORALAGENT_TEST_LEDGER"    // a FileLedger's directory, when not on PostgreSQL
 	workerTag     = "TEMPORALAGENT_TEST_TAG"       // set for the CLI and all it starts: finds what is left
 	workerTagTo   = "TEMPORALAGENT_TEST_TAG_VALUE" // the worker's tag (not in its own environment)
 )
@@ -60,6 +62,7 @@ const (
 // workerConfig is what a worker needs to run turns against a test's fake model.
 type workerConfig struct {
 	cli, home, modelURL, project, store, pg, schema, tag string
+	ledger                                               string // a FileLedger's directory, or on PostgreSQL any non-empty value ("": no ledger)
 }
 
 // activities returns the worker's activities: sessions run the real CLI against the fake model,
@@ -74,7 +77,7 @@ func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Opti
 		),
 		temporalagent.WithConfigDir(filepath.Join(c.home, ".claude")),
 		temporalagent.WithWorkspaceRoot(c.project),
-		temporalagent.WithHeartbeatEvery(100 * time.Millisecond),
+		temporalagent.WithLogger(logger),
 	}
 	switch {
 	case c.pg != "":
@@ -83,8 +86,14 @@ func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Opti
 			return nil, err
 		}
 		opts = append(opts, temporalagent.WithStore(pgstore.New(pool, pgstore.WithSchema(c.schema))))
+		if c.ledger != "" {
+			opts = append(opts, temporalagent.WithLedger(pgledger.New(pool, pgledger.WithSchema(c.schema))))
+		}
 	case c.store != "":
 		opts = append(opts, temporalagent.WithStore(sessions.FileStore{Dir: sessions.Dir(c.store)}))
+		if c.ledger != "" {
+			opts = append(opts, temporalagent.WithLedger(temporalagent.FileLedger{Dir: c.ledger}))
+		}
 	}
 	return temporalagent.NewActivities(append(opts, more...)...)
 }
@@ -94,7 +103,7 @@ func runWorkerProcess() int {
 	cfg := workerConfig{
 		cli: os.Getenv(workerCLI), home: os.Getenv(workerHome), modelURL: os.Getenv(workerModel),
 		project: os.Getenv(workerProject), store: os.Getenv(workerStore), tag: os.Getenv(workerTagTo),
-		pg: os.Getenv(workerPG), schema: os.Getenv(workerSchema),
+		pg: os.Getenv(workerPG), schema: os.Getenv(workerSchema), ledger: os.Getenv(workerLedger),
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	c, err := client.Dial(client.Options{HostPort: os.Getenv(workerEnv), Namespace: os.Getenv(workerNSEnv), Logger: logger})
@@ -123,10 +132,9 @@ func runWorkerProcess() int {
 // retried.
 const testHeartbeatTimeout = 10 * time.Second
 
-// activityWorkerOptions are the test workers' options: a heartbeat reaches the server every 2 s
-// at most (the SDK's default, 0.8 x the heartbeat timeout, would leave one call per timeout), and
-// each call may take 2 s.
-var activityWorkerOptions = worker.Options{MaxHeartbeatThrottleInterval: 2 * time.Second}
+// activityWorkerOptions are the test workers' options: the SDK's defaults (a heartbeat reaches the
+// server at most every 0.8 x the heartbeat timeout).
+var activityWorkerOptions = worker.Options{}
 
 var (
 	srvOnce sync.Once
@@ -183,11 +191,18 @@ func turnWorkflow(ctx workflow.Context, queue string, in temporalagent.TurnInput
 	return temporalagent.RunTurn(ctx, ap, in)
 }
 
+// crashWorkflow runs one turn on the activity queue with DefaultActivityOptions but for the
+// heartbeat timeout (when not 0) and a quick retry.
+func crashWorkflow(ctx workflow.Context, queue string, heartbeatTimeout time.Duration, in temporalagent.TurnInput) (*temporalagent.TurnResult, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{TaskQueue: queue, HeartbeatTimeout: heartbeatTimeout, RetryPolicy: &temporalRetry})
+	return temporalagent.RunTurn(ctx, nil, in)
+}
+
 // startWorkflowWorker runs turnWorkflow on its own queue in this process, and returns the queue.
 func startWorkflowWorker(t testing.TB, ts *temporaltest.TestServer) string {
 	t.Helper()
 	queue := "wf-" + t.Name()
-	ts.NewWorker(queue, func(r worker.Registry) { r.RegisterWorkflow(turnWorkflow) }) // stopped by the server
+	ts.NewWorker(queue, func(r worker.Registry) { r.RegisterWorkflow(turnWorkflow); r.RegisterWorkflow(crashWorkflow) }) // stopped by the server
 	return queue
 }
 

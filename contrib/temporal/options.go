@@ -2,6 +2,8 @@ package temporalagent
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
@@ -22,11 +24,45 @@ func WithSessionOptions(opts ...v2.Option) Option {
 	return optionFunc(func(a *Activities) { a.sessionOpts = append(a.sessionOpts, opts...) })
 }
 
-// WithHeartbeatEvery is how often the activity heartbeats while the turn runs, whatever the CLI
-// says (a long tool says nothing). Keep it well under the activity's HeartbeatTimeout. Default:
-// 10 seconds.
+// WithHeartbeatEvery is how often the activity heartbeats (and, with a ledger, renews its lease)
+// while the turn runs, whatever the CLI says (a long tool says nothing). It must be shorter than
+// the activity's HeartbeatTimeout (an attempt fails, not retried, when it is not). Default: a
+// third of the activity's HeartbeatTimeout, 10 seconds without one.
 func WithHeartbeatEvery(d time.Duration) Option {
-	return optionFunc(func(a *Activities) { a.heartbeatEvery = d })
+	return optionFunc(func(a *Activities) {
+		if d <= 0 {
+			a.optErr = errors.New("temporalagent: WithHeartbeatEvery needs a positive duration")
+		}
+		a.heartbeatEvery = d
+	})
+}
+
+// WithLedger records each turn in ledger (see Ledger): where a retry resumes, and every tool call
+// before and after it runs, so that a call that ran is never run again by a retry, whatever the
+// heartbeat throttle let through; the call in flight when a worker died runs at least once. It
+// fences the turn's attempts: an attempt taken for dead can start no tool call once the next one
+// claimed the turn, and the next one starts its CLI only once the lease of the previous has
+// lapsed. Pair it with WithStore, so that the session can be resumed on another worker.
+// FileLedger keeps it in a directory, contrib/temporal/pgledger in PostgreSQL. Default: none; a
+// retry resumes from the last heartbeat that reached the server, which the SDK throttles.
+func WithLedger(ledger Ledger) Option {
+	return optionFunc(func(a *Activities) { a.ledger = ledger })
+}
+
+// WithCancelCheckEvery is how often a turn asks the server whether the workflow cancelled it (the
+// state of its pending activity): the Temporal SDK learns of a cancellation only in the answer to
+// a heartbeat, which it sends at most once per throttle interval (0.8 x the heartbeat timeout, 48 s
+// with DefaultActivityOptions). A cancelled turn ends its CLI at once, and the activity is
+// reported cancelled. The check also ends an attempt whose activity the server already retried.
+// Negative: no check (a cancellation arrives with a heartbeat's answer). Default: 1 second.
+func WithCancelCheckEvery(d time.Duration) Option {
+	return optionFunc(func(a *Activities) { a.cancelEvery = d })
+}
+
+// WithLogger is the logger of the activities' own events (a fenced attempt, a ledger write that
+// failed). Default: slog.Default().
+func WithLogger(logger *slog.Logger) Option {
+	return optionFunc(func(a *Activities) { a.logger = logger })
 }
 
 // WithStuckAfter is how long the CLI may say nothing (no message, while no approval is awaited)

@@ -39,6 +39,26 @@ func newTracker(p Progress, now time.Time, gated bool) *tracker {
 	return &tracker{p: p, pending: map[string]bool{}, lastOutput: now, gated: gated, stored: map[string]bool{}, done: slices.Clone(p.CompletedToolUses)}
 }
 
+// set starts the turn's progress at p (where this attempt resumes).
+func (t *tracker) set(p Progress) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.p, t.done = p, slices.Clone(p.CompletedToolUses)
+}
+
+// promptStored takes the uuid of the turn's prompt, which the store accepted: until the turn
+// completes a message, it is where a retry resumes (with the continue prompt, in the same
+// session).
+func (t *tracker) promptStored(uuid string) (advanced bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.p.InTurn || t.frozen || t.candidate != "" {
+		return false
+	}
+	t.p.ResumeAt, t.p.InTurn = uuid, true
+	return true
+}
+
 // complete makes uuid the resume point, or its candidate until the store has it. The caller
 // holds mu.
 func (t *tracker) complete(uuid string, done []string) bool {

@@ -58,9 +58,10 @@ func (a *Activities) lastMessage(cwd, id string) string {
 // recordingStore passes Appends to the worker's store and tells the turn's tracker which
 // messages the store has, so that the resume point is always one the store can give back.
 type recordingStore struct {
-	inner sessions.Store
-	tr    *tracker
-	kick  func()
+	inner  sessions.Store
+	tr     *tracker
+	kick   func()
+	prompt string // the prompt this attempt sends: its entry is the turn's first resume point
 }
 
 func (s recordingStore) Append(ctx context.Context, key sessions.Key, entries []jsontext.Value) error {
@@ -71,16 +72,46 @@ func (s recordingStore) Append(ctx context.Context, key sessions.Key, entries []
 		return nil
 	}
 	var uuids []string
+	advanced := false
 	for _, e := range entries {
-		var head struct {
-			UUID string `json:"uuid"`
-		}
+		var head entryHead
 		if jsonv2.Unmarshal(e, &head) == nil && head.UUID != "" {
 			uuids = append(uuids, head.UUID)
+			if head.isPrompt(s.prompt) && s.tr.promptStored(head.UUID) {
+				advanced = true
+			}
 		}
 	}
-	if s.tr.storedUUIDs(uuids) {
+	if s.tr.storedUUIDs(uuids) || advanced {
 		s.kick()
 	}
 	return nil
+}
+
+// entryHead is what recordingStore reads of a transcript entry.
+type entryHead struct {
+	UUID        string `json:"uuid"`
+	Type        string `json:"type"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	Message     struct {
+		Content jsontext.Value `json:"content"`
+	} `json:"message"`
+}
+
+// isPrompt reports the entry of prompt: a user entry of the main conversation whose content is
+// that text (a string, or one text block).
+func (h entryHead) isPrompt(prompt string) bool {
+	if h.Type != "user" || h.IsMeta || h.IsSidechain || len(h.Message.Content) == 0 || prompt == "" {
+		return false
+	}
+	var text string
+	if jsonv2.Unmarshal(h.Message.Content, &text) == nil {
+		return text == prompt
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	return jsonv2.Unmarshal(h.Message.Content, &blocks) == nil && len(blocks) == 1 && blocks[0].Type == "text" && blocks[0].Text == prompt
 }

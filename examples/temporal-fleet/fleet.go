@@ -2,18 +2,24 @@
 // session of its own, on its own checkout of a repository, all in parallel; the workflow collects
 // their results. The worker guards every session with a claude/policy policy confined to its
 // checkout (policy.Confined): writes, reads of credentials and Bash commands are checked on the
-// worker, fail-closed, whatever the workflow asks.
+// worker, fail-closed, whatever the workflow asks. Each turn is recorded in a ledger and its
+// transcript in a store (PostgreSQL, or files), so that a worker's crash resumes the session
+// elsewhere without running a completed tool call again.
 //
-//	temporal server start-dev &                       # or any Temporal cluster
-//	go run . -worker &                                 # as many workers as you like
-//	go run . -repo ~/src/app "update the README" "fix the lint warnings"
+// Without -temporal it runs a demonstration on this machine (see demo.go): an in-process Temporal
+// server, N sessions on a fake model, two worker processes, the first killed mid-turn:
+//
+//	go run .
+//
+// On a Temporal cluster:
+//
+//	go run . -temporal localhost:7233 -worker &       # as many workers as you like
+//	go run . -temporal localhost:7233 -repo ~/src/app "update the README" "fix the lint warnings"
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +46,9 @@ type FleetInput struct {
 	Tasks []string
 	// Options are every session's options (model, tools, budget...); Cwd is each checkout.
 	Options temporalagent.SessionOptions
+	// HeartbeatTimeout is the turns' heartbeat timeout: a dead worker is noticed within it.
+	// Default: DefaultActivityOptions' (1 minute).
+	HeartbeatTimeout time.Duration `json:",omitempty"`
 }
 
 // FleetResult is one session's outcome.
@@ -48,6 +57,7 @@ type FleetResult struct {
 	SessionID string `json:",omitempty"`
 	Result    string `json:",omitempty"`
 	CostUSD   float64
+	Resumes   int    `json:",omitempty"` // how often a crash made the turn resume
 	Err       string `json:",omitempty"`
 }
 
@@ -61,6 +71,7 @@ func Fleet(ctx workflow.Context, in FleetInput) ([]FleetResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{HeartbeatTimeout: in.HeartbeatTimeout})
 	results := make([]FleetResult, len(in.Tasks))
 	wg := workflow.NewWaitGroup(ctx)
 	for i, task := range in.Tasks {
@@ -72,7 +83,7 @@ func Fleet(ctx workflow.Context, in FleetInput) ([]FleetResult, error) {
 			results[i] = FleetResult{Task: task}
 			res, err := temporalagent.RunTurn(ctx, approvals, temporalagent.TurnInput{Prompt: task, Options: opts})
 			if res != nil {
-				results[i].SessionID, results[i].Result, results[i].CostUSD = res.SessionID, res.Result, res.TotalCostUSD
+				results[i].SessionID, results[i].Result, results[i].CostUSD, results[i].Resumes = res.SessionID, res.Result, res.TotalCostUSD, res.Resumes
 			}
 			if err != nil {
 				results[i].Err = err.Error()
@@ -84,16 +95,16 @@ func Fleet(ctx workflow.Context, in FleetInput) ([]FleetResult, error) {
 }
 
 // NewWorker returns a worker that runs Fleet and the sessions' turns: each session works in a
-// checkout inside root, guarded by Policy(checkout). sessionOpts are every session's (the CLI,
-// its environment, a logger).
-func NewWorker(c client.Client, root string, sessionOpts ...v2.Option) (worker.Worker, error) {
-	acts, err := temporalagent.NewActivities(
+// checkout inside root, guarded by Policy(checkout). opts are the activities' own: the sessions'
+// options (temporalagent.WithSessionOptions: the CLI, its environment, a logger), the store and
+// the ledger.
+func NewWorker(c client.Client, root string, opts ...temporalagent.Option) (worker.Worker, error) {
+	acts, err := temporalagent.NewActivities(append([]temporalagent.Option{
 		temporalagent.WithWorkspaceRoot(root),
-		temporalagent.WithSessionOptions(sessionOpts...),
 		temporalagent.WithTurnOptions(func(_ context.Context, checkout string) []v2.Option {
 			return []v2.Option{v2.WithPolicy(Policy(checkout))}
 		}),
-	)
+	}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -125,42 +136,4 @@ func Checkouts(ctx context.Context, repo, root string, n int) ([]string, error) 
 		out = append(out, dir)
 	}
 	return out, nil
-}
-
-func main() {
-	hostPort := flag.String("temporal", client.DefaultHostPort, "Temporal frontend host:port")
-	runWorker := flag.Bool("worker", false, "run a worker instead of starting a fleet")
-	repo := flag.String("repo", ".", "the repository the sessions work on (cloned once per session)")
-	root := flag.String("root", filepath.Join(os.TempDir(), "agent-fleet"), "where the checkouts are (the workers' workspace root)")
-	flag.Parse()
-	c, err := client.Dial(client.Options{HostPort: *hostPort})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer c.Close()
-	if *runWorker {
-		w, err := NewWorker(c, *root)
-		if err != nil {
-			log.Fatal(err)
-		}
-		log.Fatal(w.Run(worker.InterruptCh()))
-	}
-	ctx := context.Background()
-	tasks := flag.Args()
-	dirs, err := Checkouts(ctx, *repo, *root, len(tasks))
-	if err != nil {
-		log.Fatal(err)
-	}
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: TaskQueue}, Fleet,
-		FleetInput{Checkouts: dirs, Tasks: tasks, Options: temporalagent.SessionOptions{PermissionMode: string(v2.PermissionModeAcceptEdits)}})
-	if err != nil {
-		log.Fatal(err)
-	}
-	var results []FleetResult
-	if err := run.Get(ctx, &results); err != nil {
-		log.Fatal(err)
-	}
-	for _, r := range results {
-		fmt.Printf("%s\n  session %s, $%.4f\n  %s%s\n", r.Task, r.SessionID, r.CostUSD, r.Result, r.Err)
-	}
 }

@@ -52,7 +52,8 @@ func TestFleetConfinesEachSessionToItsCheckout(t *testing.T) {
 
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	waitForNamespace(ctx, t, ts.GetDefaultClient(), ts.GetDefaultNamespace())
-	w, err := NewWorker(ts.GetDefaultClient(), root, v2.WithCLIPath(cli), v2.WithBaseEnv(claudetest.CLIEnv(env.Home, env.Model.URL())...))
+	w, err := NewWorker(ts.GetDefaultClient(), root,
+		temporalagent.WithSessionOptions(v2.WithCLIPath(cli), v2.WithBaseEnv(claudetest.CLIEnv(env.Home, env.Model.URL())...)))
 	if err != nil {
 		t.Fatal(err)
 	}

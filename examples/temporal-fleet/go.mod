@@ -6,8 +6,10 @@ toolchain go1.27.3
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261127034253-1a6f598f3db5
-	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261127034253-1a6f598f3db5
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128074614-f074b04a5b29
+	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261128074614-f074b04a5b29
+	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261128074614-f074b04a5b29
+	github.com/jackc/pgx/v5 v5.13.0
 	go.temporal.io/sdk v1.50.0
 	go.temporal.io/server v1.32.2
 )
@@ -111,7 +113,6 @@ require (
 	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.13.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/jmoiron/sqlx v1.4.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect

@@ -77,6 +77,7 @@ var errorPrefixes = map[string]string{
 	"contrib/otel":                "otelagent: ",
 	"contrib/pgstore":             "pgstore: ",
 	"contrib/temporal":            "temporalagent: ",
+	"contrib/temporal/pgledger":   "pgledger: ",
 }
 
 // errorDetail is an exported error string that is a detail: the message of a sentinel or the
