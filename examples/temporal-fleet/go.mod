@@ -6,9 +6,9 @@ toolchain go1.27.3
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261128074614-f074b04a5b29
-	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261128074614-f074b04a5b29
-	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261128074614-f074b04a5b29
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128075426-afb7b9aa2599
+	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261128075426-afb7b9aa2599
+	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261128075426-afb7b9aa2599
 	github.com/jackc/pgx/v5 v5.13.0
 	go.temporal.io/sdk v1.50.0
 	go.temporal.io/server v1.32.2
@@ -124,7 +124,6 @@ require (
 	github.com/mitchellh/copystructure v1.2.0 // indirect
 	github.com/mitchellh/mapstructure v1.5.0 // indirect
 	github.com/mitchellh/reflectwalk v1.0.2 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
@@ -144,8 +143,6 @@ require (
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/robfig/cron v1.2.0 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
-	github.com/segmentio/asm v1.1.3 // indirect
-	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/shopspring/decimal v1.4.0 // indirect
 	github.com/sirupsen/logrus v1.9.4 // indirect
 	github.com/sony/gobreaker v1.0.0 // indirect
@@ -162,7 +159,6 @@ require (
 	github.com/uber-common/bark v1.3.0 // indirect
 	github.com/uber-go/tally/v4 v4.1.17 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
-	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/contrib/detectors/gcp v1.44.0 // indirect
 	go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc v0.68.0 // indirect
