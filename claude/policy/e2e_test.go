@@ -155,6 +155,8 @@ func TestRealCLI_PolicySandboxStopsWhatAnalysisCannotSee(t *testing.T) {
 			opts := []v2.Option{v2.WithPolicy(p)}
 			if sandboxed {
 				opts = append(opts, v2.WithSandbox(v2.PolicySandbox(p)))
+			} else {
+				opts = append(opts, v2.WithoutOSConfinement()) // else the kernel stops it (v2's e2e_confine_test.go)
 			}
 			if _, err := env.Run("run the script", opts...); err != nil {
 				t.Fatalf("Run: %v", err)

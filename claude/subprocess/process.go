@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -92,6 +93,9 @@ type process struct {
 	// waitErr is Wait's error, set before exited is closed.
 	waitErr error
 	stopMu  sync.Mutex // serialises stop
+	// watchdog, if not nil, is the write end of the watchdog's pipe (watchdog_unix.go): closed by
+	// killDescendants, or by the kernel when this process dies.
+	watchdog *os.File
 }
 
 // startProcess starts the CLI with pipes on its stdin, stdout and stderr. Its waiter goroutine
@@ -131,19 +135,42 @@ func startProcess(cfg Config) (*process, error) {
 	tag := newProcessTag()
 	cmd.Env = append(childenv.Build(cfg.BaseEnv, cfg.Env), tag+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	procgroup.Own(cmd) // so that the stop sequence reaches the tools the CLI started
-	if err := cmd.Start(); err != nil {
+	procgroup.Own(cmd)        // so that the stop sequence reaches the tools the CLI started
+	setParentDeathSignal(cmd) // so that the CLI ends when this process dies (Linux)
+	p := &process{cmd: cmd, tag: tag, stdin: inW, stdout: outR, stderr: errR, exited: make(chan struct{})}
+	started := make(chan error, 1)
+	go p.startAndWait(cfg.Confine, started)
+	if err := <-started; err != nil {
 		return fail(fmt.Errorf("subprocess: starting %s: %w", cfg.CLIPath, err))
 	}
 	inR.Close()
 	outW.Close()
 	errW.Close()
-	p := &process{cmd: cmd, tag: tag, stdin: inW, stdout: outR, stderr: errR, exited: make(chan struct{})}
-	go func() { // the process waiter: it ends when the CLI has exited.
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
+	p.watchdog = startWatchdog(cmd.Process.Pid, tag)
 	return p, nil
+}
+
+// startAndWait is the process waiter: it starts the CLI (confined by confine, if not nil), sends
+// the start's error on started, and, if the CLI started, waits for it to exit. It runs locked to
+// its OS thread from start to end and never unlocks it, so that the thread ends with it: the
+// CLI's parent-death signal fires when the thread that started it ends, not the process
+// (golang/go#27505), so this thread lives exactly as long as the CLI; and a thread restricted by
+// confine must never run another goroutine.
+func (p *process) startAndWait(confine func() error, started chan<- error) {
+	runtime.LockOSThread() // never unlocked (see above)
+	if confine != nil {
+		if err := confine(); err != nil {
+			started <- err
+			return
+		}
+	}
+	if err := p.cmd.Start(); err != nil {
+		started <- err
+		return
+	}
+	started <- nil
+	p.waitErr = p.cmd.Wait()
+	close(p.exited)
 }
 
 // waitExited reports whether the CLI exits within d.
@@ -182,6 +209,9 @@ func (p *process) stop(grace time.Duration, closeStdin func()) {
 func (p *process) killDescendants() {
 	procgroup.Kill(p.cmd.Process)
 	killTagged(p.tag)
+	if p.watchdog != nil {
+		p.watchdog.Close()
+	}
 }
 
 // exitError turns Wait's error into the transport's: nil for a clean exit, else a *ProcessError

@@ -59,6 +59,12 @@ type Config struct {
 	// sandbox), with Dir, the environment, the pipes and the process group the CLI would have had.
 	// Default: none.
 	Wrapper []string
+	// Confine, if set, confines the CLI (claude/internal/confine): it runs on the OS thread that
+	// starts the CLI, just before the start, and restricts that thread, so that the CLI and
+	// everything it starts inherit the restriction while the rest of the process stays free. That
+	// thread runs nothing else and ends when the CLI has exited. An error fails Start.
+	// Default: nil, unconfined.
+	Confine func() error
 	// Dir is the CLI's working directory; "" means the current one.
 	Dir string
 	// BaseEnv replaces os.Environ() as the base environment when non-nil. The variables a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/hookwire/agent-sdk-go/claude/policy"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -88,6 +89,8 @@ type config struct {
 	commandHooks   map[shared.HookEvent][]SettingsCommandHook
 	promptHooks    map[shared.HookEvent][]SettingsPromptHook
 	sandbox        *Sandbox
+	policies       []*policy.Policy // WithPolicy's, confined by the kernel (confine.go)
+	noConfinement  bool             // WithoutOSConfinement
 	additionalDirs []string
 	debugFile      string
 

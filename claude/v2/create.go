@@ -51,6 +51,7 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 			s.x.Close()
 			s.mirror.end(s.closeGrace())
 			s.removeSettingsFile()
+			s.releaseConfinement()
 			s.mcp.close(s.closeGrace())
 		}
 	}()
@@ -187,6 +188,9 @@ func (s *Session) synthStart() bool {
 func (s *Session) start(ctx context.Context, cliPath string) error {
 	tc := s.o.transportConfig()
 	tc.CLIPath, tc.Logger = cliPath, s.logger
+	if err := s.confineCLI(&tc); err != nil { // confine.go
+		return err
+	}
 	tc.Hooks, tc.MCP, tc.HostRequests, tc.OnMessage = s.x, s.mcpHandler(), s.hostRequests(), s.observe
 	t, err := subprocess.Start(ctx, tc)
 	if err != nil {

@@ -215,6 +215,7 @@ var optionTable = []optionRow{
 	{options: "WithProjectMemory", to: toSDK, key: "the memory files' text, appended to --append-system-prompt before the CLI starts (project.go)"},
 	{options: "WithStrictHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithAllowUnenforcedHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
+	{options: "WithPolicy, WithoutOSConfinement", to: toSDK, key: "the CLI's kernel confinement: a Landlock ruleset, TMPDIR and CLAUDE_CONFIG_DIR (confine.go)"},
 	{options: "WithoutLifecycleHooks", to: toSDK, key: "the SDK's SessionStart and SessionEnd"},
 	{options: "WithElicitation", to: toSDK, key: "the answer to the CLI's elicitation requests (declined without it)"},
 	{options: "WithUserInputTimeout", to: toSDK, key: "the bound of WithElicitation's and WithUserDialog's callbacks"},

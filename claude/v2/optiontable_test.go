@@ -142,12 +142,13 @@ var optionCases = map[string]optionCase{
 	"WithLogger|Logger (and the session's)":   {opts: []Option{WithLogger(slog.New(slog.DiscardHandler))}, want: "Logger:0x"},
 
 	// the SDK's side: the setting reaches config (its effect is proven by the option's own tests)
-	"WithOptions|the options given, applied in order":                                              {opts: []Option{WithOptions(WithModel("m"), nil)}},
-	"WithHooks, WithHook, WithPolicy|the hook executor; initialize hooks (one callback per event)": {opts: []Option{WithHook(shared.HookEventStop, "", okHook), WithPolicy(policy.Confined(os.TempDir()))}},
-	"WithHookTimeout|the hook executor's timeout of one handler run":                               {opts: []Option{WithHookTimeout(time.Second)}},
-	"WithStrictHooks|CreateSession's checks of the hook registration":                              {opts: []Option{WithStrictHooks()}},
-	"WithAllowUnenforcedHooks|CreateSession's checks of the hook registration":                     {opts: []Option{WithAllowUnenforcedHooks()}},
-	"WithoutLifecycleHooks|the SDK's SessionStart and SessionEnd":                                  {opts: []Option{WithoutLifecycleHooks()}},
+	"WithOptions|the options given, applied in order":                                                                              {opts: []Option{WithOptions(WithModel("m"), nil)}},
+	"WithHooks, WithHook, WithPolicy|the hook executor; initialize hooks (one callback per event)":                                 {opts: []Option{WithHook(shared.HookEventStop, "", okHook), WithPolicy(policy.Confined(os.TempDir()))}},
+	"WithHookTimeout|the hook executor's timeout of one handler run":                                                               {opts: []Option{WithHookTimeout(time.Second)}},
+	"WithStrictHooks|CreateSession's checks of the hook registration":                                                              {opts: []Option{WithStrictHooks()}},
+	"WithAllowUnenforcedHooks|CreateSession's checks of the hook registration":                                                     {opts: []Option{WithAllowUnenforcedHooks()}},
+	"WithPolicy, WithoutOSConfinement|the CLI's kernel confinement: a Landlock ruleset, TMPDIR and CLAUDE_CONFIG_DIR (confine.go)": {opts: []Option{WithoutOSConfinement()}},
+	"WithoutLifecycleHooks|the SDK's SessionStart and SessionEnd":                                                                  {opts: []Option{WithoutLifecycleHooks()}},
 	"WithElicitation|the answer to the CLI's elicitation requests (declined without it)": {opts: []Option{WithElicitation(func(context.Context, *ElicitationRequest) (ElicitationResult, error) {
 		return ElicitationResult{}, nil
 	})}},

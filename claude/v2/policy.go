@@ -26,6 +26,7 @@ func WithPolicy(p *policy.Policy) Option {
 		if o.hooks == nil {
 			o.hooks = shared.Hooks{}
 		}
+		o.policies = append(o.policies, p)
 		for e, cfgs := range p.Hooks() {
 			o.hooks[e] = append(slices.Clone(cfgs), o.hooks[e]...)
 		}

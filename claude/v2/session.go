@@ -27,6 +27,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/hookwire/agent-sdk-go/claude/internal/confine"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
@@ -129,6 +130,7 @@ type Session struct {
 	early  []shared.Message
 	// settingsFile is the temporary --settings file with the settings hooks, removed by Close.
 	settingsFile string
+	confinement  *confine.Plan // the confined CLI's private directory (confine.go), or nil
 
 	// obs delivers the observations (observe.go); nil without observers.
 	obs *observerRunner
@@ -256,6 +258,7 @@ func (s *Session) Close() error {
 		s.obs.end(&SessionEnded{At: time.Now(), SessionID: s.SessionID(), Err: s.closeErr})
 		s.x.Close() // waits for the background work of async hooks, each at most its timeout
 		s.removeSettingsFile()
+		s.releaseConfinement()
 	})
 	return s.closeErr
 }

@@ -20,7 +20,8 @@ var floors = []floor{
 	{"api", "the package doc and one-shot helpers; in-process MCP tools (the MCP SDK, for the programs that use them)", []string{"claude", "claude/mcptools"}},
 	{"session", "the session factory: options, sessions, the user API", []string{"claude/v2"}},
 	{"features", "what a session composes: guards, stores, the settings' command hooks", []string{
-		"claude/policy", "claude/sessions", "claude/internal/commandhook", "claude/internal/project"}},
+		"claude/policy", "claude/sessions", "claude/internal/commandhook", "claude/internal/project",
+		"claude/internal/confine"}},
 	{"transport", "the CLI process, framing, request correlation", []string{
 		"claude/subprocess"}},
 	{"hooks", "the hook engine: matching, chains, answers, registration", []string{"claude/hooks"}},
@@ -70,6 +71,8 @@ var errorPrefixes = map[string]string{
 	"claude/shared/errors.go":     "v2: ",         // the session's errors (transport, hook runs): every error a v2 call returns starts with "v2: " (issue 35)
 	"claude/internal/commandhook": "v2: ",         // WithCommandHooks
 	"claude/internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
+	"claude/internal/confine":     "confine: ",    // wrapped by v2's *ConfinementError
+	"claude/internal/wire":        "subprocess: ", // the transport's answers to hook requests
 	"claude/internal/childenv":    "subprocess: ", // the CLI's environment
 	"claude/internal/procgroup":   "subprocess: ", // the CLI's process group
 	"claude/internal/project":     "project: ",    // wrapped by v2 (ErrUntrustedProject, claude/v2/project.go)
