@@ -162,5 +162,6 @@ func newConfig(opts []Option) config {
 			opt.apply(&c)
 		}
 	}
+	c.addPolicyHooks() // policy.go
 	return c
 }

@@ -19,26 +19,29 @@ import (
 // options); calls are the model's Bash commands. Each writes outside/<name>.
 type escape struct {
 	name  string
-	setup func(t *testing.T, project, target string) []v2.Option
+	setup func(t *testing.T, home, project, target string) []v2.Option
 	calls func(project, target string) []string
 }
 
-// escapes are the issue's classes of escape: each gets past the policy's hook (the run with
-// WithoutOSConfinement shows it) and only the kernel stops it.
+// escapes are the issue's classes of escape, each in a form that gets past the policy's analysis
+// as it decides for a confined session (policy.WithKernelConfinement: programs it has no model of
+// run, a script it cannot read yet runs); only the kernel stops them. Scripts are written and run
+// in one command, so that the analysis cannot read them first.
 var escapes = []escape{
-	{name: "script written then run", calls: func(p, target string) []string {
-		return []string{"printf '#!/bin/sh\\necho pwned >%s\\n' \"$(cat t.txt)\" > run.sh", "chmod +x run.sh", "./run.sh"}
-	}, setup: targetFile},
-	{name: "make recipe", setup: func(t *testing.T, p, target string) []v2.Option {
+	{name: "script written then run", setup: targetFile, calls: func(string, string) []string {
+		return []string{`printf '%s\n' 'echo pwned > "$(cat t.txt)"' > run.sh && chmod +x run.sh && ./run.sh`}
+	}},
+	{name: "make recipe", setup: func(t *testing.T, home, p, target string) []v2.Option {
 		writeFile(t, filepath.Join(p, "Makefile"), "all:\n\techo pwned > "+target+"\n")
 		return nil
 	}, calls: func(string, string) []string { return []string{"make"} }},
-	// The analysis refuses python3 -c (inline code it does not read): the same write from a file.
-	{name: "interpreter running a file", setup: script("w.py", `open(open("t.txt").read().strip(),"w").write("pwned")`),
-		calls: func(string, string) []string { return []string{"python3 w.py"} }},
-	// A hostile repository ships src/x, a link to a directory outside; it does not exist in the
-	// project when the analysis reads the command.
-	{name: "cp -a of a link", setup: func(t *testing.T, p, target string) []v2.Option {
+	// The analysis refuses python3 -c (inline code) even under confinement: the same from a file.
+	{name: "interpreter", setup: func(t *testing.T, home, p, target string) []v2.Option {
+		writeFile(t, filepath.Join(p, "w.py"), `open(open("t.txt").read().strip(),"w").write("pwned")`+"\n")
+		return targetFile(t, home, p, target)
+	}, calls: func(string, string) []string { return []string{"python3 w.py"} }},
+	// A hostile repository ships src/x, a link to a directory outside.
+	{name: "cp -a of a link", setup: func(t *testing.T, home, p, target string) []v2.Option {
 		if err := os.MkdirAll(filepath.Join(p, "src"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -46,38 +49,40 @@ var escapes = []escape{
 			t.Fatal(err)
 		}
 		return nil
-	}, calls: func(string, string) []string { return []string{"cp -a src/x . && echo pwned > x/" + "f"} }},
-	{name: "hard link", setup: func(t *testing.T, p, target string) []v2.Option {
+	}, calls: func(string, string) []string {
+		return []string{`printf '%s\n' 'echo pwned > x/f' > w.sh && cp -a src/x . && sh w.sh`}
+	}},
+	{name: "hard link", setup: func(t *testing.T, home, p, target string) []v2.Option {
 		writeFile(t, target, "original")
-		return script("hl.sh", `ln "$(cat t.txt)" h && echo pwned > h`)(t, p, target)
-	}, calls: func(string, string) []string { return []string{"sh hl.sh"} }},
-	{name: "/proc/self/cwd", setup: script("pc.sh", `echo pwned > /proc/self/cwd/../outside/f`),
-		calls: func(string, string) []string { return []string{"sh pc.sh"} }},
-	{name: "SessionStart hook of the project's settings", setup: func(t *testing.T, p, target string) []v2.Option {
-		writeFile(t, filepath.Join(p, ".claude", "settings.json"),
+		return targetFile(t, home, p, target)
+	}, calls: func(string, string) []string {
+		return []string{`printf '%s\n' 'ln "$(cat t.txt)" h && echo pwned > h' > hl.sh && sh hl.sh`}
+	}},
+	{name: "/proc/self/cwd", calls: func(string, string) []string {
+		return []string{`printf '%s\n' 'echo pwned > /proc/self/cwd/../outside/f' > pc.sh && sh pc.sh`}
+	}},
+	// The repository's own hooks are refused before the CLI starts (ErrUntrustedProject); a hook
+	// of the user's settings runs, in the CLI's tree.
+	{name: "SessionStart hook of the user's settings", setup: func(t *testing.T, home, p, target string) []v2.Option {
+		writeFile(t, filepath.Join(home, ".claude", "settings.json"),
 			`{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo pwned > `+target+`"}]}]}}`)
 		return nil
 	}},
-	{name: "MCP stdio server", setup: func(t *testing.T, p, target string) []v2.Option {
+	{name: "MCP stdio server", setup: func(t *testing.T, home, p, target string) []v2.Option {
 		return []v2.Option{v2.WithMCPStdioServer("w", v2.MCPStdioServer{Command: "sh", Args: []string{"-c", "echo pwned > " + target}})}
 	}},
-	{name: "BASH_ENV", setup: func(t *testing.T, p, target string) []v2.Option {
+	// The analysis refuses BASH_ENV=... on a command line: a Makefile exports it to its recipes'
+	// shell.
+	{name: "BASH_ENV", setup: func(t *testing.T, home, p, target string) []v2.Option {
 		writeFile(t, filepath.Join(p, "env.sh"), "echo pwned > "+target+"\n")
+		writeFile(t, filepath.Join(p, "Makefile"), "SHELL := /bin/bash\nexport BASH_ENV := env.sh\nall:\n\ttrue\n")
 		return nil
-	}, calls: func(string, string) []string { return []string{"BASH_ENV=env.sh bash -c true"} }},
-}
-
-// script returns a setup that writes name into the project with body (and t.txt: targetFile).
-func script(name, body string) func(t *testing.T, p, target string) []v2.Option {
-	return func(t *testing.T, p, target string) []v2.Option {
-		writeFile(t, filepath.Join(p, name), body+"\n")
-		return targetFile(t, p, target)
-	}
+	}, calls: func(string, string) []string { return []string{"make"} }},
 }
 
 // targetFile writes the target's path into the project's t.txt, for commands that read it there
 // (so that no command names the outside path, which the policy would refuse).
-func targetFile(t *testing.T, p, target string) []v2.Option {
+func targetFile(t *testing.T, _, p, target string) []v2.Option {
 	writeFile(t, filepath.Join(p, "t.txt"), target+"\n")
 	return nil
 }
@@ -85,8 +90,10 @@ func targetFile(t *testing.T, p, target string) []v2.Option {
 // TestRealCLI_ConfinementEscapes runs each escape through the real CLI in a session guarded by
 // policy.Confined(project): with WithPolicy alone (Landlock), and with WithSandbox too (an outer
 // bubblewrap, inside which the CLI's own bubblewrap runs each Bash command), nothing outside the
-// project changes while a write inside it works; with WithoutOSConfinement, the same escape
-// writes outside (so the test fails without the kernel's confinement).
+// project changes while a write inside it works; with WithoutOSConfinement and the policy deciding
+// as it does under confinement (WithKernelConfinement), the same escape writes outside: the test
+// fails without the kernel's confinement. (With WithoutOSConfinement and the plain policy, the
+// analysis refuses most of these: the programs it cannot read.)
 func TestRealCLI_ConfinementEscapes(t *testing.T) {
 	t.Parallel()
 	for _, esc := range escapes {
@@ -111,15 +118,19 @@ func TestRealCLI_ConfinementEscapes(t *testing.T) {
 					t.Fatal(err)
 				}
 				p := policy.Confined(env.project)
-				opts := []v2.Option{v2.WithPolicy(p), v2.WithAllowedTools("Bash")}
+				opts := []v2.Option{v2.WithAllowedTools("Bash")}
 				if esc.setup != nil {
-					opts = append(opts, esc.setup(t, env.project, target)...)
+					opts = append(opts, esc.setup(t, env.home, env.project, target)...)
 				}
 				switch mode {
+				case "confined":
+					opts = append(opts, v2.WithPolicy(p))
 				case "confined+WithSandbox":
-					opts = append(opts, v2.WithSandbox(v2.PolicySandbox(p)))
+					opts = append(opts, v2.WithPolicy(p), v2.WithSandbox(v2.PolicySandbox(p)))
 				case "WithoutOSConfinement":
-					opts = append(opts, v2.WithoutOSConfinement())
+					// The analysis as it decides under confinement, without the kernel: what the
+					// session would be if confinement silently failed.
+					opts = append(opts, v2.WithPolicy(p.WithKernelConfinement()), v2.WithoutOSConfinement())
 				}
 				run(t, env.session(t, opts...), "go")
 				b, _ := os.ReadFile(target)
