@@ -12,9 +12,9 @@ import (
 
 // Result is the outcome of one chain run.
 type Result struct {
-	// Output is the merged answer to send; nil means "no opinion" ({}). A *shared.SyncHookOutput
-	// here is in the form Normalize returns (the transport writes it with encode, without
-	// normalising it again).
+	// Output is the merged answer; nil means "no opinion" ({}). A *shared.SyncHookOutput here is
+	// in the form Normalize returns, which the transport's PermissionRequest join reads as it
+	// is; Answer is its encoding.
 	Output shared.HookOutput
 	// Ran counts the handlers that matched and ran.
 	Ran int
