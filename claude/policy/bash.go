@@ -16,9 +16,11 @@ const (
 	maxDepth        = 100      // nesting of the syntax tree as walked
 	maxShells       = 8        // nested sh -c, eval, function calls
 	maxGlobDirs     = 512      // directories read to expand globs
-	maxArgs         = 4096     // arguments of one command after expansion
-	maxSteps        = 20000    // simple commands analysed (functions called many times)
-	maxWords        = 20000    // words after expansion, over the whole command
+	maxArgs         = 2048     // arguments of one command after expansion
+	maxSteps        = 2000     // simple commands analysed (functions called many times)
+	maxWords        = 8192     // words after expansion, over the whole command
+	maxNodes        = 40000    // nodes of the syntax tree of one script
+	maxTreeDepth    = 400      // depth of the syntax tree (a long arithmetic expression nests)
 )
 
 // state is the shell's working directory as far as the analysis knows it: one of cwds, or, when
@@ -65,7 +67,8 @@ type analyzer struct {
 	piped     map[*syntax.Stmt]bool
 	seen      map[syntax.Node]bool // the calls and substitutions analysed at least once
 	links     map[string]string    // the symbolic links the command creates (path -> target), followed by resolve
-	tainted   []string             // the directories it fills with entries it cannot see (resolve denies below them)
+	resolved  map[string]resolution
+	tainted   []string // the directories it fills with entries it cannot see (resolve denies below them)
 }
 
 // Bash decides whether the Bash tool may run command with the working directory cwd.
@@ -74,7 +77,7 @@ func (p *Policy) Bash(cwd, command string) Decision {
 		return deny(RuleInvalidPolicy, "%v", p.err)
 	}
 	a := &analyzer{p: p, redefined: map[string]bool{}, funcs: map[string]*syntax.Stmt{},
-		piped: map[*syntax.Stmt]bool{}, seen: map[syntax.Node]bool{}, links: map[string]string{}}
+		piped: map[*syntax.Stmt]bool{}, seen: map[syntax.Node]bool{}, links: map[string]string{}, resolved: map[string]resolution{}}
 	st := state{cwds: []string{cwd}}
 	if real, err := p.resolve(cwd, "."); err == nil {
 		st.cwds = []string{real}
@@ -149,7 +152,18 @@ func (a *analyzer) prescan(f *syntax.File) {
 			}
 		}
 	}
+	nodes, depth := 0, 0
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			depth--
+			return true
+		}
+		nodes++
+		depth++
+		if nodes > maxNodes || depth > maxTreeDepth {
+			a.deny(deny(RuleTooComplex, "the command's syntax tree is larger or deeper than the policy analyses (%d nodes, %d levels); split it", maxNodes, maxTreeDepth))
+			return false
+		}
 		switch v := n.(type) {
 		case *syntax.Assign:
 			if v.Name != nil {

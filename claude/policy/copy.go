@@ -156,6 +156,6 @@ func (a *analyzer) linkTarget(target arg, dest []arg, cwd, base string) {
 		if fi, err := os.Stat(at); err == nil && fi.IsDir() {
 			at = filepath.Join(at, filepath.Base(target.val))
 		}
-		a.links[at] = target.val
+		a.addLink(at, target.val)
 	}
 }

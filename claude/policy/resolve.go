@@ -154,7 +154,15 @@ func procLink(next, cwd, root string) (string, error, bool) {
 // filled with entries the policy cannot see (an archive extracted, a tree copied with its links):
 // a path below one of those is an error until the command ends.
 func (a *analyzer) resolve(cwd, name string) (string, error) {
-	real, err := a.p.walk(cwd, name, a.links)
+	key := cwd + "\x00" + name
+	r, ok := a.resolved[key]
+	if !ok {
+		r.real, r.err = a.p.walk(cwd, name, a.links)
+		if len(a.resolved) < maxResolveCache {
+			a.resolved[key] = r
+		}
+	}
+	real, err := r.real, r.err
 	if err != nil {
 		return "", err
 	}
@@ -175,4 +183,20 @@ func (a *analyzer) taint(x arg, cwd string) {
 	if real, err := a.resolve(cwd, x.val); err == nil {
 		a.tainted = append(a.tainted, real)
 	}
+}
+
+// maxResolveCache bounds the resolutions one analysis remembers.
+const maxResolveCache = 4096
+
+// resolution is a remembered resolve: the same name from the same directory resolves alike until
+// the command creates a link (addLink forgets them all).
+type resolution struct {
+	real string
+	err  error
+}
+
+// addLink records a link the command creates at path, to target.
+func (a *analyzer) addLink(path, target string) {
+	a.links[path] = target
+	clear(a.resolved)
 }
