@@ -7,9 +7,10 @@
 //
 //	s, err := v2.CreateSession(ctx, v2.WithCwd(dir), v2.WithPolicy(policy.Confined(dir)))
 //
-// Bash commands are parsed with mvdan.cc/sh/v3/syntax: redirections, commands that write or
-// delete (rm, mv, cp, tee, sed -i, dd of=, find -delete, ...), cd through && and ;, nested shells
-// (sh -c, eval, $(...)) are read; what the analysis cannot see through is denied with a reason
-// naming the rule. A program (go test, make, a script) can still write anywhere: pair the policy
-// with the OS sandbox (v2.WithSandbox(v2.PolicySandbox(p))). docs/POLICY.md has the guarantees.
+// Bash commands are parsed with mvdan.cc/sh/v3/syntax and decided by allowlist: each program the
+// policy runs has a model of its options (which take paths, which write them, which run code);
+// redirections, cd through && and ;, nested shells (sh -c, eval, $(...), scripts it can read) are
+// followed; an unknown program or option, and what the analysis cannot see through, is denied with
+// a reason naming the rule. Programs that run the project's code (go test, make, a script) run
+// only under kernel confinement (WithKernelConfinement). docs/POLICY.md has the guarantees.
 package policy
