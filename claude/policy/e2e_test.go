@@ -151,8 +151,10 @@ func TestRealCLI_PolicySandboxStopsWhatAnalysisCannotSee(t *testing.T) {
 					claudetest.ToolReply("toolu_s2", "Bash", map[string]any{"command": "make"}),
 					claudetest.TextReply("done"))
 			})
+			// The policy as under kernel confinement, without the confinement: only the CLI's
+			// sandbox is left to stop the recipe.
 			p := policy.Confined(env.Project).WithKernelConfinement()
-			opts := []v2.Option{v2.WithPolicy(p)}
+			opts := []v2.Option{v2.WithPolicy(p), v2.WithoutOSConfinement()}
 			if sandboxed {
 				opts = append(opts, v2.WithSandbox(v2.PolicySandbox(p)))
 			} else {
