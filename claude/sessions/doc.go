@@ -21,8 +21,11 @@
 // Stores keep copies of transcripts elsewhere: a Store takes the entries v2.WithSessionStore
 // mirrors; a ReadableStore (FileStore, contrib/pgstore) also gives them back, for resuming a
 // session on another machine (Dir.CopyFromStore, which v2.WithResume does), listing and reading
-// its sessions (ListStore, StoreMessages), and Dir.CopyToStore copies a local session into one.
-// Package storetest checks a store against the contract.
+// its sessions (ListStore, StatStore, StoreMessages), and Dir.CopyToStore copies a local session
+// into one. RenameInStore, TagInStore, ForkInStore and DeleteFromStore (a DeletableStore) change
+// the sessions a store holds; a SummaryStore keeps a Summary per session (FoldSummary) so that
+// ListStore does not load every transcript. Package storetest checks a store against the
+// contract, and its Memory is a reference store.
 //
 // Nothing here locks: the CLI appends to a transcript while it runs, and so do Rename and Tag
 // (one write each, as the CLI does). Fork and Delete are meant for sessions that are not running.
