@@ -25,7 +25,10 @@ type Store struct {
 	migrated bool
 }
 
-var _ sessions.ReadableStore = (*Store)(nil)
+var (
+	_ sessions.ReadableStore  = (*Store)(nil)
+	_ sessions.DeletableStore = (*Store)(nil) // DeleteFromStore
+)
 
 // Option configures a Store.
 type Option func(*Store)
