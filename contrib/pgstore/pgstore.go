@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -28,6 +29,7 @@ type Store struct {
 var (
 	_ sessions.ReadableStore  = (*Store)(nil)
 	_ sessions.DeletableStore = (*Store)(nil) // DeleteFromStore
+	_ sessions.SummaryStore   = (*Store)(nil) // ListStore without a Load per session
 )
 
 // Option configures a Store.
@@ -78,6 +80,8 @@ func (s *Store) Migrate(ctx context.Context) error {
 				entry       json NOT NULL
 			)`,
 			"CREATE INDEX IF NOT EXISTS claude_entries_key ON " + s.entries + " (project_key, session_id, agent_id, seq)",
+			// The session's sessions.Summary, folded in Append (a session's own row only).
+			"ALTER TABLE " + s.transcripts + " ADD COLUMN IF NOT EXISTS summary json",
 			"CREATE UNIQUE INDEX IF NOT EXISTS claude_entries_uuid ON " + s.entries + " (project_key, session_id, agent_id, uuid) WHERE uuid IS NOT NULL",
 		}
 		if s.schema == "public" {
@@ -123,17 +127,34 @@ func (s *Store) Append(ctx context.Context, key sessions.Key, entries []jsontext
 		texts[i], uuids[i] = string(e), v.UUID
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO `+s.entries+` (project_key, session_id, agent_id, uuid, entry)
+		rows, err := tx.Query(ctx, `INSERT INTO `+s.entries+` (project_key, session_id, agent_id, uuid, entry)
 			SELECT $1, $2, $3, u, e::json FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS t(u, e, i) ORDER BY i
-			ON CONFLICT (project_key, session_id, agent_id, uuid) WHERE uuid IS NOT NULL DO NOTHING`,
+			ON CONFLICT (project_key, session_id, agent_id, uuid) WHERE uuid IS NOT NULL DO NOTHING
+			RETURNING uuid`,
 			key.ProjectKey, key.SessionID, key.AgentID, uuids, texts)
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO `+s.transcripts+` AS t (project_key, session_id, agent_id, modified)
+		inserted, err := pgx.CollectRows(rows, pgx.RowTo[*string])
+		if err != nil {
+			return err
+		}
+		// The upsert locks the row: the summary's read-fold-write below is serialised per key.
+		var prev []byte
+		err = tx.QueryRow(ctx, `INSERT INTO `+s.transcripts+` AS t (project_key, session_id, agent_id, modified)
 			VALUES ($1, $2, $3, clock_timestamp())
-			ON CONFLICT (project_key, session_id, agent_id) DO UPDATE SET modified = greatest(t.modified, excluded.modified)`,
-			key.ProjectKey, key.SessionID, key.AgentID)
+			ON CONFLICT (project_key, session_id, agent_id) DO UPDATE SET modified = greatest(t.modified, excluded.modified)
+			RETURNING summary::text`,
+			key.ProjectKey, key.SessionID, key.AgentID).Scan(&prev)
+		if err != nil || key.AgentID != "" {
+			return err
+		}
+		summary, err := fold(prev, key, entries, uuids, inserted)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE `+s.transcripts+` SET summary = $4::json
+			WHERE project_key = $1 AND session_id = $2 AND agent_id = $3`, key.ProjectKey, key.SessionID, key.AgentID, summary)
 		return err
 	})
 	if err != nil {
@@ -216,6 +237,67 @@ func (s *Store) Delete(ctx context.Context, key sessions.Key) error {
 		return fmt.Errorf("pgstore: delete %s: %w", describe(key), err)
 	}
 	return nil
+}
+
+// fold folds the entries this Append inserted (those without a uuid, and those whose uuid was
+// not there yet) into the stored summary prev.
+func fold(prev []byte, key sessions.Key, entries []jsontext.Value, uuids, inserted []*string) (string, error) {
+	var sum sessions.Summary
+	if prev != nil {
+		if err := json.Unmarshal(prev, &sum); err != nil {
+			return "", fmt.Errorf("the stored summary: %w", err)
+		}
+	}
+	added := map[string]bool{}
+	for _, u := range inserted {
+		if u != nil {
+			added[*u] = true
+		}
+	}
+	var new []jsontext.Value
+	for i, e := range entries {
+		if uuids[i] == nil || added[*uuids[i]] {
+			new = append(new, e)
+			if uuids[i] != nil {
+				delete(added, *uuids[i]) // the first of duplicates within one batch
+			}
+		}
+	}
+	out, err := json.Marshal(sessions.FoldSummary(sum, key, new))
+	return string(out), err
+}
+
+// Summaries returns the summaries of projectKey's sessions, folded in Append, each with the
+// Modified time of its transcript (the same row, so never older than List's).
+func (s *Store) Summaries(ctx context.Context, projectKey string) ([]sessions.Summary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("pgstore: summaries: %w", err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT summary::text, modified FROM `+s.transcripts+`
+		WHERE project_key = $1 AND agent_id = '' AND summary IS NOT NULL`, projectKey)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: summaries of project %s: %w", projectKey, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (sessions.Summary, error) {
+		var text []byte
+		var sum sessions.Summary
+		var modified time.Time
+		if err := r.Scan(&text, &modified); err != nil {
+			return sum, err
+		}
+		if err := json.Unmarshal(text, &sum); err != nil {
+			return sum, err
+		}
+		sum.Modified = modified
+		return sum, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: summaries of project %s: %w", projectKey, err)
+	}
+	return out, nil
 }
 
 // describe names a key in errors.
