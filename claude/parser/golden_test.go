@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite testdata/decoded.golden")
 // written by the parser this one replaced (the hand-written scanner, fast decoders and
 // encoding/json, at commit fed219b): the JSON v2 parser decodes every kind of line the CLI writes
 // to the same typed values. It was rewritten (-update) when the message kinds got their own types
-// (issue 26): the lines of those kinds now dump as those types, with the fields they decode.
+// (issue 26): the lines of those kinds now dump as those types, with the fields they decode; and
+// when results got a typed modelUsage (issue 38): the result lines dump it too, nothing else changed.
 func TestDecodedGolden(t *testing.T) {
 	var lines [][]byte
 	for _, s := range loadStreamSamples(t) {
