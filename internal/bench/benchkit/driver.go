@@ -39,6 +39,10 @@ const (
 	// hooksPrewarm (sdk only, not in the defaults: -configs sdk/prewarm): no hook; the session is a
 	// spare started with v2.Prewarm and ready before the measured start, which is then its Take.
 	hooksPrewarm = "prewarm"
+	// hooksPark (sdk only, -configs sdk/park): no hook; the session is a CLI parked with v2.Park
+	// (in a directory of its own) and ready before the measured start, which is then its Claim
+	// of the benchmark's directory.
+	hooksPark = "park"
 )
 
 // The in-process MCP tools: a server named mcpServer whose tools are echo, echo1, ... echo9, each
@@ -250,13 +254,24 @@ func runSDK(spec Spec, extra []Extra) (Report, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var spare *v2.Spare
-	if hooks == hooksPrewarm {
+	var parked *v2.Parked
+	switch hooks {
+	case hooksPrewarm:
 		spare = v2.Prewarm(ctx, opts...)
 		defer spare.Close()
 		<-spare.Ready() // warmed while nobody waited: not measured
+	case hooksPark:
+		parked = v2.Park(ctx, append(opts, v2.WithCwd(os.TempDir()))...)
+		defer parked.Close()
+		<-parked.Ready() // parked while nobody waited: not measured
 	}
 	t0, sc0 := time.Now(), processCPU()
-	s, err := startSession(ctx, spare, opts)
+	var s *v2.Session
+	if parked != nil {
+		s, err = parked.Claim(ctx, v2.ClaimOptions{Cwd: spec.Dir})
+	} else {
+		s, err = startSession(ctx, spare, opts)
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -305,7 +320,7 @@ func extraSetup(spec Spec, extra []Extra) (hooks string, ex *Extra, setup Setup,
 func sdkHooks(spec Spec, hooks string) (opts []v2.Option, met *metricsObserver, closeAudit func(), err error) {
 	closeAudit = func() {}
 	switch hooks {
-	case hooksNone, hooksMCP10, hooksPrewarm:
+	case hooksNone, hooksMCP10, hooksPrewarm, hooksPark:
 	case hooksPass:
 		opts = append(opts, v2.WithHooks(shared.Hooks{
 			shared.HookEventPreToolUse:  {{Handler: passThrough}},
