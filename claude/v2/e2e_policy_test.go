@@ -24,7 +24,7 @@ func bashAndWrite(p string) []claudetest.Reply {
 }
 
 // WithProjectConfigRoot: the project settings come from the trusted root (which denies Bash), not
-// from the working directory (whose own settings deny Write).
+// from the working directory (whose own settings deny Write, and apply with WithTrustedProject).
 func TestRealCLI_ProjectConfigRoot(t *testing.T) {
 	t.Parallel()
 	for _, useRoot := range []bool{false, true} {
@@ -37,6 +37,8 @@ func TestRealCLI_ProjectConfigRoot(t *testing.T) {
 			opts := []v2.Option{v2.WithAllowedTools("Bash", "Write")}
 			if useRoot {
 				opts = append(opts, v2.WithProjectConfigRoot(root))
+			} else {
+				opts = append(opts, v2.WithTrustedProject())
 			}
 			run(t, env.session(t, opts...), "go")
 			if got := [2]bool{env.exists("bash.txt"), env.exists("write.txt")}; got != [2]bool{!useRoot, useRoot} {

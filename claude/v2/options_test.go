@@ -16,6 +16,19 @@ import (
 // untrustedDefaults are the arguments that keep the repository's settings and MCP servers out.
 var untrustedDefaults = []string{"--strict-mcp-config", "--setting-sources=user"}
 
+// withoutUntrustedDefaults checks that args hold untrustedDefaults unless an option changed one
+// (a --setting-sources in want), and returns args without them, for the argv tables.
+func withoutUntrustedDefaults(t *testing.T, args, want []string) []string {
+	t.Helper()
+	changed := slices.ContainsFunc(want, func(a string) bool { return strings.HasPrefix(a, "--setting-sources") })
+	for _, d := range untrustedDefaults {
+		if !slices.Contains(args, d) && !(changed && strings.HasPrefix(d, "--setting-sources")) {
+			t.Errorf("args %q lack %s", args, d)
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(args), func(a string) bool { return slices.Contains(untrustedDefaults, a) && !slices.Contains(want, a) })
+}
+
 func TestArgs(t *testing.T) {
 	base := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
 	canUse := v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return nil, nil })
@@ -63,13 +76,7 @@ func TestArgs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Every session keeps the repository out unless the program loads it (project.go).
-			for _, d := range untrustedDefaults {
-				if !slices.Contains(got, d) {
-					t.Errorf("args %q lack %s", got, d)
-				}
-			}
-			got = slices.DeleteFunc(got, func(a string) bool { return slices.Contains(untrustedDefaults, a) })
+			got = withoutUntrustedDefaults(t, got, tc.want)
 			if diff := cmp.Diff(append(append([]string{}, base...), tc.want...), got); diff != "" {
 				t.Errorf("args (-want +got):\n%s", diff)
 			}
