@@ -139,6 +139,9 @@ func (a *Activities) RunTurn(ctx context.Context, in TurnInput) (*TurnResult, er
 	return a.run(ctx, turnCtx, t, o, prompt)
 }
 
+// closeGrace is the turns' v2.WithCloseGrace.
+const closeGrace = 500 * time.Millisecond
+
 // turn is one attempt's state.
 type turn struct {
 	in    TurnInput
@@ -227,7 +230,10 @@ func (a *Activities) run(ctx, turnCtx context.Context, t *turn, o SessionOptions
 // turnOptions returns the session's options: the workflow's, the turn's own (the ledger's and the
 // approval hooks, the store that gates the resume point), then the worker's, which win.
 func (a *Activities) turnOptions(ctx context.Context, o SessionOptions, t *turn, ap *approvalGate, prompt string) []v2.Option {
-	opts := sessionOptions(o)
+	// A cancelled turn's Close waits this long for the CLI after closing its stdin, and after
+	// SIGTERM (v2's default is 2 s): a CLI that has finished its turn exits at once, one busy with
+	// a tool is ended promptly. The worker's WithSessionOptions can set another.
+	opts := append(sessionOptions(o), v2.WithCloseGrace(closeGrace))
 	if t.guard != nil {
 		for event, h := range t.guard.hooks() {
 			opts = append(opts, v2.WithHook(event, "", h))

@@ -25,16 +25,16 @@ type attemptLedger struct {
 }
 
 // newAttemptLedger returns the attempt's ledger handle, or nil without a ledger. The turn is the
-// activity (workflow, run, activity id); the lease is the activity's heartbeat timeout (the time
-// Temporal takes to call a silent worker dead), or 3 heartbeat intervals without one.
+// activity (workflow, run, activity id). The lease is 1.5 heartbeat intervals, at least half the
+// activity's heartbeat timeout: shorter than the time Temporal takes to call a silent worker dead,
+// so that a retry rarely waits for it, and long enough that the owner, which renews it every
+// interval and ends its CLI at the first renewal that fails once half the lease has passed, has
+// ended it before the lease lapses.
 func (a *Activities) newAttemptLedger(info activity.Info, every time.Duration, logger *slog.Logger) *attemptLedger {
 	if a.ledger == nil {
 		return nil
 	}
-	lease := info.HeartbeatTimeout
-	if lease <= 0 {
-		lease = 3 * every
-	}
+	lease := max(info.HeartbeatTimeout/2, every*3/2)
 	return &attemptLedger{ledger: a.ledger, lease: lease, attempt: int(info.Attempt), logger: logger,
 		turn: info.WorkflowExecution.ID + "/" + info.WorkflowExecution.RunID + "/" + info.ActivityID}
 }
@@ -75,7 +75,7 @@ func (l *attemptLedger) renew(ctx context.Context, now time.Time) error {
 	if !claimed {
 		return nil
 	}
-	rctx, cancel := context.WithTimeout(ctx, l.lease/4)
+	rctx, cancel := context.WithTimeout(ctx, l.lease/6)
 	defer cancel()
 	err := l.ledger.Renew(rctx, l.turn, l.attempt, l.lease)
 	switch {
