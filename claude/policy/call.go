@@ -129,10 +129,7 @@ func (a *analyzer) find(c invocation) {
 		switch x.val {
 		case "-delete":
 			acts = true
-			for _, r := range roots {
-				a.writePath(r, c.cwd, "find -delete")
-				a.recursive(r, c.cwd, "find -delete")
-			}
+			a.findDelete(c, roots)
 		case "-exec", "-execdir", "-ok", "-okdir":
 			acts = true
 			j = a.findExec(c, roots, j+1)
@@ -162,6 +159,18 @@ func (a *analyzer) find(c invocation) {
 	}
 	for _, r := range roots {
 		a.readPath(r, c.cwd, "find")
+	}
+}
+
+// findDelete checks find -delete: each starting point is written, and may not hold a protected
+// path or be a root.
+func (a *analyzer) findDelete(c invocation, roots []arg) {
+	for _, r := range roots {
+		a.writePath(r, c.cwd, "find -delete")
+		if below := a.protectedBelow(r, c.cwd); below != "" && !a.stop() {
+			a.deny(deny(RuleRecursiveRoot, "find %s ... -delete may reach the protected %s, whatever its filter; name the directories to search (find src build ...)", r.val, below))
+		}
+		a.recursive(r, c.cwd, "find (with -delete)")
 	}
 }
 

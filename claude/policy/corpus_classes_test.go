@@ -375,6 +375,8 @@ var classEscapes = []bashCase{
 	{"rm -rf .*", RuleProtected},
 	{"rm .e*", RuleProtected},
 	{"chmod -R 777 .", RuleRecursiveRoot},
+	{"rm -rf deps", RuleRecursiveRoot},
+	{"find deps -delete", RuleRecursiveRoot},
 	{"sed -i s/a/b/ .[a-z]*", RuleProtected},
 	{"echo x > .e?v", RuleProtected},
 	{"cp main.go .g*/config", RuleProtected},

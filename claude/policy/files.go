@@ -30,7 +30,7 @@ func (a *analyzer) changeFiles(c invocation) {
 		}
 		a.writePath(x, c.cwd, c.base)
 		if recursive {
-			a.recursive(x, c.cwd, c.base)
+			a.recursive(x, c.cwd, c.base+" -r")
 		}
 	}
 	if c.base == "rm" {
@@ -51,7 +51,7 @@ func (a *analyzer) chmod(c invocation) {
 	for _, x := range ops {
 		a.writePath(x, c.cwd, c.base)
 		if p.has("-R", "--recursive") {
-			a.recursive(x, c.cwd, c.base)
+			a.recursive(x, c.cwd, c.base+" -R")
 		}
 	}
 }
@@ -129,12 +129,12 @@ func (a *analyzer) recursive(x arg, cwd, what string) {
 	}
 	for _, r := range a.p.realWrite {
 		if a.p.under(r, real) {
-			a.deny(deny(RuleRecursiveRoot, "%s -r %s would remove or change the write root %s itself; name what inside it to change", what, x.val, r))
+			a.deny(deny(RuleRecursiveRoot, "%s %s would remove or change the write root %s itself; name what inside it to change", what, x.val, r))
 			return
 		}
 	}
 	if m := a.protectedBelowReal(real); m != "" {
-		a.deny(deny(RuleRecursiveRoot, "%s -r %s would reach the protected %s; name what inside it to change", what, x.val, m))
+		a.deny(deny(RuleRecursiveRoot, "%s %s would reach the protected %s; name the directories or files inside it to change", what, x.val, m))
 	}
 }
 
@@ -158,8 +158,12 @@ func (a *analyzer) protectedBelowReal(real string) string {
 			}
 			continue
 		}
-		if m, _ := filepath.Glob(filepath.Join(real, pat)); len(m) > 0 {
-			return m[0]
+		// Directly below, and one level further (a nested repository's .git): deeper is not
+		// searched, to keep a decision's work bounded.
+		for _, glob := range []string{filepath.Join(real, pat), filepath.Join(real, "*", pat)} {
+			if m, _ := filepath.Glob(glob); len(m) > 0 {
+				return m[0]
+			}
 		}
 	}
 	return ""

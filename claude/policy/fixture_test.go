@@ -18,7 +18,7 @@ func newFixture(t testing.TB) fixture {
 		t.Fatal(err)
 	}
 	f := fixture{root: filepath.Join(base, "proj"), outside: filepath.Join(base, "outside"), home: filepath.Join(base, "home")}
-	for _, d := range []string{"proj/build", "proj/src/pkg", "proj/.git", "proj/.claude", "proj/node_modules", "proj/sub/.git", "outside", "home/.ssh", "proj2"} {
+	for _, d := range []string{"proj/build", "proj/src/pkg", "proj/.git", "proj/.claude", "proj/node_modules", "proj/sub/.git", "proj/deps/lib/.git", "outside", "home/.ssh", "proj2"} {
 		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
