@@ -74,8 +74,13 @@ var hookGolden = map[shared.HookEvent]struct {
 		if v.ToolUseID != "toolu_01" {
 			t.Errorf("ToolUseID = %q, want toolu_01 from the request", v.ToolUseID)
 		}
-		if gjson.GetBytes(v.PermissionSuggestions, "0.type").String() != "addRules" {
-			t.Errorf("PermissionSuggestions = %s", v.PermissionSuggestions)
+		want := []shared.PermissionUpdate{
+			{Type: shared.PermissionAddRules, Rules: []shared.PermissionRuleValue{{ToolName: "Bash", RuleContent: "touch /home/user/project/touched.txt && echo touched"}}, Behavior: shared.PermissionAllow, Destination: shared.PermissionToLocalSettings},
+			{Type: shared.PermissionAddDirectories, Directories: []string{"/home/user/project"}, Destination: shared.PermissionToSession},
+			{Type: shared.PermissionSetMode, Mode: "acceptEdits", Destination: shared.PermissionToSession},
+		}
+		if d := cmp.Diff(want, v.PermissionSuggestions); d != "" {
+			t.Errorf("PermissionSuggestions (-want +got):\n%s", d)
 		}
 		if gjson.GetBytes(v.Raw, "tool_use_id").Exists() {
 			t.Errorf("Raw was modified: it has a tool_use_id")

@@ -136,9 +136,9 @@ type PostToolBatchHookInput struct {
 // PermissionRequestHookInput is sent when a permission prompt is about to be shown. ToolUseID is not
 // in the CLI's input; the SDK fills it from the request.
 type PermissionRequestHookInput struct {
-	BaseHookInput                        // SessionID, Cwd, PermissionMode, HookEventName, AgentID, ... (every event's fields)
-	ToolCallFields                       // ToolName, ToolInput, ToolUseID, MCPServer: the tool call
-	PermissionSuggestions jsontext.Value `json:"permission_suggestions,omitempty"`
+	BaseHookInput                            // SessionID, Cwd, PermissionMode, HookEventName, AgentID, ... (every event's fields)
+	ToolCallFields                           // ToolName, ToolInput, ToolUseID, MCPServer: the tool call
+	PermissionSuggestions []PermissionUpdate `json:"permission_suggestions,omitempty"`
 }
 
 // MatchValue returns the tool name.

@@ -264,16 +264,16 @@ func (*StreamEvent) Type() string { return "stream_event" }
 
 // CanUseTool is the payload of a can_use_tool control request: a permission prompt.
 type CanUseTool struct {
-	ToolName              string         `json:"tool_name"`
-	DisplayName           string         `json:"display_name,omitempty"`
-	Input                 ToolInput      `json:"input"`
-	Description           string         `json:"description,omitempty"`
-	ToolUseID             string         `json:"tool_use_id,omitempty"`
-	BlockedPath           string         `json:"blocked_path,omitempty"`
-	DecisionReason        string         `json:"decision_reason,omitempty"`
-	DecisionReasonType    string         `json:"decision_reason_type,omitempty"`
-	PermissionSuggestions jsontext.Value `json:"permission_suggestions,omitempty"`
-	AgentID               string         `json:"agent_id,omitempty"`
+	ToolName              string             `json:"tool_name"`
+	DisplayName           string             `json:"display_name,omitempty"`
+	Input                 ToolInput          `json:"input"`
+	Description           string             `json:"description,omitempty"`
+	ToolUseID             string             `json:"tool_use_id,omitempty"`
+	BlockedPath           string             `json:"blocked_path,omitempty"`
+	DecisionReason        string             `json:"decision_reason,omitempty"`
+	DecisionReasonType    string             `json:"decision_reason_type,omitempty"`
+	PermissionSuggestions []PermissionUpdate `json:"permission_suggestions,omitempty"`
+	AgentID               string             `json:"agent_id,omitempty"`
 }
 
 // RawMessage is a line of a type this SDK does not decode: a newer CLI's additions come through as

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // HookOutput is what a hook handler returns: a SyncHookOutput (or a pointer to one), an
@@ -238,8 +236,9 @@ type PermissionResult struct {
 	Behavior PermissionBehavior `json:"behavior"`
 	// UpdatedInput (allow only) makes the tool run with this input.
 	UpdatedInput ToolInput `json:"updatedInput,omitempty"`
-	// UpdatedPermissions (allow only) are permission updates, as the CLI's suggestions spell them.
-	UpdatedPermissions []jsontext.Value `json:"updatedPermissions,omitempty"`
+	// UpdatedPermissions (allow only) are permission updates the CLI applies, e.g. the request's
+	// PermissionSuggestions for "always allow".
+	UpdatedPermissions []PermissionUpdate `json:"updatedPermissions,omitempty"`
 	// Message (deny only) reaches the model.
 	Message string `json:"message,omitempty"`
 	// Interrupt (deny only) also ends the turn.
