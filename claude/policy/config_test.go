@@ -77,3 +77,21 @@ func TestSkillShellHook(t *testing.T) {
 		t.Errorf("decision log = %+v", events)
 	}
 }
+
+// /proc/self/cwd is the shell's working directory, never the SDK process's: with the process in
+// the project and the shell outside it, a write through it is outside; the other way round, inside.
+func TestProcSelfCwdIsTheShells(t *testing.T) {
+	f := newFixture(t)
+	p := f.policy()
+	t.Chdir(f.root)
+	if d := p.Bash(f.outside, "echo x > /proc/self/cwd/f"); d.Rule != RuleOutsideRoots {
+		t.Errorf("shell outside, process inside: %v, want %s", d, RuleOutsideRoots)
+	}
+	t.Chdir(f.outside)
+	if d := p.Bash(f.root, "echo x > /proc/self/cwd/f"); !d.Allow {
+		t.Errorf("shell inside, process outside: %v, want allow", d)
+	}
+	if d := p.Bash(f.root, "echo x > /proc/self/cwd/../f"); d.Rule != RuleOutsideRoots {
+		t.Errorf("/proc/self/cwd/..: %v, want %s", d, RuleOutsideRoots)
+	}
+}
