@@ -16,13 +16,15 @@ import (
 // end closes (the session ended, or the SDK's process died, whatever killed it), it kills the
 // CLI's process group, then, where there is a /proc, every process whose environment has the tag
 // (what left the group with setsid: CLI Bash commands), until none is left (at most 10 rounds,
-// against a fork racing the kill).
+// against a fork racing the kill). grep's status is no guide: a process that ends during the scan
+// makes it 2 whatever it found.
 const watchdogScript = `(
   read _ <&3
   kill -s KILL -- "-$1" 2>/dev/null
   i=0
   while [ "$i" -lt 10 ]; do
-    pids=$(grep -lsxzF "$2=1" /proc/[0-9]*/environ 2>/dev/null) || break
+    pids=$(grep -lsxzF "$2=1" /proc/[0-9]*/environ 2>/dev/null)
+    [ -n "$pids" ] || break
     for f in $pids; do f=${f#/proc/}; kill -s KILL "${f%/environ}" 2>/dev/null; done
     i=$((i+1))
   done
