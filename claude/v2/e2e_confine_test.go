@@ -9,8 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/policy"
+	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
@@ -21,6 +24,30 @@ type escape struct {
 	name  string
 	setup func(t *testing.T, home, project, target string) []v2.Option
 	calls func(project, target string) []string
+	// escaped reports whether the escape worked; nil: target holds "pwned".
+	escaped func(home, project, target string) bool
+}
+
+// homeEscape is an escape by a script, written and run in one command, that runs body with HOME
+// set (the CLI's) and succeeds when the file at rel below HOME holds "pwned". The file exists
+// before (so that only the confinement stops the write).
+func homeEscape(name, rel, body string) escape {
+	return escape{name: name,
+		setup: func(t *testing.T, home, _, _ string) []v2.Option {
+			writeFile(t, filepath.Join(home, rel), "{}\n")
+			return nil
+		},
+		calls: func(string, string) []string {
+			return []string{"printf '%s\\n' '" + body + "' > h.sh && sh h.sh"}
+		},
+		escaped: func(home, _, _ string) bool { return fileHas(filepath.Join(home, rel), "pwned") },
+	}
+}
+
+// fileHas reports whether the file at path holds s.
+func fileHas(path, s string) bool {
+	b, _ := os.ReadFile(path)
+	return strings.Contains(string(b), s)
 }
 
 // escapes are the issue's classes of escape, each in a form that gets past the policy's analysis
@@ -78,6 +105,16 @@ var escapes = []escape{
 		writeFile(t, filepath.Join(p, "Makefile"), "SHELL := /bin/bash\nexport BASH_ENV := env.sh\nall:\n\ttrue\n")
 		return nil
 	}, calls: func(string, string) []string { return []string{"make"} }},
+	// HOME: the policy's deny-read paths, its dotfiles, the CLI's own settings and global config.
+	{name: "read of ~/.ssh", setup: func(t *testing.T, home, _, _ string) []v2.Option {
+		writeFile(t, filepath.Join(home, ".ssh", "id_ed25519"), "SECRET-KEY\n")
+		return nil
+	}, calls: func(string, string) []string {
+		return []string{`printf '%s\n' 'cat "$HOME/.ssh/id_ed25519" > leak.txt' > r.sh && sh r.sh`}
+	}, escaped: func(_, p, _ string) bool { return fileHas(filepath.Join(p, "leak.txt"), "SECRET-KEY") }},
+	homeEscape("HOME dotfile", ".bashrc", `echo pwned >> "$HOME/.bashrc"`),
+	homeEscape("~/.claude/settings.json", ".claude/settings.json", `echo "{\"pwned\":1}" > "$HOME/.claude/settings.json"`),
+	homeEscape("~/.claude.json", ".claude.json", `echo "{\"pwned\":1}" > "$HOME/.claude.json"`),
 }
 
 // targetFile writes the target's path into the project's t.txt, for commands that read it there
@@ -117,7 +154,7 @@ func TestRealCLI_ConfinementEscapes(t *testing.T) {
 				if err := os.Mkdir(filepath.Dir(target), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				p := policy.Confined(env.project)
+				p := policy.Confined(env.project, policy.WithHome(env.home))
 				opts := []v2.Option{v2.WithAllowedTools("Bash")}
 				if esc.setup != nil {
 					opts = append(opts, esc.setup(t, env.home, env.project, target)...)
@@ -133,9 +170,12 @@ func TestRealCLI_ConfinementEscapes(t *testing.T) {
 					opts = append(opts, v2.WithPolicy(p.WithKernelConfinement()), v2.WithoutOSConfinement())
 				}
 				run(t, env.session(t, opts...), "go")
-				b, _ := os.ReadFile(target)
-				if pwned, want := strings.Contains(string(b), "pwned"), mode == "WithoutOSConfinement"; pwned != want {
-					t.Errorf("outside file written = %v, want %v (it holds %q)", pwned, want, b)
+				escaped := fileHas(target, "pwned")
+				if esc.escaped != nil {
+					escaped = esc.escaped(env.home, env.project, target)
+				}
+				if want := mode == "WithoutOSConfinement"; escaped != want {
+					t.Errorf("escaped = %v, want %v", escaped, want)
 				}
 				if !env.exists("inside.txt") {
 					t.Errorf("the write inside the project failed")
@@ -145,12 +185,72 @@ func TestRealCLI_ConfinementEscapes(t *testing.T) {
 						}
 					}
 				}
-				refused := slices.ContainsFunc([]string{"ermission denied", "not permitted", "cross-device", "Read-only file system"},
+				refused := slices.ContainsFunc([]string{"ermission denied", "not permitted", "cross-device", "Read-only file system", "No such file or directory" /* a denied directory is an empty tmpfs under bubblewrap */},
 					func(s string) bool { return len(env.requestsContaining(s)) > 0 })
 				if mode != "WithoutOSConfinement" && esc.calls != nil && !refused {
 					t.Errorf("no tool result told the model the write was refused")
 				}
 			})
 		}
+	}
+}
+
+// A confined session keeps its transcripts where the CLI always does (its private config dir
+// links projects/ to the real one): the sessions package lists it, a confined resume gets its
+// history, a confined fork gets a new id and the history, and WithSessionStore mirrors it; a
+// store-only session (its transcript removed locally) resumes from the store, confined.
+func TestRealCLI_ConfinedSessionState(t *testing.T) {
+	t.Parallel()
+	env := textEnv(t, "A1", "A2", "A3", "A4")
+	confined := v2.WithPolicy(policy.Confined(env.project))
+	dir := sessions.Dir(filepath.Join(env.home, ".claude"))
+	store := sessions.FileStore{Dir: sessions.Dir(t.TempDir())}
+
+	s := env.session(t, confined, v2.WithSessionStore(store))
+	id := s.SessionID()
+	query(t, s, "P1")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	list, err := dir.List(testCtx(t), env.project)
+	if err != nil || len(list) != 1 || list[0].ID != id {
+		t.Fatalf("List = %+v, %v; want the one session %s", list, err, id)
+	}
+	if got, err := store.Dir.List(testCtx(t), env.project); err != nil || len(got) != 1 {
+		t.Errorf("the store holds %+v, %v; want the session", got, err)
+	}
+
+	s = env.session(t, confined, v2.WithResume(id))
+	query(t, s, "P2")
+	s.Close()
+	last, _ := env.api.LastRequest()
+	if diff := cmp.Diff([]string{"user: P1", "assistant: A1", "user: P2"}, conversationTexts(last)); diff != "" {
+		t.Errorf("the resumed turn's request (-want +got):\n%s", diff)
+	}
+
+	s = env.session(t, confined, v2.WithResume(id), v2.WithForkSession())
+	fork := s.SessionID()
+	query(t, s, "P3")
+	s.Close()
+	if fork == id {
+		t.Errorf("the fork kept the id %s", id)
+	}
+	if _, err := dir.Stat(env.project, fork); err != nil {
+		t.Errorf("the fork's transcript: %v", err)
+	}
+
+	path, err := dir.TranscriptPath(env.project, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	s = env.session(t, confined, v2.WithResume(id), v2.WithSessionStore(store))
+	query(t, s, "P4")
+	s.Close()
+	last, _ = env.api.LastRequest()
+	if diff := cmp.Diff([]string{"user: P1", "assistant: A1", "user: P4"}, conversationTexts(last)); diff != "" {
+		t.Errorf("the turn resumed from the store (-want +got):\n%s", diff)
 	}
 }
