@@ -1,0 +1,107 @@
+package confine
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestReadable: the grants cover everything but the denied paths: a denied directory's siblings
+// are granted whole, its parent only for listing, and a link into a denied path is left out.
+func TestReadable(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{".ssh", ".config/gh", ".config/other", "src"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	g := readable([]string{filepath.Join(home, ".ssh"), filepath.Join(home, ".config/gh"), filepath.Join(home, ".netrc")})
+	for _, want := range []string{filepath.Join(home, "src"), filepath.Join(home, ".config/other")} {
+		if !slices.Contains(g.trees, want) {
+			t.Errorf("%s not granted whole: %v", want, g.trees)
+		}
+	}
+	if !slices.Contains(g.files, filepath.Join(home, ".bashrc")) {
+		t.Errorf(".bashrc not granted: %v", g.files)
+	}
+	for _, denied := range []string{".ssh", "keys", ".config/gh", ".config"} {
+		p := filepath.Join(home, denied)
+		if slices.Contains(g.trees, p) || slices.Contains(g.files, p) {
+			t.Errorf("%s granted", p)
+		}
+	}
+	if !slices.Contains(g.lists, filepath.Join(home, ".config")) || !slices.Contains(g.lists, "/") {
+		t.Errorf("the parents of the denied paths are not listable: %v", g.lists)
+	}
+}
+
+// TestApplyConfinesOnlyTheChild: a child started from the restricted, locked thread cannot write
+// outside the writable directories nor read a denied file, while this process still can.
+func TestApplyConfinesOnlyTheChild(t *testing.T) {
+	if err := Check(); err != nil {
+		t.Skip(err)
+	}
+	root, outside, deny := t.TempDir(), t.TempDir(), t.TempDir()
+	secret := filepath.Join(deny, "secret")
+	if err := os.WriteFile(secret, []byte("S"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(Spec{WriteDirs: []string{root}, DenyRead: []string{deny}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	script := "echo in > " + root + "/a; echo out > " + outside + "/b; cat " + secret + "; echo tmp > $TMPDIR/c && echo TMP-OK"
+	out := make(chan string, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+		if err := p.Apply(); err != nil {
+			out <- "Apply: " + err.Error()
+			return
+		}
+		cmd := exec.Command("sh", "-c", script)
+		cmd.Env = append(os.Environ(), p.Env()...)
+		b, _ := cmd.CombinedOutput()
+		out <- string(b)
+	}()
+	got := <-out
+	if _, err := os.Stat(filepath.Join(root, "a")); err != nil {
+		t.Errorf("the write inside failed: %v; the child said %s", err, got)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "b")); err == nil {
+		t.Errorf("the child wrote outside; it said %s", got)
+	}
+	if strings.Contains(got, "S\n") || !strings.Contains(got, "TMP-OK") {
+		t.Errorf("the child said %q: want no secret, and TMP-OK", got)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "parent"), nil, 0o644); err != nil {
+		t.Errorf("this process was confined too: %v", err)
+	}
+}
+
+// BenchmarkPrepare is the SDK's share of a confined start: the private directory, the links of
+// the config directory, the read grants (a walk of / and HOME down to the denied paths), the
+// ruleset. (Applying it is one system call on one thread.)
+func BenchmarkPrepare(b *testing.B) {
+	home, _ := os.UserHomeDir()
+	spec := Spec{WriteDirs: []string{b.TempDir()}, DenyRead: []string{filepath.Join(home, ".ssh"), filepath.Join(home, ".aws"), filepath.Join(home, ".config/gh")},
+		ConfigDir: filepath.Join(home, ".claude"), GlobalConfig: filepath.Join(home, ".claude.json"), ProjectKey: "-bench-confine"}
+	b.Cleanup(func() { os.RemoveAll(filepath.Join(spec.ConfigDir, "projects", spec.ProjectKey)) })
+	for b.Loop() {
+		p, err := Prepare(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+	}
+}
