@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // TestReadable: the grants cover everything but the denied paths: a denied directory's siblings
@@ -46,7 +49,8 @@ func TestReadable(t *testing.T) {
 }
 
 // TestApplyConfinesOnlyTheChild: a child started from the restricted, locked thread cannot write
-// outside the writable directories nor read a denied file, while this process still can.
+// outside the writable directories, read a denied file nor signal a process outside its domain,
+// while this process still can write. (It can signal this process, which holds the thread.)
 func TestApplyConfinesOnlyTheChild(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Skip(err)
@@ -56,12 +60,17 @@ func TestApplyConfinesOnlyTheChild(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("S"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	victim := exec.Command("sleep", "60") // outside the domain: the child may not signal it
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = victim.Process.Kill(); _ = victim.Wait() })
 	p, err := Prepare(Spec{WriteDirs: []string{root}, DenyRead: []string{deny}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	script := "echo in > " + root + "/a; echo out > " + outside + "/b; cat " + secret + "; echo tmp > $TMPDIR/c && echo TMP-OK"
+	script := "echo in > " + root + "/a; echo out > " + outside + "/b; cat " + secret + "; echo tmp > $TMPDIR/c && echo TMP-OK; kill -s TERM " + strconv.Itoa(victim.Process.Pid) + " && echo SIGNALLED"
 	out := make(chan string, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
@@ -83,6 +92,9 @@ func TestApplyConfinesOnlyTheChild(t *testing.T) {
 	}
 	if strings.Contains(got, "S\n") || !strings.Contains(got, "TMP-OK") {
 		t.Errorf("the child said %q: want no secret, and TMP-OK", got)
+	}
+	if v, _ := ll.LandlockGetABIVersion(); v >= 6 && strings.Contains(got, "SIGNALLED") {
+		t.Errorf("the child could signal a process outside its domain (Landlock ABI %d scopes signals)", v)
 	}
 	if err := os.WriteFile(filepath.Join(outside, "parent"), nil, 0o644); err != nil {
 		t.Errorf("this process was confined too: %v", err)
