@@ -117,3 +117,44 @@ func BenchmarkPrepare(b *testing.B) {
 		p.Close()
 	}
 }
+
+// BenchmarkStart compares starting (and waiting for) /bin/true as the transport starts the CLI,
+// from a locked thread, confined (Prepare, Apply, Close included) and not, interleaved: the whole
+// start-time cost of confinement without the CLI's own start-up, whose noise hides it.
+func BenchmarkStart(b *testing.B) {
+	home, _ := os.UserHomeDir()
+	spec := Spec{WriteDirs: []string{b.TempDir()}, DenyRead: []string{filepath.Join(home, ".ssh"), filepath.Join(home, ".aws"), filepath.Join(home, ".config/gh")},
+		ConfigDir: filepath.Join(home, ".claude"), GlobalConfig: filepath.Join(home, ".claude.json"), ProjectKey: "-bench-confine"}
+	b.Cleanup(func() { os.RemoveAll(filepath.Join(spec.ConfigDir, "projects", spec.ProjectKey)) })
+	start := func(confined bool) error {
+		var p *Plan
+		if confined {
+			var err error
+			if p, err = Prepare(spec); err != nil {
+				return err
+			}
+			defer p.Close()
+		}
+		done := make(chan error, 1)
+		go func() {
+			runtime.LockOSThread() // never unlocked
+			if p != nil {
+				if err := p.Apply(); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- exec.Command("/bin/true").Run()
+		}()
+		return <-done
+	}
+	for _, confined := range []bool{false, true} {
+		b.Run(map[bool]string{false: "unconfined", true: "landlock"}[confined], func(b *testing.B) {
+			for b.Loop() {
+				if err := start(confined); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
