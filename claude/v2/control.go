@@ -83,9 +83,20 @@ type ContextUsage struct {
 	Raw jsontext.Value `json:"-"`
 }
 
+// ContextUsageOptions are ContextUsage's arguments; the zero value asks for the full count.
+type ContextUsageOptions struct {
+	// Summary answers from the last response's usage and local estimates, without the
+	// per-category token-count requests the full count makes to the API.
+	Summary bool
+}
+
 // ContextUsage asks the CLI how full the context window is (get_context_usage).
-func (s *Session) ContextUsage(ctx context.Context) (*ContextUsage, error) {
-	raw, err := s.t.Request(ctx, getContextUsageRequest{})
+func (s *Session) ContextUsage(ctx context.Context, opts ContextUsageOptions) (*ContextUsage, error) {
+	req := getContextUsageRequest{}
+	if opts.Summary {
+		req.Detail = "summary"
+	}
+	raw, err := s.t.Request(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package v2
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
@@ -150,12 +151,28 @@ type ReloadPluginsResult struct {
 	MCPServers []MCPServerStatus `json:"mcpServers"`
 	// ErrorCount is how many plugins failed to load.
 	ErrorCount int `json:"error_count"`
+	// Held says ReloadPluginsOptions.HoldOnCacheImpact kept the current plugins; CacheImpact is
+	// the CLI's account of why, as it sent it.
+	Held        bool           `json:"held,omitempty"`
+	CacheImpact jsontext.Value `json:"cache_impact,omitempty"`
+}
+
+// ReloadPluginsOptions are ReloadPlugins's arguments; the zero value reloads unconditionally.
+// The TypeScript SDK's add_plugins is not offered: the SDK checks a plugin's hooks before the CLI
+// starts (WithPluginDirs), and a plugin added mid-session would skip that check.
+type ReloadPluginsOptions struct {
+	// HoldOnCacheImpact keeps the current plugins when the reload would change the tool list the
+	// conversation's prompt cache depends on; the result then says Held and CacheImpact.
+	HoldOnCacheImpact bool
+	// RefuseIfBusy makes a reload asked during a turn (or other running work) an error
+	// (error_code reload_plugins_busy) instead of changing what runs under that turn.
+	RefuseIfBusy bool
 }
 
 // ReloadPlugins makes the CLI load its plugins again (reload_plugins), as /reload-plugins does.
-func (s *Session) ReloadPlugins(ctx context.Context) (*ReloadPluginsResult, error) {
+func (s *Session) ReloadPlugins(ctx context.Context, opts ReloadPluginsOptions) (*ReloadPluginsResult, error) {
 	r := &ReloadPluginsResult{}
-	err := s.request(ctx, reloadPluginsRequest{}, r)
+	err := s.request(ctx, reloadPluginsRequest{HoldOnCacheImpact: opts.HoldOnCacheImpact, RefuseIfBusy: opts.RefuseIfBusy}, r)
 	return r, err
 }
 
@@ -190,19 +207,45 @@ type FileContents struct {
 	Lossy bool `json:"lossy,omitempty"`
 }
 
-// ReadFile reads a file through the CLI (read_file), relative to the session's directory, at most
-// maxBytes of it (0: the CLI's limit). The CLI reads it as its own process, outside the tool
-// permissions and hooks: nothing the model sees changes.
-func (s *Session) ReadFile(ctx context.Context, path string, maxBytes int) (*FileContents, error) {
-	if maxBytes < 0 {
-		return nil, fmt.Errorf("v2: ReadFile(%q): negative maxBytes", path)
+// ReadFileOptions are ReadFile's arguments; the zero value reads the file as text up to the CLI's
+// limit.
+type ReadFileOptions struct {
+	// MaxBytes is the most to read (0: the CLI's limit).
+	MaxBytes int
+	// Base64 reads the bytes as they are (FileContents.Encoding "base64"; Bytes decodes them), for
+	// an image or any binary file; without it the CLI decodes UTF-8, replacing what is invalid.
+	Base64 bool
+}
+
+// ReadFile reads a file through the CLI (read_file), relative to the session's directory. The CLI
+// reads it under the Read tool's permission rules, but outside hooks: nothing the model sees
+// changes.
+func (s *Session) ReadFile(ctx context.Context, path string, opts ReadFileOptions) (*FileContents, error) {
+	if opts.MaxBytes < 0 {
+		return nil, fmt.Errorf("v2: ReadFile(%q): negative MaxBytes", path)
+	}
+	req := readFileRequest{Path: path, MaxBytes: opts.MaxBytes}
+	if opts.Base64 {
+		req.Encoding = "base64"
 	}
 	f := &FileContents{}
-	err := s.request(ctx, readFileRequest{Path: path, MaxBytes: maxBytes}, f)
+	err := s.request(ctx, req, f)
 	if err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// Bytes returns the file's bytes: Contents decoded when Encoding is "base64", else its text.
+func (f *FileContents) Bytes() ([]byte, error) {
+	if f.Encoding != "base64" {
+		return []byte(f.Contents), nil
+	}
+	b, err := base64.StdEncoding.DecodeString(f.Contents)
+	if err != nil {
+		return nil, fmt.Errorf("v2: ReadFile %s: base64 contents: %w", f.AbsPath, err)
+	}
+	return b, nil
 }
 
 // SeedReadState tells the CLI that the model has seen path as it was at mtime (seed_read_state),
@@ -241,17 +284,23 @@ type Usage struct {
 	SubscriptionType    string `json:"subscription_type"`
 	RateLimitsAvailable bool   `json:"rate_limits_available"`
 	// RateLimits and Behaviors are as the CLI sends them. RateLimits is null without a
-	// subscription. Behaviors was null in every answer the SDK's tests have seen (CLI
-	// 2.1.330-2.1.332, API-key accounts); it is kept raw for a CLI that fills it.
+	// subscription. Behaviors is null unless UsageOptions.Behaviors asked for it.
 	RateLimits jsontext.Value `json:"rate_limits"`
 	Behaviors  jsontext.Value `json:"behaviors"`
 	Raw        jsontext.Value `json:"-"`
 }
 
+// UsageOptions are Usage's arguments; the zero value skips the behaviours.
+type UsageOptions struct {
+	// Behaviors asks for Usage.Behaviors, which the CLI builds by reading every transcript touched
+	// in the last seven days; without it (the default, as a usage meter wants) it is null.
+	Behaviors bool
+}
+
 // Usage asks the CLI for the session's cost and the account's limits (get_usage; the TypeScript
 // SDK marks it experimental).
-func (s *Session) Usage(ctx context.Context) (*Usage, error) {
-	raw, err := s.t.Request(ctx, getUsageRequest{SkipBehaviors: true})
+func (s *Session) Usage(ctx context.Context, opts UsageOptions) (*Usage, error) {
+	raw, err := s.t.Request(ctx, getUsageRequest{SkipBehaviors: !opts.Behaviors})
 	if err != nil {
 		return nil, err
 	}

@@ -456,7 +456,7 @@ func TestRealCLI_ControlCalls(t *testing.T) {
 		t.Errorf("ServerInfo = %+v", si)
 	}
 	run(t, s, "hi")
-	u, err := s.ContextUsage(ctx)
+	u, err := s.ContextUsage(ctx, v2.ContextUsageOptions{})
 	if err != nil {
 		t.Fatalf("ContextUsage: %v", err)
 	}

@@ -139,7 +139,7 @@ func TestRealCLI_ControlCallsSession(t *testing.T) {
 	}
 
 	// ReadFile reads through the CLI.
-	f, err := s.ReadFile(ctx, "notes.txt", 0)
+	f, err := s.ReadFile(ctx, "notes.txt", v2.ReadFileOptions{})
 	if err != nil || f.Contents != "NOTES-CONTENT\n" || f.AbsPath != env.path("notes.txt") {
 		t.Errorf("ReadFile = %+v, %v", f, err)
 	}
@@ -165,7 +165,7 @@ func TestRealCLI_ControlCallsSession(t *testing.T) {
 	if err != nil || !slices.ContainsFunc(skills, func(c shared.Command) bool { return c.Name == "late-skill" }) {
 		t.Errorf("ReloadSkills = %+v, %v; want late-skill", skills, err)
 	}
-	if _, err := s.ReloadPlugins(ctx); err != nil {
+	if _, err := s.ReloadPlugins(ctx, v2.ReloadPluginsOptions{}); err != nil {
 		t.Errorf("ReloadPlugins: %v", err)
 	}
 	if styles, err := s.ReloadOutputStyles(ctx); err != nil || len(styles) == 0 {
@@ -178,7 +178,7 @@ func TestRealCLI_ControlCallsSession(t *testing.T) {
 	if moved, err := s.BackgroundTasks(ctx, "toolu_none"); err != nil || moved {
 		t.Errorf("BackgroundTasks(unknown tool use) = %v, %v; want false", moved, err)
 	}
-	u, err := s.Usage(ctx)
+	u, err := s.Usage(ctx, v2.UsageOptions{})
 	if err != nil || u.Session.TotalDurationMS <= 0 || len(u.Session.ModelUsage) == 0 {
 		t.Errorf("Usage = %+v, %v; want the session's figures", u, err)
 	}

@@ -26,12 +26,12 @@ func TestRealCLI_ContextUsage(t *testing.T) {
 		t.Parallel()
 		env := textEnv(t, "ok")
 		s := env.session(t)
-		before, err := s.ContextUsage(testCtx(t))
+		before, err := s.ContextUsage(testCtx(t), v2.ContextUsageOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		run(t, s, strings.Repeat("lorem ipsum dolor sit amet ", 2000))
-		after, err := s.ContextUsage(testCtx(t))
+		after, err := s.ContextUsage(testCtx(t), v2.ContextUsageOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestRealCLI_ContextUsage(t *testing.T) {
 		t.Parallel()
 		var got [2]int
 		for i, opts := range [][]v2.Option{nil, {v2.WithSkills()}} {
-			u, err := textEnv(t, "ok").session(t, opts...).ContextUsage(testCtx(t))
+			u, err := textEnv(t, "ok").session(t, opts...).ContextUsage(testCtx(t), v2.ContextUsageOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

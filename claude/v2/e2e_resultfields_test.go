@@ -39,7 +39,7 @@ func TestRealCLI_ResultFields(t *testing.T) {
 				t.Errorf("result %d: APIErrorStatus = %d on a success", i+1, *res.APIErrorStatus)
 			}
 		}
-		usage, err := s.Usage(testCtx(t))
+		usage, err := s.Usage(testCtx(t), v2.UsageOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

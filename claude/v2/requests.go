@@ -12,9 +12,14 @@ import (
 // Session.request (or the transport's Send, for an initialize whose answer is awaited elsewhere).
 
 type (
-	interruptRequest          struct{}
-	getContextUsageRequest    struct{}
-	reloadPluginsRequest      struct{}
+	interruptRequest       struct{}
+	getContextUsageRequest struct {
+		Detail string `json:"detail,omitempty"`
+	}
+	reloadPluginsRequest struct {
+		HoldOnCacheImpact bool `json:"hold_on_cache_impact,omitzero"`
+		RefuseIfBusy      bool `json:"refuse_if_busy,omitzero"`
+	}
 	reloadSkillsRequest       struct{}
 	reloadOutputStylesRequest struct{}
 	getHooksListingRequest    struct{}
@@ -27,6 +32,14 @@ type (
 	setMaxThinkingTokensRequest struct {
 		MaxTokens int             `json:"max_thinking_tokens"`
 		Display   ThinkingDisplay `json:"thinking_display,omitempty"`
+	}
+	// resetMaxThinkingTokensRequest sends max_thinking_tokens null: back to the session's default.
+	resetMaxThinkingTokensRequest struct {
+		MaxTokens *int `json:"max_thinking_tokens"`
+	}
+	setMCPPermissionModeOverrideRequest struct {
+		ServerName string             `json:"serverName"`
+		Mode       *MCPPermissionMode `json:"mode"`
 	}
 	setPermissionModeRequest struct {
 		Mode PermissionMode `json:"mode"`
@@ -57,7 +70,8 @@ type (
 	}
 	readFileRequest struct {
 		Path     string `json:"path"`
-		MaxBytes int    `json:"max_bytes,omitempty"`
+		MaxBytes int    `json:"max_bytes,omitzero"`
+		Encoding string `json:"encoding,omitempty"`
 	}
 	seedReadStateRequest struct {
 		Path  string `json:"path"`
@@ -88,22 +102,28 @@ func (mcpStatusRequest) ControlSubtype() string            { return "mcp_status"
 func (stopTaskRequest) ControlSubtype() string             { return "stop_task" }
 func (setMaxThinkingTokensRequest) ControlSubtype() string { return "set_max_thinking_tokens" }
 func (setPermissionModeRequest) ControlSubtype() string    { return "set_permission_mode" }
-func (setModelRequest) ControlSubtype() string             { return "set_model" }
-func (mcpReconnectRequest) ControlSubtype() string         { return "mcp_reconnect" }
-func (mcpToggleRequest) ControlSubtype() string            { return "mcp_toggle" }
-func (mcpReadResourceRequest) ControlSubtype() string      { return "mcp_read_resource" }
-func (mcpSetServersRequest) ControlSubtype() string        { return "mcp_set_servers" }
-func (applyFlagSettingsRequest) ControlSubtype() string    { return "apply_flag_settings" }
-func (updateSettingsRequest) ControlSubtype() string       { return "update_settings" }
-func (readFileRequest) ControlSubtype() string             { return "read_file" }
-func (seedReadStateRequest) ControlSubtype() string        { return "seed_read_state" }
-func (backgroundTasksRequest) ControlSubtype() string      { return "background_tasks" }
-func (getUsageRequest) ControlSubtype() string             { return "get_usage" }
-func (getTaskOutputRequest) ControlSubtype() string        { return "get_task_output" }
-func (renameSessionRequest) ControlSubtype() string        { return "rename_session" }
-func (initRequest) ControlSubtype() string                 { return "initialize" }
-func (rewindFilesRequest) ControlSubtype() string          { return "rewind_files" }
-func (claimRequest) ControlSubtype() string                { return "claim_session" }
+func (resetMaxThinkingTokensRequest) ControlSubtype() string {
+	return "set_max_thinking_tokens"
+}
+func (setMCPPermissionModeOverrideRequest) ControlSubtype() string {
+	return "set_mcp_permission_mode_override"
+}
+func (setModelRequest) ControlSubtype() string          { return "set_model" }
+func (mcpReconnectRequest) ControlSubtype() string      { return "mcp_reconnect" }
+func (mcpToggleRequest) ControlSubtype() string         { return "mcp_toggle" }
+func (mcpReadResourceRequest) ControlSubtype() string   { return "mcp_read_resource" }
+func (mcpSetServersRequest) ControlSubtype() string     { return "mcp_set_servers" }
+func (applyFlagSettingsRequest) ControlSubtype() string { return "apply_flag_settings" }
+func (updateSettingsRequest) ControlSubtype() string    { return "update_settings" }
+func (readFileRequest) ControlSubtype() string          { return "read_file" }
+func (seedReadStateRequest) ControlSubtype() string     { return "seed_read_state" }
+func (backgroundTasksRequest) ControlSubtype() string   { return "background_tasks" }
+func (getUsageRequest) ControlSubtype() string          { return "get_usage" }
+func (getTaskOutputRequest) ControlSubtype() string     { return "get_task_output" }
+func (renameSessionRequest) ControlSubtype() string     { return "rename_session" }
+func (initRequest) ControlSubtype() string              { return "initialize" }
+func (rewindFilesRequest) ControlSubtype() string       { return "rewind_files" }
+func (claimRequest) ControlSubtype() string             { return "claim_session" }
 
 // anyRequest is a request of Session.Control: a subtype the SDK has no type for, with its members.
 type anyRequest struct {
