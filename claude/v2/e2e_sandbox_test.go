@@ -120,6 +120,21 @@ func TestRealCLI_Sandbox(t *testing.T) {
 func TestRealCLI_SandboxCredentials(t *testing.T) {
 	t.Parallel()
 	claudetest.RequireSandbox(t)
+	t.Run("mask", func(t *testing.T) {
+		t.Parallel()
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{
+				claudetest.ToolReply("toolu_m1", "Bash", bash(`echo "[$O15B_SECRET_TOKEN]" > `+p+"/env.txt")),
+				claudetest.TextReply("done"),
+			}
+		})
+		sb := v2.Sandbox{AutoAllowBash: true, Credentials: v2.SandboxCredentials{MaskEnv: []v2.SandboxMaskedEnv{{Name: "O15B_SECRET_TOKEN", InjectHosts: []string{"api.example.com"}}}}}
+		run(t, env.session(t, v2.WithSandbox(sb), v2.WithAllowedTools("Bash"), v2.WithEnv("O15B_SECRET_TOKEN=ENV-SECRET-9")), "leak")
+		out, _ := os.ReadFile(env.path("env.txt"))
+		if strings.Contains(string(out), "ENV-SECRET-9") || len(strings.Trim(strings.TrimSpace(string(out)), "[]")) == 0 {
+			t.Errorf("masked variable as the command saw it: %q; want a sentinel, not the secret", out)
+		}
+	})
 	for _, deny := range []bool{false, true} {
 		t.Run(fmt.Sprintf("deny=%v", deny), func(t *testing.T) {
 			t.Parallel()

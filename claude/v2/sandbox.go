@@ -88,24 +88,41 @@ type SandboxFilesystem struct {
 	Disabled bool `json:"disabled,omitzero"`
 }
 
-// SandboxCredentials keeps secrets from sandboxed commands (the CLI's sandbox.credentials, deny
-// mode; its mask mode, which swaps a secret for a sentinel and puts it back at the CLI's proxy, is
-// not typed: use WithSettings). Its zero value keeps nothing back.
+// SandboxCredentials keeps secrets from sandboxed commands (the CLI's sandbox.credentials). Deny
+// mode hides a secret; mask mode (MaskEnv) gives the command a sentinel in its place, which the
+// CLI's proxy swaps back for the secret only in requests to the entry's InjectHosts. The mask
+// mode's file, JWT-claim, AWS and SigV4 forms are not typed (WithSettings without WithSandbox).
+// Its zero value keeps nothing back.
 type SandboxCredentials struct {
 	// DenyEnv are environment variables unset for sandboxed commands. Default: none.
 	DenyEnv []string
 	// DenyFiles are files or directories sandboxed commands may not read. Default: none.
 	DenyFiles []string
+	// MaskEnv are environment variables sandboxed commands see as a sentinel. Default: none.
+	MaskEnv []SandboxMaskedEnv
+}
+
+// SandboxMaskedEnv is one masked environment variable of SandboxCredentials.MaskEnv.
+type SandboxMaskedEnv struct {
+	// Name is the variable's name.
+	Name string `json:"name"`
+	// InjectHosts are the hosts whose requests through the CLI's proxy get the real value back
+	// in place of the sentinel (HTTPS needs Network's TLS termination). Default: none, the
+	// secret never leaves the CLI.
+	InjectHosts []string `json:"injectHosts,omitempty"`
 }
 
 // IsZero reports whether c keeps nothing back (it is then left out of the settings).
-func (c SandboxCredentials) IsZero() bool { return len(c.DenyEnv) == 0 && len(c.DenyFiles) == 0 }
+func (c SandboxCredentials) IsZero() bool {
+	return len(c.DenyEnv) == 0 && len(c.DenyFiles) == 0 && len(c.MaskEnv) == 0
+}
 
-// MarshalJSON encodes c as the CLI's settings read it: entries of mode "deny".
+// MarshalJSON encodes c as the CLI's settings read it: entries of mode "deny" or "mask".
 func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
 	type envEntry struct {
-		Name string `json:"name"`
-		Mode string `json:"mode"`
+		Name        string   `json:"name"`
+		Mode        string   `json:"mode"`
+		InjectHosts []string `json:"injectHosts,omitempty"`
 	}
 	type fileEntry struct {
 		Path string `json:"path"`
@@ -116,7 +133,10 @@ func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
 		Files   []fileEntry `json:"files,omitempty"`
 	}
 	for _, n := range c.DenyEnv {
-		v.EnvVars = append(v.EnvVars, envEntry{n, "deny"})
+		v.EnvVars = append(v.EnvVars, envEntry{Name: n, Mode: "deny"})
+	}
+	for _, m := range c.MaskEnv {
+		v.EnvVars = append(v.EnvVars, envEntry{Name: m.Name, Mode: "mask", InjectHosts: m.InjectHosts})
 	}
 	for _, p := range c.DenyFiles {
 		v.Files = append(v.Files, fileEntry{p, "deny"})
