@@ -116,12 +116,12 @@ func NewEnvWithCLI(t testing.TB, cliPath string, model func(project string) *Mod
 	return e
 }
 
-// Options returns the options that point a session at the env, followed by more (later options
-// win): the CLI (v2.WithCLIPath), the project directory (v2.WithCwd), CLIEnv for Home and the
-// Model (v2.WithBaseEnv), a logger that writes the SDK's logs with t.Log (shown for a failing
+// Options returns the options that point a session at the env, as v2.WithDefaults, followed by
+// more (which may replace them): the CLI (v2.WithCLIPath), the project directory (v2.WithCwd),
+// CLIEnv for Home and the Model (v2.WithBaseEnv), a logger that writes the SDK's logs with t.Log (shown for a failing
 // test or with -v), and the observer that records ToolCalls and Hooks.
 func (e *Env) Options(more ...v2.Option) []v2.Option {
-	return append(append([]v2.Option{}, e.opts...), more...)
+	return append([]v2.Option{v2.WithDefaults(e.opts...)}, more...)
 }
 
 // Session starts a session with e.Options(opts...), failing the test if it cannot start, and

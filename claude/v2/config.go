@@ -144,6 +144,9 @@ type config struct {
 	progressSummaries bool
 	promptSuggestions bool
 	previewFormat     string // toolConfig.askUserQuestion.previewFormat
+
+	// twice is the error of an option given twice with different values (optiononce.go).
+	twice error
 }
 
 // defaultConfig returns the defaults that are not a zero value.
@@ -157,11 +160,11 @@ func defaultConfig() config {
 // newConfig applies opts, in order, to the defaults; nil options are skipped.
 func newConfig(opts []Option) config {
 	c := defaultConfig()
-	for _, opt := range opts {
-		if opt != nil {
-			opt.apply(&c)
-		}
+	given := flattenOptions(opts, false, nil)
+	for _, g := range given {
+		g.opt.apply(&c)
 	}
 	c.addPolicyHooks() // policy.go
+	c.twice = givenTwice(given) // optiononce.go; validate reports it first
 	return c
 }

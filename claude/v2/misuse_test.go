@@ -90,7 +90,7 @@ func TestCreateSession_MisuseNamesTheOption(t *testing.T) {
 			t.Parallel()
 			// A CLI path that cannot start guards against a misuse that is not caught: the
 			// session would fail on WithCLIPath instead, which the diff shows.
-			opts := append([]v2.Option{v2.WithCLIPath(missing)}, c.opts...)
+			opts := append([]v2.Option{v2.WithDefaults(v2.WithCLIPath(missing))}, c.opts...)
 			s, err := v2.CreateSession(t.Context(), opts...)
 			if err == nil {
 				s.Close()

@@ -8,6 +8,15 @@ import (
 )
 
 // Option configures a session. Options only record; CreateSession validates.
+//
+// Given twice: an option that adds (WithAllowedTools, WithEnv, WithHooks, WithPolicy,
+// WithMCPServer, WithObserver, ...) adds each time, and every value counts (two WithPolicy
+// compose: both guard). An option that sets one value (WithCwd, WithModel, WithPermissionMode,
+// WithCanUseTool, WithLogger, ...) may be given again with the same value; given again with a
+// different value, or two options that set the same value differently (WithJSONSchema and
+// WithOutputSchemaFor), CreateSession fails with an *OptionError naming them: the SDK does not
+// pick one. Options inside WithDefaults are the exception: a later option replaces what they set.
+// (An option given its default value, e.g. WithModel(""), counts as not given.)
 type Option interface {
 	apply(*config)
 }
@@ -19,15 +28,7 @@ func (f optionFunc) apply(o *config) { f(o) }
 // WithOptions groups opts into one Option, applied in order: for a package that configures a
 // session in several ways and hands the user one value (e.g. contrib/otel's
 // otelagent.Instrument). Nil options are skipped. Default: none.
-func WithOptions(opts ...Option) Option {
-	return optionFunc(func(o *config) {
-		for _, opt := range opts {
-			if opt != nil {
-				opt.apply(o)
-			}
-		}
-	})
-}
+func WithOptions(opts ...Option) Option { return optionGroup(opts) }
 
 // WithCLIPath sets the CLI binary. Default: $CLAUDE_CLI_PATH, else "claude" on PATH.
 func WithCLIPath(path string) Option { return optionFunc(func(o *config) { o.cliPath = path }) }

@@ -210,6 +210,7 @@ var optionTable = []optionRow{
 
 	// The SDK's own side.
 	{options: "WithOptions", to: toSDK, key: "the options given, applied in order"},
+	{options: "WithDefaults", to: toSDK, key: "the options given, applied in order; later options may replace them"},
 	{options: "WithHooks, WithHook, WithPolicy", to: toSDK, key: "the hook executor; initialize hooks (one callback per event)"},
 	{options: "WithHookTimeout", to: toSDK, key: "the hook executor's timeout of one handler run"},
 	{options: "WithProjectMemory", to: toSDK, key: "the memory files' text, appended to --append-system-prompt before the CLI starts (project.go)"},

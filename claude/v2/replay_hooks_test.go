@@ -35,7 +35,7 @@ func newReplay(t *testing.T, transcript string) *replayRun {
 	if err := os.WriteFile(filepath.Join(dir, "transcript.txt"), []byte(transcript), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return &replayRun{dir: dir, opts: []v2.Option{
+	return &replayRun{dir: dir, opts: []v2.Option{v2.WithDefaults(
 		v2.WithCLIPath(os.Args[0]),
 		v2.WithCwd(dir),
 		v2.WithLogger(testLogger(t)),
@@ -45,7 +45,7 @@ func newReplay(t *testing.T, transcript string) *replayRun {
 			"CLAUDE_REPLAY_LOG="+filepath.Join(dir, "stdin.jsonl"),
 			"CLAUDE_REPLAY_ARGS="+filepath.Join(dir, "args.txt"),
 			"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")),
-	}}
+	)}}
 }
 
 func (r *replayRun) session(t *testing.T, opts ...v2.Option) *v2.Session {

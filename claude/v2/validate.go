@@ -19,6 +19,7 @@ import (
 // error names the option to fix (most are an *OptionError or a *SessionIDError).
 func (o *config) validate() error {
 	for _, check := range []func(*config) error{
+		func(o *config) error { return o.twice }, // optiononce.go: an option given twice
 		(*config).checkHookRegistrations,
 		(*config).checkValues,
 		(*config).checkFlagsAndLimits,

@@ -77,7 +77,7 @@ func hooksErr(err error) error {
 	if err == nil {
 		return nil
 	}
-	problem := strings.TrimPrefix(err.Error(), "shared: ")
+	problem := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "shared: "), ": shared: ", ": ") // one prefix, v2's
 	var re *shared.RegistrationError
 	if errors.As(err, &re) && !re.Event.IsKnown() {
 		problem += didYouMean(string(re.Event), shared.AllHookEvents())

@@ -228,12 +228,14 @@ func (a *Activities) run(ctx, turnCtx context.Context, t *turn, o SessionOptions
 }
 
 // turnOptions returns the session's options: the workflow's, the turn's own (the ledger's and the
-// approval hooks, the store that gates the resume point), then the worker's, which win.
+// approval hooks, the store that gates the resume point), then the worker's, which win: the
+// workflow's are v2.WithDefaults, which a worker's option replaces.
 func (a *Activities) turnOptions(ctx context.Context, o SessionOptions, t *turn, ap *approvalGate, prompt string) []v2.Option {
 	// A cancelled turn's Close waits this long for the CLI after closing its stdin, and after
 	// SIGTERM (v2's default is 2 s): a CLI that has finished its turn exits at once, one busy with
 	// a tool is ended promptly. The worker's WithSessionOptions can set another.
-	opts := append(sessionOptions(o), v2.WithCloseGrace(closeGrace))
+	// The workflow's options and this grace are v2.WithDefaults, which a worker's option replaces.
+	opts := []v2.Option{v2.WithDefaults(append(sessionOptions(o), v2.WithCloseGrace(closeGrace))...)}
 	if t.guard != nil {
 		for event, h := range t.guard.hooks() {
 			opts = append(opts, v2.WithHook(event, "", h))
