@@ -65,6 +65,8 @@ func optionName(opt Option) string {
 	return "an option"
 }
 
+var errorType = reflect.TypeFor[error]()
+
 // setBy records, for each single-valued field of config, the first option given that set it and
 // the value it set.
 type setBy struct {
@@ -95,8 +97,8 @@ func givenTwice(opts []givenOption) error {
 			if sameValue(v, baseV.Field(i), 0) {
 				continue // not set (or set to its default)
 			}
-			if k := v.Kind(); k == reflect.Map || k == reflect.Slice && !sameValue(v, twiceV.Field(i), 0) {
-				continue // it adds (a map adds keys): every value given counts
+			if k := v.Kind(); k == reflect.Map || k == reflect.Slice && !sameValue(v, twiceV.Field(i), 0) || v.Type() == errorType {
+				continue // it adds (a map adds keys), or it is an option's own error (validate reports it)
 			}
 			name := optionName(g.opt)
 			prev, seen := first[i]

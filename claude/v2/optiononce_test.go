@@ -61,7 +61,7 @@ func TestGivenTwice(t *testing.T) {
 // and it is no "given twice" error.
 func TestWithPolicyTwiceComposes(t *testing.T) {
 	t.Parallel()
-	a, b := policy.Confined("/a"), policy.Confined("/b")
+	a, b := policy.Confined(t.TempDir()), policy.Confined(t.TempDir())
 	o := newConfig([]Option{WithPolicy(a), WithPolicy(b)})
 	if o.twice != nil {
 		t.Fatalf("WithPolicy twice: %v", o.twice)
