@@ -164,7 +164,7 @@ func newConfig(opts []Option) config {
 	for _, g := range given {
 		g.opt.apply(&c)
 	}
-	c.addPolicyHooks() // policy.go
+	c.addPolicyHooks()          // policy.go
 	c.twice = givenTwice(given) // optiononce.go; validate reports it first
 	return c
 }
