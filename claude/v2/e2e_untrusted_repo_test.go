@@ -26,7 +26,7 @@ import (
 // address the repository chose for the API, a proxy, an http hook) got no request, that no
 // request to the model carries the secret that lies outside the project, and that the user's
 // ~/.claude/settings.json is untouched; a refusal must name the file and the key, and come before
-// the CLI ran anything (the wrapper the CLI is started through never ran, the model got no
+// the CLI ran anything (the script the CLI is started through never ran, the model got no
 // request).
 
 // repoTier is how the program loads the repository.
@@ -322,9 +322,12 @@ func runRepoCase(t *testing.T, c repoCase, tier repoTier, refused bool) {
 	}
 	userSettings := filepath.Join(env.home, ".claude", "settings.json")
 	before, _ := os.ReadFile(userSettings)
-	cliRan := filepath.Join(t.TempDir(), "cli-ran")
-	wrapper := writeScript(t, t.TempDir(), "wrapper.sh", `touch `+cliRan+`; exec "$@"`)
-	opts := append(append(repoGuard(t, c.guard, h), c.opts...), v2.WithWrapper(wrapper))
+	// The CLI is started through a script that first writes a marker inside the project (where
+	// the kernel confinement of a policy lets it write): its absence after a refusal shows that
+	// the CLI never ran.
+	cliRan := env.path(".cli-ran")
+	cli := writeScript(t, t.TempDir(), "claude", `touch '`+cliRan+`'; exec '`+claudetest.RequireCLI(t)+`' "$@"`)
+	opts := append(append(repoGuard(t, c.guard, h), c.opts...), v2.WithCLIPath(cli))
 	switch tier {
 	case repoTrusted:
 		opts = append(opts, v2.WithTrustedProject())
@@ -345,6 +348,10 @@ func runRepoCase(t *testing.T, c repoCase, tier repoTier, refused bool) {
 		if n := len(env.api.Requests()); n > 0 {
 			t.Errorf("the model got %d requests before the refusal", n)
 		}
+	case predatesSkillShellEvent(err):
+		// WithPolicy guards skills' shell commands too (PreSkillShellCommand), which a CLI older
+		// than 2.1.332 never sends: CreateSession refuses the policy there. What follows still holds.
+		t.Logf("CreateSession: %v", err)
 	case err != nil:
 		t.Fatalf("CreateSession: %v", err)
 	default:
@@ -354,7 +361,7 @@ func runRepoCase(t *testing.T, c repoCase, tier repoTier, refused bool) {
 			t.Logf("tool result %s (error %v): %.300s", id, r.IsError, r.ContentText())
 		}
 		if _, err := os.Stat(cliRan); err != nil {
-			t.Error("the CLI did not run through the wrapper: the refusal cases' check proves nothing")
+			t.Errorf("the CLI did not start through %s: the refusal cases' check proves nothing", cli)
 		}
 	}
 	if marks, _ := os.ReadDir(h.marks); len(marks) > 0 {
@@ -473,4 +480,10 @@ func TestRealCLI_UntrustedSkillLoadedMidSession(t *testing.T) {
 	if m, _ := os.ReadDir(marks); len(m) > 0 {
 		t.Errorf("the skill's hook ran: %v", m)
 	}
+}
+
+// predatesSkillShellEvent reports whether err is CreateSession's refusal of a PreSkillShellCommand
+// guard (WithPolicy registers one) on a CLI older than 2.1.332.
+func predatesSkillShellEvent(err error) bool {
+	return errors.Is(err, v2.ErrHooksNotEnforced) && strings.Contains(err.Error(), "predates the PreSkillShellCommand hook event")
 }

@@ -66,7 +66,14 @@ func TestRealCLI_UserStateCannotBePoisoned(t *testing.T) {
 				if sandbox {
 					opts = append(opts, v2.WithSandbox(v2.PolicySandbox(p)))
 				}
-				msgs, _ := query(t, env.session(t, opts...), "go")
+				s, err := env.create(t, opts...)
+				if predatesSkillShellEvent(err) {
+					t.Skipf("CreateSession refuses WithPolicy on this CLI, which never sends PreSkillShellCommand: %v", err)
+				}
+				if err != nil {
+					t.Fatalf("CreateSession: %v", err)
+				}
+				msgs, _ := query(t, s, "go")
 				result := toolResults(msgs)["toolu_01"].ContentText()
 				for _, f := range files {
 					if b, _ := os.ReadFile(f); string(b) != before[f] {
