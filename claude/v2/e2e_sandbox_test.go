@@ -125,14 +125,23 @@ func TestRealCLI_SandboxCredentials(t *testing.T) {
 		env := newRealEnv(t, func(p string) []claudetest.Reply {
 			return []claudetest.Reply{
 				claudetest.ToolReply("toolu_m1", "Bash", bash(`echo "[$O15B_SECRET_TOKEN]" > `+p+"/env.txt")),
+				claudetest.ToolReply("toolu_m2", "Bash", bash("cat "+p+"/token.txt > "+p+"/file.txt")),
 				claudetest.TextReply("done"),
 			}
 		})
-		sb := v2.Sandbox{AutoAllowBash: true, Credentials: v2.SandboxCredentials{MaskEnv: []v2.SandboxMaskedEnv{{Name: "O15B_SECRET_TOKEN", InjectHosts: []string{"api.example.com"}}}}}
+		writeFile(t, env.path("token.txt"), "FILE-SECRET-3\n")
+		sb := v2.Sandbox{AutoAllowBash: true, Credentials: v2.SandboxCredentials{
+			MaskEnv:   []v2.SandboxMaskedEnv{{Name: "O15B_SECRET_TOKEN", InjectHosts: []string{"api.example.com"}}},
+			MaskFiles: []v2.SandboxMaskedFile{{Path: env.path("token.txt"), InjectHosts: []string{"api.example.com"}}},
+		}}
 		run(t, env.session(t, v2.WithSandbox(sb), v2.WithAllowedTools("Bash"), v2.WithEnv("O15B_SECRET_TOKEN=ENV-SECRET-9")), "leak")
 		out, _ := os.ReadFile(env.path("env.txt"))
 		if strings.Contains(string(out), "ENV-SECRET-9") || len(strings.Trim(strings.TrimSpace(string(out)), "[]")) == 0 {
 			t.Errorf("masked variable as the command saw it: %q; want a sentinel, not the secret", out)
+		}
+		fout, _ := os.ReadFile(env.path("file.txt"))
+		if strings.Contains(string(fout), "FILE-SECRET-3") || len(strings.TrimSpace(string(fout))) == 0 {
+			t.Errorf("masked file as the command read it: %q; want a sentinel, not the secret", fout)
 		}
 	})
 	for _, deny := range []bool{false, true} {

@@ -91,7 +91,7 @@ type SandboxFilesystem struct {
 // SandboxCredentials keeps secrets from sandboxed commands (the CLI's sandbox.credentials). Deny
 // mode hides a secret; mask mode (MaskEnv) gives the command a sentinel in its place, which the
 // CLI's proxy swaps back for the secret only in requests to the entry's InjectHosts. The mask
-// mode's file, JWT-claim, AWS and SigV4 forms are not typed (WithSettings without WithSandbox).
+// mode's extract, JWT-claim, AWS and SigV4 forms are not typed (WithSettings without WithSandbox).
 // Its zero value keeps nothing back.
 type SandboxCredentials struct {
 	// DenyEnv are environment variables unset for sandboxed commands. Default: none.
@@ -100,6 +100,17 @@ type SandboxCredentials struct {
 	DenyFiles []string
 	// MaskEnv are environment variables sandboxed commands see as a sentinel. Default: none.
 	MaskEnv []SandboxMaskedEnv
+	// MaskFiles are files sandboxed commands read with a sentinel in place of the secret (the
+	// whole file). Default: none.
+	MaskFiles []SandboxMaskedFile
+}
+
+// SandboxMaskedFile is one masked file of SandboxCredentials.MaskFiles.
+type SandboxMaskedFile struct {
+	// Path is the file's path.
+	Path string `json:"path"`
+	// InjectHosts are as SandboxMaskedEnv's. Default: none.
+	InjectHosts []string `json:"injectHosts,omitempty"`
 }
 
 // SandboxMaskedEnv is one masked environment variable of SandboxCredentials.MaskEnv.
@@ -114,7 +125,7 @@ type SandboxMaskedEnv struct {
 
 // IsZero reports whether c keeps nothing back (it is then left out of the settings).
 func (c SandboxCredentials) IsZero() bool {
-	return len(c.DenyEnv) == 0 && len(c.DenyFiles) == 0 && len(c.MaskEnv) == 0
+	return len(c.DenyEnv) == 0 && len(c.DenyFiles) == 0 && len(c.MaskEnv) == 0 && len(c.MaskFiles) == 0
 }
 
 // MarshalJSON encodes c as the CLI's settings read it: entries of mode "deny" or "mask".
@@ -125,8 +136,9 @@ func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
 		InjectHosts []string `json:"injectHosts,omitempty"`
 	}
 	type fileEntry struct {
-		Path string `json:"path"`
-		Mode string `json:"mode"`
+		Path        string   `json:"path"`
+		Mode        string   `json:"mode"`
+		InjectHosts []string `json:"injectHosts,omitempty"`
 	}
 	var v struct {
 		EnvVars []envEntry  `json:"envVars,omitempty"`
@@ -139,7 +151,10 @@ func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
 		v.EnvVars = append(v.EnvVars, envEntry{Name: m.Name, Mode: "mask", InjectHosts: m.InjectHosts})
 	}
 	for _, p := range c.DenyFiles {
-		v.Files = append(v.Files, fileEntry{p, "deny"})
+		v.Files = append(v.Files, fileEntry{Path: p, Mode: "deny"})
+	}
+	for _, m := range c.MaskFiles {
+		v.Files = append(v.Files, fileEntry{Path: m.Path, Mode: "mask", InjectHosts: m.InjectHosts})
 	}
 	return json.Marshal(v)
 }
