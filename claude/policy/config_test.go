@@ -63,11 +63,10 @@ func TestSkillShellHook(t *testing.T) {
 		out, err := cfgs[0].Handler(context.Background(), in)
 		got := "none"
 		if s, ok := shared.AsSync(out); ok && out != nil {
-			got = string(s.Decision)
-			if !strings.Contains(s.Reason, `rule "`+tc.want+`"`) {
-				t.Errorf("%s %q: reason %q does not name %s", tc.tool, tc.cmd, s.Reason, tc.want)
+			got = "a decision whose reason names no rule: " + s.Reason
+			if strings.Contains(s.Reason, `rule "`+tc.want+`"`) {
+				got = tc.want
 			}
-			got = tc.want
 		}
 		if err != nil || got != tc.want {
 			t.Errorf("%s %q = %v %v, want %s", tc.tool, tc.cmd, out, err, tc.want)

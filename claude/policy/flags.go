@@ -76,26 +76,3 @@ func parseFlags(args []arg, shortVal string, longVal []string, stop bool) parsed
 	}
 	return p
 }
-
-// flagValues returns the values of the flags names in args: "-o v", "-o=v", "--output v",
-// "--output=v", and "-ov" for a one-letter flag.
-func flagValues(args []arg, names []string) []arg {
-	var out []arg
-	for i := 0; i < len(args); i++ {
-		x := args[i]
-		if !x.known {
-			continue
-		}
-		for _, n := range names {
-			switch {
-			case x.val == n && i+1 < len(args):
-				out = append(out, args[i+1])
-			case strings.HasPrefix(x.val, n+"="):
-				out = append(out, arg{val: x.val[len(n)+1:], known: true})
-			case len(n) == 2 && strings.HasPrefix(x.val, n) && len(x.val) > 2 && !strings.HasPrefix(x.val, "--"):
-				out = append(out, arg{val: x.val[2:], known: true})
-			}
-		}
-	}
-	return out
-}

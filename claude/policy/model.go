@@ -53,7 +53,6 @@ type margs struct {
 	ops   []arg
 	opts  map[string][]arg
 	sub   string // the subcommand, when the model has subcommands
-	dir   string // the directory a kDir option named, resolved; "" when none
 	after []arg  // the subcommand's own arguments
 }
 

@@ -172,7 +172,7 @@ type ReloadPluginsOptions struct {
 // ReloadPlugins makes the CLI load its plugins again (reload_plugins), as /reload-plugins does.
 func (s *Session) ReloadPlugins(ctx context.Context, opts ReloadPluginsOptions) (*ReloadPluginsResult, error) {
 	r := &ReloadPluginsResult{}
-	err := s.request(ctx, reloadPluginsRequest{HoldOnCacheImpact: opts.HoldOnCacheImpact, RefuseIfBusy: opts.RefuseIfBusy}, r)
+	err := s.request(ctx, reloadPluginsRequest(opts), r)
 	return r, err
 }
 

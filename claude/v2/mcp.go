@@ -263,16 +263,36 @@ func (h *mcpHost) bridgeFor(srv MCPServer) MCPBridge {
 	return b
 }
 
-// errNoInProcessServer answers an mcp_message when the session has no in-process server.
-var errNoInProcessServer = errors.New("v2: the session has no in-process MCP server")
-
-// HandleMCP answers one mcp_message of the CLI through the bridge (subprocess.MCPHandler).
+// HandleMCP answers one mcp_message of the CLI through the bridge (subprocess.MCPHandler). Before
+// the session has an in-process server, a message gets a JSON-RPC error answer (method not found),
+// as the bridge gives for a server it does not hold: the CLI's MCP client reads it as that server's
+// failure, never as silence.
 func (h *mcpHost) HandleMCP(ctx context.Context, server string, message jsontext.Value) (jsontext.Value, error) {
 	b := h.current()
 	if b == nil {
-		return nil, errNoInProcessServer
+		return noServerAnswer(server, message)
 	}
 	return b.HandleMCP(ctx, server, message)
+}
+
+// noServerAnswer is the JSON-RPC error answer to message, for a session with no in-process MCP
+// server: code -32601 (method not found), the request's id (null when it has none).
+func noServerAnswer(server string, message jsontext.Value) (jsontext.Value, error) {
+	var req struct {
+		ID jsontext.Value `json:"id"`
+	}
+	if json.Unmarshal(message, &req) != nil || len(req.ID) == 0 {
+		req.ID = jsontext.Value("null")
+	}
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	return json.Marshal(struct {
+		JSONRPC string         `json:"jsonrpc"`
+		ID      jsontext.Value `json:"id"`
+		Error   rpcError       `json:"error"`
+	}{"2.0", req.ID, rpcError{-32601, fmt.Sprintf("v2: no in-process MCP server of that name: %q (this session has none)", server)}})
 }
 
 // mcpManifest is one entry of initialize's sdkMcpServerManifests.

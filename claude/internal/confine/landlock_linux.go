@@ -52,10 +52,7 @@ func newRuleset(spec Spec, writable []string) (ruleset, error) {
 		landlock.PathAccess(ll.AccessFSReadFile|ll.AccessFSWriteFile|ll.AccessFSTruncate|ll.AccessFSIoctlDev, "/dev").IgnoreIfMissing(),
 		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
 	}
-	cfg, err := landlock.NewConfig(handledFS, landlock.ScopedSet(ll.ScopeSignal))
-	if err != nil {
-		return ruleset{-1, 0}, fmt.Errorf("confine: %w", err)
-	}
+	cfg := landlock.Config{HandledAccessFS: handledFS, Scoped: landlock.ScopedSet(ll.ScopeSignal)}
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
 	if err != nil {
 		return ruleset{-1, 0}, fmt.Errorf("confine: building the Landlock ruleset: %w", err)

@@ -17,6 +17,7 @@ var otherLibraries = []string{
 	"json", "jsontext", "jsonrpc", "log", "mcp", "metric", "os", "otel", "otlptracehttp",
 	"prometheus", "promhttp", "regexp", "runtime", "sdkmetric", "sdktrace", "slog", "strings", "sync",
 	"testing", "time", "trace",
+	"worker", "workflow", // go.temporal.io/sdk
 }
 
 // docVariables are the variable names the docs use in prose and snippets, with the type whose
@@ -28,6 +29,8 @@ var docVariables = map[string]string{
 	"s2":       "v2.Session",
 	"p":        "policy.Policy",
 	"acts":     "temporalagent.Activities",
+	"ap":       "temporalagent.Approvals",
+	"st":       "", // a workflow's own state struct
 	"res":      "",
 	"in":       "",
 	"t":        "", // *testing.T or a tool name
