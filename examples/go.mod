@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261128073203-8b3395187086
-	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261128073203-8b3395187086
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128085949-72d79d61c97e
+	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261128085949-72d79d61c97e
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
@@ -26,6 +26,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.30.0 // indirect
+	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pandatix/go-abnf v0.5.3 // indirect
 	github.com/prometheus/otlptranslator v1.0.0 // indirect
@@ -49,6 +50,7 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260928230214-8a89bd6388cc // indirect
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
 
 require (

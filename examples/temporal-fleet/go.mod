@@ -6,9 +6,9 @@ toolchain go1.27.3
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261128075426-afb7b9aa2599
-	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261128075426-afb7b9aa2599
-	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261128075426-afb7b9aa2599
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128085949-72d79d61c97e
+	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261128085949-72d79d61c97e
+	github.com/hookwire/agent-sdk-go/contrib/temporal v0.0.0-20261128085949-72d79d61c97e
 	github.com/jackc/pgx/v5 v5.13.0
 	go.temporal.io/sdk v1.50.0
 	go.temporal.io/server v1.32.2
@@ -118,6 +118,7 @@ require (
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/klauspost/compress v1.18.7 // indirect
+	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
 	github.com/lib/pq v1.12.3 // indirect
 	github.com/mailru/easyjson v0.9.2 // indirect
 	github.com/mattn/go-isatty v0.0.21 // indirect
@@ -189,7 +190,7 @@ require (
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.46.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
@@ -209,6 +210,7 @@ require (
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260414162039-ec9c827d403f // indirect
 	k8s.io/utils v0.0.0-20260319190234-28399d86e0b5 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 	modernc.org/libc v1.72.3 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect

@@ -3,8 +3,8 @@ module github.com/hookwire/agent-sdk-go/internal/bench
 go 1.26.0
 
 require (
-	github.com/hookwire/agent-sdk-go v0.0.0-20261127034253-1a6f598f3db5
-	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261127034253-1a6f598f3db5
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128085949-72d79d61c97e
+	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261128085949-72d79d61c97e
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/tidwall/gjson v1.20.0
@@ -20,6 +20,7 @@ require (
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pandatix/go-abnf v0.5.3 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
@@ -43,5 +44,6 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
