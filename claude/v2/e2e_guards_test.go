@@ -50,8 +50,7 @@ func TestRealCLI_GuardThatCannotFireIsRefused(t *testing.T) {
 			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithSettings"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
+		t.Run(tc.name, func(t *testing.T) { // not parallel: fired counts for one case at a time
 			env := newRealEnv(t, func(p string) []claudetest.Reply {
 				return []claudetest.Reply{
 					claudetest.ToolReply("toolu_w", "Write", map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}),
@@ -77,7 +76,6 @@ func TestRealCLI_GuardThatCannotFireIsRefused(t *testing.T) {
 		})
 	}
 	t.Run("allow rule for another tool, the default mode", func(t *testing.T) {
-		t.Parallel()
 		env := newRealEnv(t, func(p string) []claudetest.Reply {
 			return []claudetest.Reply{
 				claudetest.ToolReply("toolu_w", "Write", map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}),

@@ -107,8 +107,9 @@ func runMatcherTable(t *testing.T, cases []matcherCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Matchers naming no tool are the point here: accepted (else ErrGuardCannotFire).
 	s := env.session(t, v2.WithAllowedTools("Bash", "Read", "Write"), v2.WithSettings(string(settings)),
-		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: cfgs}))
+		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: cfgs}), v2.WithAllowUnenforcedHooks())
 	msgs, _ := query(t, s, "use three tools")
 	if n := len(toolResults(msgs)); n != 3 {
 		t.Fatalf("%d tool results, want 3", n)
