@@ -37,17 +37,23 @@ type ruleset struct {
 // spec.WriteDirs and writable (the private directory, the transcripts); write to devices but
 // create nothing in /dev outside /dev/shm; signal no process outside the CLI's tree (ABI 6).
 func newRuleset(spec Spec, writable []string) (ruleset, error) {
-	g := readable(spec.DenyRead)
-	rw := writable
+	return rulesetOf(readable(spec.DenyRead), writable)
+}
+
+// rulesetOf builds the ruleset of the read grants g and the writable directories rw.
+func rulesetOf(g readGrants, rw []string) (ruleset, error) {
 	for _, d := range rw {
 		if _, err := os.Stat(d); err != nil {
 			return ruleset{-1, 0}, fmt.Errorf("confine: a writable directory: %w", err)
 		}
 	}
 	rules := []landlock.Rule{
-		landlock.RODirs(g.trees...),
-		landlock.PathAccess(ll.AccessFSReadDir, g.lists...),
-		landlock.ROFiles(g.files...),
+		// The read grants name every entry of a directory on the way to a denied path, found by
+		// walking the file system just before: an entry removed since (another session's private
+		// directory, a file of HOME) is not granted, instead of failing the start.
+		landlock.RODirs(g.trees...).IgnoreIfMissing(),
+		landlock.PathAccess(ll.AccessFSReadDir, g.lists...).IgnoreIfMissing(),
+		landlock.ROFiles(g.files...).IgnoreIfMissing(),
 		landlock.RWDirs(rw...).WithRefer(),
 		landlock.PathAccess(ll.AccessFSReadFile|ll.AccessFSWriteFile|ll.AccessFSTruncate|ll.AccessFSIoctlDev, "/dev").IgnoreIfMissing(),
 		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
