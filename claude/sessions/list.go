@@ -138,16 +138,7 @@ func fillInfo(info *Info, head, tail []byte) (keep bool) {
 		if !ok {
 			continue // blank, torn at the window's end, or not ours
 		}
-		sidechain = sidechain || e.UUID != "" && e.IsSidechain
-		if info.Started.IsZero() && e.Timestamp != "" {
-			info.Started, _ = time.Parse(time.RFC3339Nano, e.Timestamp)
-		}
-		if info.Cwd == "" && e.Cwd != "" {
-			info.Cwd, info.GitBranch = e.Cwd, e.GitBranch
-		}
-		if info.FirstPrompt == "" && e.Type == "user" && !e.IsMeta {
-			info.FirstPrompt = e.Prompt
-		}
+		e.foldHead(&sidechain, &info.Started, &info.Cwd, &info.GitBranch, &info.FirstPrompt)
 		readMeta(&e, info, &aiTitle, &summary)
 	}
 	for _, line := range bytes.Split(tail, []byte("\n")) {
@@ -194,6 +185,22 @@ type listEntry struct {
 	Model  string
 	// The metadata entries' values.
 	CustomTitle, AITitle, Tag, LastPrompt, Summary string
+}
+
+// foldHead folds e into what a transcript's first entries say of the session, each kept from the
+// first entry that has it: the start time, the cwd and its branch, the first prompt; and whether
+// any entry is a sidechain's. List (fillInfo) and a store's summaries (FoldSummary) share it.
+func (e *listEntry) foldHead(sidechain *bool, started *time.Time, cwd, branch, prompt *string) {
+	*sidechain = *sidechain || e.UUID != "" && e.IsSidechain
+	if started.IsZero() && e.Timestamp != "" {
+		*started, _ = time.Parse(time.RFC3339Nano, e.Timestamp)
+	}
+	if *cwd == "" && e.Cwd != "" {
+		*cwd, *branch = e.Cwd, e.GitBranch
+	}
+	if *prompt == "" && e.Type == "user" && !e.IsMeta {
+		*prompt = e.Prompt
+	}
 }
 
 // decodeListEntry decodes a line for List; ok is false for a line that is not a JSON object. A

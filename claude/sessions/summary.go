@@ -61,16 +61,7 @@ func FoldSummary(prev Summary, key Key, entries []jsontext.Value) Summary {
 		if !ok {
 			continue
 		}
-		s.Sidechain = s.Sidechain || e.UUID != "" && e.IsSidechain
-		if s.Started.IsZero() && e.Timestamp != "" {
-			s.Started, _ = time.Parse(time.RFC3339Nano, e.Timestamp)
-		}
-		if s.Cwd == "" && e.Cwd != "" {
-			s.Cwd, s.GitBranch = e.Cwd, e.GitBranch
-		}
-		if s.FirstPrompt == "" && e.Type == "user" && !e.IsMeta {
-			s.FirstPrompt = e.Prompt
-		}
+		e.foldHead(&s.Sidechain, &s.Started, &s.Cwd, &s.GitBranch, &s.FirstPrompt)
 		switch e.Type {
 		case "custom-title":
 			s.CustomTitle = e.CustomTitle
