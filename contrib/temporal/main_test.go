@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
@@ -204,19 +203,6 @@ func startWorkflowWorker(t testing.TB, ts *temporaltest.TestServer) string {
 	queue := "wf-" + t.Name()
 	ts.NewWorker(queue, func(r worker.Registry) { r.RegisterWorkflow(turnWorkflow); r.RegisterWorkflow(crashWorkflow) }) // stopped by the server
 	return queue
-}
-
-// progress returns the heartbeat details of the workflow's pending activity, if any.
-func progress(ctx context.Context, c client.Client, wfID string) (temporalagent.Progress, bool) {
-	d, err := c.DescribeWorkflowExecution(ctx, wfID, "")
-	if err != nil || len(d.PendingActivities) == 0 || d.PendingActivities[0].HeartbeatDetails == nil {
-		return temporalagent.Progress{}, false
-	}
-	var p temporalagent.Progress
-	if converter.GetDefaultDataConverter().FromPayloads(d.PendingActivities[0].HeartbeatDetails, &p) != nil {
-		return temporalagent.Progress{}, false
-	}
-	return p, true
 }
 
 // waitFor polls cond until it holds; the bound only catches hangs.

@@ -201,6 +201,7 @@ func MergeActivityOptions(ao workflow.ActivityOptions) workflow.ActivityOptions 
 	d.HeartbeatTimeout = cmp.Or(ao.HeartbeatTimeout, d.HeartbeatTimeout)
 	d.ActivityID = cmp.Or(ao.ActivityID, d.ActivityID)
 	d.Summary = cmp.Or(ao.Summary, d.Summary)
+	//lint:ignore SA1019 a caller's deprecated setting is kept, not dropped
 	d.VersioningIntent = cmp.Or(ao.VersioningIntent, d.VersioningIntent)
 	d.DisableEagerExecution = ao.DisableEagerExecution
 	if ao.RetryPolicy != nil {
