@@ -12,7 +12,7 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// The options of options_model.go and output.go map to one "--flag=value" argument each.
+// The model options (options_model.go) and output.go's map to one "--flag=value" argument each.
 func TestMoreArgs(t *testing.T) {
 	base := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json", "--system-prompt="}
 	const bypass = "--dangerously-skip-permissions"

@@ -11,7 +11,7 @@ import (
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 )
 
-// The flag options of extras.go: each value inside its flag's argument; the system prompt file
+// Flag options of several topics: each value inside its flag's argument; the system prompt file
 // replaces the empty --system-prompt= default.
 func TestExtraArgs(t *testing.T) {
 	args, err := v2.ArgsFor(v2.WithoutSessionPersistence(), v2.WithManagedSettings(`{"permissions":{"deny":["Bash"]},"allowManagedMcpServersOnly":true,"disableSkillShellExecution":"disable"}`), v2.WithDebugFile("--dangerously-skip-permissions"),
@@ -30,7 +30,7 @@ func TestExtraArgs(t *testing.T) {
 	}
 }
 
-// The options of extras.go are checked by CreateSession.
+// Options that exclude others or take a constrained value are checked by CreateSession.
 func TestExtrasValidation(t *testing.T) {
 	for _, tc := range []struct {
 		name string

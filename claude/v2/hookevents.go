@@ -10,20 +10,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
-// WithHookEvents makes the session's stream report hooks as they run: a *shared.HookStarted when
-// a hook starts, a *shared.HookProgress per output line of a command hook (CommandHandler) or
-// per shared.ReportHookProgress of a Go hook, and a *shared.HookResponse when it ends, with its
-// outcome (success, error, timeout, panic, cancelled), duration and error text, never a tool's
-// input. The Go hooks' events have Source "sdk". The option also passes --include-hook-events, and
-// the CLI's own system/hook_started and system/hook_response messages (its settings command hooks)
-// arrive as the same types with Source "cli" instead of as *shared.SystemMessage. The events are
-// queued without blocking the hook. Default: off, so that the stream stays lean (the CLI still
-// writes hook_started/hook_response for its SessionStart command hooks; they then stay
-// *shared.SystemMessage).
-func WithHookEvents() Option {
-	return optionFunc(func(o *config) { o.hookEvents = true })
-}
-
 // CommandHandler returns a HookHandler that runs command through a shell, with the protocol of
 // command hooks (the CLI's settings hooks, the Lime and Gemini CLIs):
 //

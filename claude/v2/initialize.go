@@ -25,11 +25,11 @@ type initRequest struct {
 	SDKMCPServers         []string                  `json:"sdkMcpServers,omitempty"`
 	SDKMCPServerManifests map[string]mcpManifest    `json:"sdkMcpServerManifests,omitempty"`
 	MCPServers            map[string]mcpServerEntry `json:"mcpServers,omitempty"`
-	// Agents are WithAgents's subagents (options_model.go), sent with every initialize.
+	// Agents are WithAgents's subagents (options_agents.go), sent with every initialize.
 	Agents map[string]AgentDefinition `json:"agents,omitempty"`
 	// Skills is WithSkills's allowlist (skills.go): nil is none, empty hides every skill.
 	Skills []string `json:"skills,omitzero"`
-	// The options of extras.go, sent with every initialize.
+	// Smaller options of several topics (prompt, tools, session, agents), sent with every initialize.
 	PlanModeInstructions   string            `json:"planModeInstructions,omitzero"`
 	ToolAliases            map[string]string `json:"toolAliases,omitzero"`
 	Title                  string            `json:"title,omitzero"`

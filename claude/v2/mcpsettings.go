@@ -89,17 +89,6 @@ func (st MCPServerSettings) entry(kind string) (mcpSettingsEntry, error) {
 	return mcpSettingsEntry{Timeout: st.Timeout.Milliseconds(), AlwaysLoad: st.AlwaysLoad, Tools: st.Tools}, nil
 }
 
-// WithMCPServerSettings sets the CLI's settings of the in-process server name (WithMCPServer):
-// Timeout and Tools (initialize's sdkMcpServerConfigs). Default: none.
-func WithMCPServerSettings(name string, st MCPServerSettings) Option {
-	return optionFunc(func(o *config) {
-		if o.mcpSettings == nil {
-			o.mcpSettings = map[string]MCPServerSettings{}
-		}
-		o.mcpSettings[name] = st
-	})
-}
-
 // checkMCPSettings checks WithMCPServerSettings against the in-process servers.
 func (o *config) checkMCPSettings() error {
 	for _, n := range slices.Sorted(maps.Keys(o.mcpSettings)) {

@@ -46,8 +46,8 @@ type optionRow struct {
 // against its option, and docs/OPTIONS.md's generated table is written from it
 // (TestOptionsDocTable; `go generate ./claude/v2` rewrites it).
 //
-// To add an option: write its With* (setting fields of config, and nothing else) with a doc
-// comment that states "Default: ...", check its value in validate.go, add a row here with the
+// To add an option: write its With* (setting fields of config, and nothing else) in the file
+// of its topic (options.go lists them) with a doc comment that states "Default: ...", check its value in validate.go, add a row here with the
 // function for its destination, and a case to optionCases (optiontable_test.go); then run
 // `go generate ./claude/v2`.
 var optionTable = []optionRow{

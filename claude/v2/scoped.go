@@ -3,8 +3,8 @@ package v2
 import (
 	"context"
 	"fmt"
-	"github.com/hookwire/agent-sdk-go/claude/hooks"
 
+	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -24,16 +24,6 @@ func (f scopeOptionFunc) applyScope(o *hooks.ScopeOptions) { f(o) }
 // UnregisterScoped.
 func ForAgent(agentID string) ScopeOption {
 	return scopeOptionFunc(func(o *hooks.ScopeOptions) { o.AgentID = agentID })
-}
-
-// WithSubagentHooks gives each subagent the CLI starts its own hooks: at every SubagentStart, fn
-// is called with the start's input and the hooks it returns (nil: none) are registered as the scope
-// "agent:<agent_id>", bound to that agent (ForAgent): they fire only for that subagent's events and
-// end at its SubagentStop. fn runs inside the SubagentStart hook: keep it quick. Hooks fn returns
-// that fail validation are logged and not registered (SubagentStart cannot stop a subagent).
-// Default: none.
-func WithSubagentHooks(fn func(in *shared.SubagentStartHookInput) shared.Hooks) Option {
-	return optionFunc(func(o *config) { o.subagentHooks = fn })
 }
 
 // AgentScopeID is the scope id WithSubagentHooks registers a subagent's hooks under.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
@@ -39,43 +38,6 @@ type SettingsPromptHook struct {
 	Prompt  string
 	// Timeout is rounded up to whole seconds; zero leaves the CLI's default.
 	Timeout time.Duration
-}
-
-// WithCommandHooks registers settings command hooks, run by the CLI itself (see
-// SettingsCommandHook). They are written into the CLI's --settings, merged with WithSettings: the
-// user's hooks are kept and these appended, the user's other keys untouched. The merged settings go
-// to a temporary file (mode 0600, removed by Close), so that nothing in them shows in the process
-// list. Calling it again adds to the registrations. Default: none.
-//
-// Settings files the program does not own cannot switch these hooks off: the merged settings set
-// "disableAllHooks": false, which outranks the user's, the project's and the local settings, and
-// CreateSession asks the CLI whether it will run every settings hook and fails with
-// ErrHooksNotEnforced when it will not (the machine's managed settings switch hooks off, the CLI
-// runs in safe or bare mode) or when a PreToolUse or PermissionRequest hook of the user's, the
-// project's or the local settings runs next to them, which could rewrite the input they approved.
-// See docs/RELIABILITY.md, "Untrusted repositories".
-func WithCommandHooks(hooks map[shared.HookEvent][]SettingsCommandHook) Option {
-	return optionFunc(func(o *config) {
-		if o.commandHooks == nil {
-			o.commandHooks = map[shared.HookEvent][]SettingsCommandHook{}
-		}
-		for e, hs := range hooks {
-			o.commandHooks[e] = append(o.commandHooks[e], hs...)
-		}
-	})
-}
-
-// WithPromptHooks registers settings prompt hooks, evaluated by the CLI with the model (see
-// SettingsPromptHook), merged into --settings as WithCommandHooks. Default: none.
-func WithPromptHooks(hooks map[shared.HookEvent][]SettingsPromptHook) Option {
-	return optionFunc(func(o *config) {
-		if o.promptHooks == nil {
-			o.promptHooks = map[shared.HookEvent][]SettingsPromptHook{}
-		}
-		for e, hs := range hooks {
-			o.promptHooks[e] = append(o.promptHooks[e], hs...)
-		}
-	})
 }
 
 // settingsHook is one entry of a settings matcher's "hooks" list.

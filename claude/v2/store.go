@@ -15,29 +15,6 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// WithSessionStore mirrors the session's transcripts (its own and its subagents') to store as the
-// CLI writes them: the CLI reports each write on its stdout (--session-mirror, a
-// "transcript_mirror" line, which Receive and Query also yield, as a *shared.RawMessage), and the
-// session calls store.Append with its entries, on a goroutine of its own, so that a slow store
-// never slows the CLI. The contract (order, at least once, crash) is sessions.Store's: each
-// Append is bounded by the request timeout (WithRequestTimeout) and made three times at most (a
-// panic counts as a failure, its stack logged); a batch that still fails is left out, logged at
-// level Error and yielded by Receive (and Query) as a *shared.MirrorErrorMessage (system
-// mirror_error, as both official SDKs synthesize it: its Key names the transcript, Error the
-// last failure), and the later ones are still delivered. A transcript_mirror line for a file of
-// another session than this one's (its SessionID when the line came) is refused and logged at
-// level Error: the store is written under this session's id only.
-//
-// Close waits for the batches not yet delivered at most the request timeout in all (not that per
-// attempt); then it ends the ctx of the Append in flight, waits at most the close grace
-// (WithCloseGrace) for it to return, leaves the rest out, and returns an error wrapping
-// ErrStoreIncomplete that counts the entries left out. An Append that ignores its ctx is not
-// waited for: its goroutine ends when it returns. The CLI keeps writing its own transcript too.
-// Default: none.
-func WithSessionStore(store sessions.Store) Option {
-	return optionFunc(func(o *config) { o.store, o.storeGiven = store, true })
-}
-
 // mirrorTimeout bounds one Append: the request timeout, unless a test set its own (storeTimeout,
 // export_test.go), so that a short store bound does not also bound initialize.
 func (o *config) mirrorTimeout() time.Duration {
