@@ -13,9 +13,14 @@ import (
 // Result is the outcome of one chain run.
 type Result struct {
 	// Output is the merged answer; nil means "no opinion" ({}). A *shared.SyncHookOutput here is
-	// in the form Normalize returns, which the transport's PermissionRequest join reads as it
-	// is; Answer is its encoding.
+	// in the form Normalize returns; Answer is its encoding.
 	Output shared.HookOutput
+	// Decision and Reason are the verdict of Output as the engine read it (as HandlerRun's): the
+	// event's own field for PreToolUse, PermissionRequest ("allow" or "deny") and
+	// PreModelSwitch, else the top-level decision; "" when Output has none or the chain was
+	// cancelled. The transport's PermissionRequest join reads them, never Output.
+	Decision shared.Decision
+	Reason   string
 	// Ran counts the handlers that matched and ran.
 	Ran int
 	// Err is the first handler failure, if any (for events that guard an action, Output is then the
@@ -120,6 +125,8 @@ func (c *chainRun) finish(res Result) {
 		c.x.endAgent(c.in.Base().AgentID, res.Output)
 	}
 	if !res.Cancelled {
+		so, _ := res.Output.(*shared.SyncHookOutput) // the merger's and denial's form
+		res.Decision, res.Reason = verdictOf(so)
 		res.Answer = c.x.answerFor(c.e, res.Output)
 	}
 	c.answer(res)

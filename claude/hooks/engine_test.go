@@ -1071,3 +1071,33 @@ func TestStrictToolNames(t *testing.T) {
 		t.Errorf("a refused scope was added: %v", sx.ScopeIDs())
 	}
 }
+
+// TestResultVerdict: a chain's Result carries the engine's reading of its merged answer
+// (Decision, Reason), which the transport's PermissionRequest join reads instead of the answer.
+func TestResultVerdict(t *testing.T) {
+	pre, perm, post := shared.HookEventPreToolUse, shared.HookEventPermissionRequest, shared.HookEventPostToolUse
+	tests := []struct {
+		name       string
+		event      shared.HookEvent
+		steps      []step
+		wantDec    shared.Decision
+		wantReason string
+	}{
+		{"no opinion", pre, []step{{name: "a", out: nil}}, "", ""},
+		{"pre deny", pre, []step{{name: "a", out: shared.Deny("no")}}, shared.DecisionDeny, "no"},
+		{"pre allow then ask", pre, []step{{name: "a", out: shared.Allow()}, {name: "b", out: shared.Ask("why")}}, shared.DecisionAsk, "why"},
+		{"permission allow", perm, []step{{name: "a", out: shared.Allow()}}, shared.DecisionAllow, ""},
+		{"permission deny", perm, []step{{name: "a", out: shared.Deny("stop")}}, shared.DecisionDeny, "stop"},
+		{"permission failed closed", perm, []step{{name: "a", err: errBoom}}, shared.DecisionDeny, failClosedReason + ": PermissionRequest hook a: boom"},
+		{"post block", post, []step{{name: "a", out: shared.Block("b")}}, shared.DecisionDeny, "b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := newExecutor(t, chain(&recorder{}, tt.event, tt.steps...), Options{})
+			res := x.Run(context.Background(), input(tt.event, "Bash"), "req")
+			if diff := cmp.Diff([2]string{string(tt.wantDec), tt.wantReason}, [2]string{string(res.Decision), res.Reason}); diff != "" {
+				t.Errorf("Result verdict (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -121,3 +121,15 @@ func (e HookEvent) UsesMatcher() bool {
 	}
 	return true
 }
+
+// FirstCLIVersion returns the first CLI version that sends e, for an event newer than the oldest
+// CLI the SDK supports (v2.MinCLIVersion, 2.1.330), and "" for the others. An older CLI accepts the
+// registration of such an event and never sends it, so that a guard there would never run: the
+// session refuses it (v2.ErrHooksNotEnforced). A new event records its first CLI here, beside its
+// declaration.
+func (e HookEvent) FirstCLIVersion() string {
+	if e == HookEventPreSkillShellCommand {
+		return "2.1.332"
+	}
+	return ""
+}

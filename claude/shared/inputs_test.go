@@ -91,8 +91,13 @@ func TestHookEventClasses(t *testing.T) {
 	tool := []shared.HookEvent{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
 	guards := []shared.HookEvent{"PreToolUse", "PermissionRequest", "UserPromptSubmit", "UserPromptExpansion", "PreModelSwitch", "PreSkillShellCommand"}
 	noMatcher := []shared.HookEvent{"UserPromptSubmit", "Stop", "PostToolBatch", "TeammateIdle", "TaskCreated", "TaskCompleted"}
+	newer := map[shared.HookEvent]string{"PreSkillShellCommand": "2.1.332"}
 	var gotTool, gotGuards, gotNoMatcher []shared.HookEvent
+	gotNewer := map[shared.HookEvent]string{}
 	for _, e := range shared.AllHookEvents() {
+		if v := e.FirstCLIVersion(); v != "" {
+			gotNewer[e] = v
+		}
 		if e.IsToolEvent() {
 			gotTool = append(gotTool, e)
 		}
@@ -112,6 +117,9 @@ func TestHookEventClasses(t *testing.T) {
 	}
 	if diff := cmp.Diff(noMatcher, gotNoMatcher, sorted); diff != "" {
 		t.Errorf("!UsesMatcher (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(newer, gotNewer); diff != "" {
+		t.Errorf("FirstCLIVersion (-want +got):\n%s", diff)
 	}
 }
 

@@ -94,7 +94,7 @@ func (t *Transport) finishHook(ctx context.Context, r *hookRequest, res hooks.Re
 	e := r.in.Base().HookEventName
 	out := res.Answer
 	if r.guard && !res.Cancelled {
-		v, reason := permissionVerdict(res.Output)
+		v, reason := permissionVerdict(res)
 		other, otherReason, ok := t.reqs.decide(ctx, r.toolUseID, sideGuard, v, reason, true, t.cfg.PermissionTimeout+time.Second)
 		if !ok {
 			res.Cancelled = true
@@ -119,22 +119,14 @@ func (t *Transport) finishHook(ctx context.Context, r *hookRequest, res hooks.Re
 	t.traceRoundTrip(r.key, "hook_callback", e, r.times)
 }
 
-// permissionVerdict reads the decision of a PermissionRequest chain (Result.Output, the engine's
-// reading of it).
-func permissionVerdict(out shared.HookOutput) (verdict, string) {
-	so, ok := shared.AsSync(out)
-	if !ok || so == nil {
-		return verdictNone, ""
-	}
-	pr, _ := so.HookSpecificOutput.(*shared.PermissionRequestOutput)
-	if pr == nil || pr.Decision == nil {
-		return verdictNone, ""
-	}
-	switch pr.Decision.Behavior {
-	case shared.PermissionAllow:
+// permissionVerdict is the verdict of a PermissionRequest chain, from the engine's reading of its
+// answer (Result.Decision): the transport reads no hook answer itself.
+func permissionVerdict(res hooks.Result) (verdict, string) {
+	switch res.Decision {
+	case shared.DecisionAllow:
 		return verdictAllow, ""
-	case shared.PermissionDeny:
-		return verdictDeny, pr.Decision.Message
+	case shared.DecisionDeny:
+		return verdictDeny, res.Reason
 	}
 	return verdictNone, ""
 }

@@ -1,22 +1,36 @@
 // Package subprocess runs the Claude CLI as a child process and speaks its stream-json protocol.
 //
-// It is split by concern: process.go starts the CLI and stops it (one stop sequence; the
-// platform's part in process_unix.go and process_windows.go), framing.go reads lines and holds the
-// one writer of stdin, reader.go is the one reader goroutine, correlation.go matches requests to
-// their answers, and dispatch.go answers the CLI's requests: hooks through the HookServer
-// interface (hookserver.go; the engine is claude/hooks), permission prompts through the
-// CanUseTool callback, in-process MCP through MCPHandler (mcp.go), other host requests through
-// HostRequests (hostrequests.go). wire.go holds the lines the SDK writes; progress.go the hook
-// events of the stream.
+// It is split by concern:
+//   - process.go starts the CLI and stops it (one stop sequence; the platform's part in
+//     process_unix.go, process_windows.go, process_linux.go and process_notlinux.go: the process
+//     group and the parent-death signal); watchdog_unix.go and killtagged_linux.go end what the
+//     CLI started when the session or the SDK's process ends; clicache.go finds the CLI that
+//     claudetest's installer cached.
+//   - framing.go reads lines and holds the one writer of stdin; reader.go is the stdout reader:
+//     it decodes each line once (claude/parser) and hands it to its consumer; inbox.go is the
+//     unbounded queue of messages for Next.
+//   - correlation.go matches the SDK's requests to their answers and joins a tool call's two
+//     permission decisions; dispatch.go serves the CLI's requests: hooks through the HookServer
+//     interface (hookserver.go; the engine is claude/hooks, which decides and encodes each
+//     answer), permission prompts through the CanUseTool callback; in-process MCP through
+//     MCPHandler (mcp.go); other host requests through HostRequests (hostrequests.go).
+//   - wire.go holds the lines the SDK writes; progress.go the hook events of the stream.
 //
-// Goroutines per transport: the stdout reader, the stderr drainer, the process waiter and the
-// supervisor (all end when the process has exited and its pipes are drained). A hook request or a
-// permission prompt is served on the reader's goroutine; one not answered within a millisecond
-// hands the reading to a new reader goroutine (reader.go's serveOnReader), and the old one ends
-// when its request does. A permission callback runs on a goroutine of its own (bounded by
-// PermissionTimeout), and so does each mcp_message and host request. Close cancels the requests
-// in flight and waits for all of them; a handler or callback that ignores its ctx may outlive
-// Close, its result dropped.
+// The path of a hook request: the reader reads the line, claude/parser decodes it, dispatch.go
+// registers it in flight and hands it to HookServer.Serve on the same goroutine, and the answer
+// the engine encoded (hooks.Result.Answer) is written on stdin by finishHook; nothing goes back.
+//
+// Goroutines per transport: the stdout reader, the stderr drainer, the process waiter (locked to
+// its OS thread for the CLI's lifetime: process.go) and the supervisor; all end when the process
+// has exited and its pipes are drained. A hook request or a permission prompt is served on the
+// reader's goroutine; one not answered within a millisecond hands the reading to a new reader
+// goroutine (a timer's: reader.go's serveOnReader), and the old one ends when its request does. A
+// handler that outlives its deadline is answered for from the goroutine of its context.AfterFunc
+// (claude/hooks). A permission callback runs on a goroutine of its own (bounded by
+// PermissionTimeout), and so does each mcp_message and host request. The end of Start's ctx closes
+// the transport from a context.AfterFunc. Close cancels the requests in flight and waits for all
+// of them; a handler or callback that ignores its ctx may outlive Close, its result dropped. The
+// watchdog is a process, not a goroutine (watchdog_unix.go).
 package subprocess
 
 import (

@@ -133,20 +133,14 @@ func (s *Session) hooksNotApplied(reg hooks.Registration, why string) error {
 	return nil
 }
 
-// hookEventSince names the hook events newer than MinCLIVersion, with the first CLI that sends
-// them: an older CLI accepts their registration and never sends them, so a guard there would
-// never run.
-var hookEventSince = map[shared.HookEvent]string{
-	shared.HookEventPreSkillShellCommand: "2.1.332",
-}
-
-// eventsTooNew decides on the events of reg that the CLI version cannot send, as hooksNotApplied
-// does for a registration the CLI did not apply: a guard there is an ErrHooksNotEnforced (unless
-// WithAllowUnenforcedHooks), another event a warning.
+// eventsTooNew decides on the events of reg that the CLI version cannot send
+// (shared.HookEvent.FirstCLIVersion), as hooksNotApplied does for a registration the CLI did not
+// apply: a guard there is an ErrHooksNotEnforced (unless WithAllowUnenforcedHooks), another event
+// a warning.
 func (s *Session) eventsTooNew(reg hooks.Registration, version string) error {
 	for _, e := range slices.Sorted(maps.Keys(reg)) {
-		since, ok := hookEventSince[shared.HookEvent(e)]
-		if !ok || (version != "" && !versionLess(version, since)) {
+		since := shared.HookEvent(e).FirstCLIVersion() // "": every supported CLI sends it
+		if since == "" || (version != "" && !versionLess(version, since)) {
 			continue
 		}
 		why := fmt.Sprintf("CLI %q predates the %s hook event (CLI %s sends it), so the hook would never run; upgrade the CLI (npm install -g @anthropic-ai/claude-code@%s)", version, e, since, MaxTestedCLIVersion)
