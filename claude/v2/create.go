@@ -35,10 +35,10 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err := o.checkPaths(); err != nil { // validate_misuse.go
 		return nil, err
 	}
-	logger := o.logger
-	if logger == nil {
-		logger = slog.Default()
+	if o.logger == nil {
+		o.logger = slog.Default() // the transport's too (optionTable's WithLogger row)
 	}
+	logger := o.logger
 	s := &Session{o: o, logger: logger, obs: newObserverRunner(o.observers, logger)}
 	s.mirror = newMirror(o.store, logger, o.mirrorTimeout(), s.SessionID, s.emit)
 	s.warnUnfiredGuard() // guards.go: one WithAllowUnenforcedHooks accepted
@@ -63,6 +63,8 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The path found goes to the transport through optionTable's WithCLIPath row.
+	o.cliPath = cliPath
 	if err := s.prepareProject(&o); err != nil { // project.go: before anything of the repository runs
 		return nil, err
 	}
@@ -70,7 +72,7 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.start(ctx, cliPath); err != nil {
+	if err := s.start(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.initialize(ctx); err != nil {
@@ -182,12 +184,11 @@ func (s *Session) synthStart() bool {
 	return s.o.synthesizeLifecycle && s.x.Has(shared.HookEventSessionStart)
 }
 
-// start starts the CLI at cliPath with the options' arguments, environment and limits
+// start starts the CLI with the options' path, arguments, environment and limits
 // (transportConfig) and the session's handlers, and, with WithContinue, learns the session id
 // the CLI chose.
-func (s *Session) start(ctx context.Context, cliPath string) error {
+func (s *Session) start(ctx context.Context) error {
 	tc := s.o.transportConfig()
-	tc.CLIPath, tc.Logger = cliPath, s.logger
 	if err := s.confineCLI(&tc); err != nil { // confine.go
 		return err
 	}

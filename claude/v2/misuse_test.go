@@ -63,7 +63,7 @@ func TestCreateSession_MisuseNamesTheOption(t *testing.T) {
 		{"model name with blanks", []v2.Option{v2.WithModel(" sonnet")}, []string{"WithModel"}},
 		{"extra args set the output format", []v2.Option{v2.WithExtraArgs("--output-format=text")}, []string{"WithExtraArgs"}},
 		{"extra args set the model", []v2.Option{v2.WithExtraArgs("--model", "x")}, []string{"WithExtraArgs", "WithModel"}},
-		{"extra args skip permissions", []v2.Option{v2.WithExtraArgs("--dangerously-skip-permissions")}, []string{"WithAllowBypassPermissions", "WithExtraArgs", "WithPermissionMode"}},
+		{"extra args skip permissions", []v2.Option{v2.WithExtraArgs("--dangerously-skip-permissions")}, []string{"WithExtraArgs", "WithPermissionMode"}},
 		{"negative max turns", []v2.Option{v2.WithMaxTurns(-1)}, []string{"WithMaxTurns"}},
 		{"zero hook timeout", []v2.Option{v2.WithHookTimeout(0)}, []string{"WithHookTimeout"}},
 		{"negative permission timeout", []v2.Option{v2.WithPermissionTimeout(-1)}, []string{"WithPermissionTimeout"}},

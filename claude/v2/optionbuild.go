@@ -6,6 +6,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -18,13 +19,17 @@ import (
 // The builders below walk optionTable (optiontable.go): each puts the values of the rows of its
 // destination where the CLI or the transport reads them.
 
+// protocolArgs are the arguments of the protocol the SDK speaks (stream-json both ways), first
+// on every command line; WithExtraArgs may not repeat them (ownedFlags).
+var protocolArgs = []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
+
 // args returns the CLI's arguments: the protocol's, then the toArgv rows' in table order. Every
 // value goes in the same argument as its flag ("--model=x"), which the CLI's parser (commander.js,
 // and the CLI's own pre-scan of its arguments) reads as that flag's value whatever it holds: a
 // value such as "--dangerously-skip-permissions" can never be read as a flag of its own.
 // WithExtraArgs are passed as given, last.
 func (o *config) args() []string {
-	a := []string{"--output-format=stream-json", "--verbose", "--input-format=stream-json"}
+	a := slices.Clone(protocolArgs)
 	for _, r := range optionTable {
 		if r.argv != nil {
 			a = append(a, r.argv(o)...)

@@ -28,8 +28,14 @@ type optionRow struct {
 	// options are the With* functions, as a user writes them; several when they feed one value.
 	options string
 	to      destination
-	// key is the flag, settings key, initialize field, variable or Config field.
+	// key is the flag, settings key, initialize field, variable or Config field. A flag's key
+	// starts with the flag's name, e.g. "--add-dir (once each)" (flagName).
 	key string
+	// owned marks a flag whose value the session reports or relies on: WithExtraArgs may not pass
+	// it (nor one of its aliases) again, as the CLI would take the last value (checkExtraArgs).
+	owned bool
+	// aliases are the other spellings the CLI reads as the same flag.
+	aliases []string
 
 	argv      func(o *config) []string
 	env       func(o *config) []string
@@ -48,18 +54,19 @@ type optionRow struct {
 //
 // To add an option: write its With* (setting fields of config, and nothing else) in the file
 // of its topic (options.go lists them) with a doc comment that states "Default: ...", check its value in validate.go, add a row here with the
-// function for its destination, and a case to optionCases (optiontable_test.go); then run
+// function for its destination (a flag the session reports or relies on is owned: WithExtraArgs
+// may not pass it), and a case to optionCases (optiontable_test.go); then run
 // `go generate ./claude/v2`.
 var optionTable = []optionRow{
 	// The CLI's arguments, in this order.
-	{options: "WithModel", to: toArgv, key: "--model", argv: func(o *config) []string { return flag("--model", o.model) }},
-	{options: "WithSystemPrompt, WithClaudeCodeSystemPrompt", to: toArgv, key: "--system-prompt", argv: func(o *config) []string {
+	{options: "WithModel", to: toArgv, key: "--model", owned: true, argv: func(o *config) []string { return flag("--model", o.model) }},
+	{options: "WithSystemPrompt, WithClaudeCodeSystemPrompt", to: toArgv, key: "--system-prompt", owned: true, argv: func(o *config) []string {
 		if sp, ok := o.systemPromptArg(); ok {
 			return []string{"--system-prompt=" + sp}
 		}
 		return nil
 	}},
-	{options: "WithAppendSystemPrompt", to: toArgv, key: "--append-system-prompt", argv: func(o *config) []string {
+	{options: "WithAppendSystemPrompt", to: toArgv, key: "--append-system-prompt", owned: true, argv: func(o *config) []string {
 		return flag("--append-system-prompt", o.appendSystemPrompt)
 	}},
 	// CLI 2.1.330 records a conversation's system prompt at its first request and reuses it on
@@ -71,27 +78,27 @@ var optionTable = []optionRow{
 		}
 		return nil
 	}},
-	{options: "WithAllowedTools, WithSkills, WithAllSkills", to: toArgv, key: "--allowedTools", argv: func(o *config) []string {
+	{options: "WithAllowedTools, WithSkills, WithAllSkills", to: toArgv, key: "--allowedTools", owned: true, aliases: []string{"--allowed-tools"}, argv: func(o *config) []string {
 		return flag("--allowedTools", strings.Join(o.allowedTools, ","))
 	}},
-	{options: "WithDisallowedTools", to: toArgv, key: "--disallowedTools", argv: func(o *config) []string {
+	{options: "WithDisallowedTools", to: toArgv, key: "--disallowedTools", owned: true, aliases: []string{"--disallowed-tools"}, argv: func(o *config) []string {
 		return flag("--disallowedTools", strings.Join(o.disallowedTools, ","))
 	}},
-	{options: "WithPermissionMode", to: toArgv, key: "--permission-mode", argv: func(o *config) []string { return flag("--permission-mode", string(o.permissionMode)) }},
-	{options: "WithMaxTurns", to: toArgv, key: "--max-turns", argv: func(o *config) []string { return intFlag("--max-turns", o.maxTurns) }},
+	{options: "WithPermissionMode", to: toArgv, key: "--permission-mode", owned: true, aliases: []string{"--dangerously-skip-permissions"}, argv: func(o *config) []string { return flag("--permission-mode", string(o.permissionMode)) }},
+	{options: "WithMaxTurns", to: toArgv, key: "--max-turns", owned: true, argv: func(o *config) []string { return intFlag("--max-turns", o.maxTurns) }},
 	{options: "WithAdditionalDirs", to: toArgv, key: "--add-dir (once each)", argv: func(o *config) []string { return repeated("--add-dir", o.additionalDirs) }},
 	{options: "WithResume", to: toArgv, key: "--resume", argv: func(o *config) []string { return flag("--resume", o.resume) }},
 	{options: "WithContinue", to: toArgv, key: "--continue", argv: func(o *config) []string { return onOff("--continue", o.continueSession) }},
 	{options: "WithForkSession", to: toArgv, key: "--fork-session", argv: func(o *config) []string { return onOff("--fork-session", o.forkSession) }},
 	{options: "WithResumeAt", to: toArgv, key: "--resume-session-at", argv: func(o *config) []string { return flag("--resume-session-at", o.resumeAt) }},
 	{options: "WithSessionStore", to: toArgv, key: "--session-mirror", argv: func(o *config) []string { return onOff("--session-mirror", o.store != nil) }},
-	{options: "WithSessionID", to: toArgv, key: "--session-id", argv: func(o *config) []string { return flag("--session-id", o.sessionID) }},
-	{options: "WithSettings, WithCommandHooks, WithPromptHooks, WithSandbox", to: toArgv, key: "--settings (the merged settings' temporary file)", argv: func(o *config) []string {
+	{options: "WithSessionID", to: toArgv, key: "--session-id", owned: true, argv: func(o *config) []string { return flag("--session-id", o.sessionID) }},
+	{options: "WithSettings, WithCommandHooks, WithPromptHooks, WithSandbox", to: toArgv, key: "--settings (the merged settings' temporary file)", owned: true, argv: func(o *config) []string {
 		return flag("--settings", o.settings)
 	}},
 	{options: "WithIncludePartialMessages", to: toArgv, key: "--include-partial-messages", argv: func(o *config) []string { return onOff("--include-partial-messages", o.includePartial) }},
 	{options: "WithHookEvents", to: toArgv, key: "--include-hook-events", argv: func(o *config) []string { return onOff("--include-hook-events", o.hookEvents) }},
-	{options: "WithCanUseTool", to: toArgv, key: "--permission-prompt-tool=stdio", argv: func(o *config) []string { return onOff("--permission-prompt-tool=stdio", o.canUseTool != nil) }},
+	{options: "WithCanUseTool", to: toArgv, key: "--permission-prompt-tool=stdio", owned: true, argv: func(o *config) []string { return onOff("--permission-prompt-tool=stdio", o.canUseTool != nil) }},
 	// The external servers come in initialize (mcp.go).
 	{options: "WithMCPStdioServer, WithMCPSSEServer, WithMCPHTTPServer", to: toArgv, key: "--await-initialize", argv: func(o *config) []string {
 		return onOff("--await-initialize", len(o.mcpExternal) > 0)
@@ -120,7 +127,7 @@ var optionTable = []optionRow{
 	}},
 	{options: "WithMainAgent", to: toArgv, key: "--agent", argv: func(o *config) []string { return flag("--agent", o.mainAgent) }},
 	{options: "WithPluginDirs", to: toArgv, key: "--plugin-dir (once each)", argv: func(o *config) []string { return repeated("--plugin-dir", o.pluginDirs) }},
-	{options: "WithPermissionPromptTool", to: toArgv, key: "--permission-prompt-tool", argv: func(o *config) []string { return flag("--permission-prompt-tool", o.promptTool) }},
+	{options: "WithPermissionPromptTool", to: toArgv, key: "--permission-prompt-tool", owned: true, argv: func(o *config) []string { return flag("--permission-prompt-tool", o.promptTool) }},
 	{options: "WithSettingSources, WithTrustedProject", to: toArgv, key: "--setting-sources (user unless the project is loaded)", argv: func(o *config) []string {
 		src := o.effectiveSources()
 		s := make([]string, len(src))
@@ -225,6 +232,46 @@ var optionTable = []optionRow{
 	{options: "WithSessionStore", to: toSDK, key: "the transcript mirror (store.go)"},
 	{options: "WithVerbatimPrompts", to: toSDK, key: "client_composed on every user message"},
 }
+
+// flagName is the name of a toArgv row's flag: its key up to "=" or " " ("" for a row that sets
+// no flag of its own, e.g. WithExtraArgs's).
+func (r optionRow) flagName() string {
+	if r.to != toArgv || !strings.HasPrefix(r.key, "--") {
+		return ""
+	}
+	name, _, _ := strings.Cut(r.key, " ")
+	name, _, _ = strings.Cut(name, "=")
+	return name
+}
+
+// ownedFlag says who sets a flag that WithExtraArgs may not pass: the SDK's protocol
+// (protocolArgs) or the options of the owned rows of optionTable; flag is the name the row
+// gives (an alias's canonical name).
+type ownedFlag struct{ flag, options string }
+
+// ownedFlags maps each flag WithExtraArgs may not pass, and each alias of one, to who sets it;
+// it is derived from protocolArgs and optionTable.
+var ownedFlags = func() map[string]ownedFlag {
+	m := map[string]ownedFlag{}
+	for _, a := range protocolArgs {
+		name, _, _ := strings.Cut(a, "=")
+		m[name] = ownedFlag{flag: name}
+	}
+	for _, r := range optionTable {
+		if !r.owned {
+			continue
+		}
+		name := r.flagName()
+		opts := strings.ReplaceAll(r.options, ", ", " or ")
+		if prev, ok := m[name]; ok { // two rows set one flag (--permission-prompt-tool)
+			opts = prev.options + " or " + opts
+		}
+		for _, n := range append([]string{name}, r.aliases...) {
+			m[n] = ownedFlag{flag: name, options: opts}
+		}
+	}
+	return m
+}()
 
 // flag returns name=value, or nothing for an empty value.
 func flag(name, value string) []string {

@@ -2,6 +2,7 @@ package v2
 
 import (
 	"context"
+	"errors"
 	goflag "flag"
 	"fmt"
 	"go/ast"
@@ -376,3 +377,52 @@ func TestOptionsDocTable(t *testing.T) {
 type stubMCPServer struct{}
 
 func (stubMCPServer) NewMCPBridge(*slog.Logger) MCPBridge { return nil }
+
+// TestOwnedFlagsFromTable checks the flags WithExtraArgs may not pass, derived from optionTable:
+// every owned row's flag and alias is refused naming the row's option, the protocol's flags are
+// refused, and a flag the table does not own passes (the real-CLI tests pass --resume and
+// --managed-settings raw).
+func TestOwnedFlagsFromTable(t *testing.T) {
+	refused := func(arg string) string {
+		t.Helper()
+		o := newConfig([]Option{WithExtraArgs(arg + "=x")})
+		err := o.validate()
+		var oe *OptionError
+		if err == nil || !errors.As(err, &oe) || oe.Option != "WithExtraArgs" {
+			return ""
+		}
+		return oe.Problem
+	}
+	for _, r := range optionTable {
+		name := r.flagName()
+		if r.to == toArgv && r.argv != nil && name != "" {
+			for _, a := range r.argv(ptr(newConfig(optionCases[r.options+"|"+r.key].opts))) {
+				if a != name && !strings.HasPrefix(a, name+"=") {
+					t.Errorf("row %q: argument %q is not its flag %s", r.options, a, name)
+				}
+			}
+		}
+		if !r.owned {
+			continue
+		}
+		for _, f := range append([]string{name}, r.aliases...) {
+			first, _, _ := strings.Cut(r.options, ", ")
+			if p := refused(f); !strings.Contains(p, first) {
+				t.Errorf("WithExtraArgs(%q): %q, want a refusal naming %s", f, p, first)
+			}
+		}
+	}
+	for _, a := range protocolArgs {
+		name, _, _ := strings.Cut(a, "=")
+		if refused(name) == "" {
+			t.Errorf("WithExtraArgs(%q) is not refused", name)
+		}
+	}
+	for _, f := range []string{"--resume", "--managed-settings", "--mcp-config", "--debug-to-stderr"} {
+		if p := refused(f); p != "" {
+			t.Errorf("WithExtraArgs(%q) refused: %s", f, p)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

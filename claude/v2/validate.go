@@ -102,12 +102,16 @@ func (o *config) checkValues() error {
 // duration or size) and the hook matchers of events that have nothing to match.
 func (o *config) checkFlagsAndLimits() error {
 	for _, a := range o.extraArgs {
-		flag, _, _ := strings.Cut(a, "=")
-		if use, ok := sdkFlags[flag]; ok {
-			if use == "" {
-				return optionErr("WithExtraArgs", "%q: the SDK sets %s itself (it speaks stream-json); drop it", a, flag)
-			}
-			return optionErr("WithExtraArgs", "%q: the SDK sets %s itself; use %s", a, flag, use)
+		name, _, _ := strings.Cut(a, "=")
+		owner, ok := ownedFlags[name] // optiontable.go
+		switch {
+		case !ok:
+		case owner.options == "":
+			return optionErr("WithExtraArgs", "%q: the SDK sets %s itself (it speaks stream-json); drop it", a, name)
+		case owner.flag != name:
+			return optionErr("WithExtraArgs", "%q: the CLI reads it as %s, which the SDK sets itself; use %s", a, owner.flag, owner.options)
+		default:
+			return optionErr("WithExtraArgs", "%q: the SDK sets %s itself; use %s", a, name, owner.options)
 		}
 	}
 	for _, d := range []struct {

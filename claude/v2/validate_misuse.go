@@ -32,28 +32,6 @@ func optionErr(option, format string, args ...any) *OptionError {
 	return &OptionError{Option: option, Problem: fmt.Sprintf(format, args...)}
 }
 
-// sdkFlags are the CLI flags the SDK sets itself, by the option that sets them ("": none may):
-// WithExtraArgs may
-// not repeat them, as a second value would change the protocol the SDK speaks or override a
-// setting the session reports (the CLI takes the last).
-var sdkFlags = map[string]string{
-	"--output-format":                "",
-	"--input-format":                 "",
-	"--permission-prompt-tool":       "WithCanUseTool or WithPermissionPromptTool",
-	"--session-id":                   "WithSessionID",
-	"--settings":                     "WithSettings",
-	"--model":                        "WithModel",
-	"--permission-mode":              "WithPermissionMode",
-	"--max-turns":                    "WithMaxTurns",
-	"--system-prompt":                "WithSystemPrompt",
-	"--append-system-prompt":         "WithAppendSystemPrompt",
-	"--allowedTools":                 "WithAllowedTools",
-	"--allowed-tools":                "WithAllowedTools",
-	"--disallowedTools":              "WithDisallowedTools",
-	"--disallowed-tools":             "WithDisallowedTools",
-	"--dangerously-skip-permissions": "WithPermissionMode(PermissionModeBypassPermissions) with WithAllowBypassPermissions",
-}
-
 // checkPaths checks that the directories the options name are there: WithCwd (the CLI would
 // fail to start with "fork/exec <cli>: no such file or directory", naming the CLI instead) and
 // WithAdditionalDirs. CreateSession runs it after validate, which looks at no file.
