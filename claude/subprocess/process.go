@@ -2,6 +2,7 @@ package subprocess
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -84,12 +85,14 @@ func newProcessTag() string {
 // process is the CLI process: its pipes, its waiter and its one stop sequence. The transport reads
 // stdout and stderr; the process only owns their ends.
 type process struct {
-	cmd    *exec.Cmd
-	tag    string        // see newProcessTag
-	stdin  *os.File      // written by the transport's lineWriter
-	stdout *os.File      // read by the transport's reader
-	stderr *os.File      // read by drainStderr
-	exited chan struct{} // closed when Wait has returned
+	cmd *exec.Cmd // nil for a process started by Config.Spawner
+	// spawned is Config.Spawner's process, else nil.
+	spawned Process
+	tag     string        // see newProcessTag
+	stdin   *os.File      // written by the transport's lineWriter
+	stdout  *os.File      // read by the transport's reader
+	stderr  *os.File      // read by drainStderr
+	exited  chan struct{} // closed when Wait has returned
 	// waitErr is Wait's error, set before exited is closed.
 	waitErr error
 	stopMu  sync.Mutex // serialises stop
@@ -100,7 +103,7 @@ type process struct {
 
 // startProcess starts the CLI with pipes on its stdin, stdout and stderr. Its waiter goroutine
 // closes exited when the CLI has exited.
-func startProcess(cfg Config) (*process, error) {
+func startProcess(ctx context.Context, cfg Config) (*process, error) {
 	var files []*os.File // every pipe end, closed on failure
 	pipe := func() (r, w *os.File, err error) {
 		r, w, err = os.Pipe()
@@ -127,13 +130,22 @@ func startProcess(cfg Config) (*process, error) {
 	if err != nil {
 		return fail(fmt.Errorf("subprocess: stderr pipe: %w", err))
 	}
+	tag := newProcessTag()
+	env := append(childenv.Build(cfg.BaseEnv, cfg.Env), tag+"=1")
+	if cfg.Spawner != nil {
+		p := &process{tag: tag, stdin: inW, stdout: outR, stderr: errR, exited: make(chan struct{})}
+		c := SpawnCommand{Path: cfg.CLIPath, Args: cfg.Args, Dir: cfg.Dir, Env: env, Stdin: inR, Stdout: outW, Stderr: errW}
+		if err := p.spawn(ctx, cfg, c, []*os.File{inR, outW, errW}); err != nil {
+			return fail(err)
+		}
+		return p, nil
+	}
 	cmd := exec.Command(cfg.CLIPath, cfg.Args...)
 	if len(cfg.Wrapper) > 0 {
 		cmd = exec.Command(cfg.Wrapper[0], append(append(append([]string{}, cfg.Wrapper[1:]...), cfg.CLIPath), cfg.Args...)...)
 	}
 	cmd.Dir = cfg.Dir
-	tag := newProcessTag()
-	cmd.Env = append(childenv.Build(cfg.BaseEnv, cfg.Env), tag+"=1")
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	procgroup.Own(cmd)        // so that the stop sequence reaches the tools the CLI started
 	setParentDeathSignal(cmd) // so that the CLI ends when this process dies (Linux)
@@ -195,11 +207,11 @@ func (p *process) stop(grace time.Duration, closeStdin func()) {
 	if p.waitExited(grace) {
 		return
 	}
-	procgroup.Terminate(p.cmd.Process)
+	p.terminate()
 	if p.waitExited(grace) {
 		return
 	}
-	procgroup.Kill(p.cmd.Process)
+	p.kill()
 	<-p.exited
 }
 
@@ -207,11 +219,30 @@ func (p *process) stop(grace time.Duration, closeStdin func()) {
 // process group, and (on Linux) every process with the transport's tag in its environment,
 // wherever it went (CLI 2.1.330 starts Bash commands with setsid, out of reach of the group).
 func (p *process) killDescendants() {
-	procgroup.Kill(p.cmd.Process)
+	p.kill()
 	killTagged(p.tag)
 	if p.watchdog != nil {
 		p.watchdog.Close()
 	}
+}
+
+// terminate asks the CLI (and its process group) to end; a spawned CLI gets terminateSignal.
+func (p *process) terminate() {
+	if p.spawned != nil {
+		_ = p.spawned.Signal(terminateSignal)
+		return
+	}
+	procgroup.Terminate(p.cmd.Process)
+}
+
+// kill ends the CLI (and its process group) now; a spawned CLI gets os.Kill, which a Process
+// that has exited ignores.
+func (p *process) kill() {
+	if p.spawned != nil {
+		_ = p.spawned.Signal(os.Kill)
+		return
+	}
+	procgroup.Kill(p.cmd.Process)
 }
 
 // exitError turns Wait's error into the transport's: nil for a clean exit, else a *ProcessError

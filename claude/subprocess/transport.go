@@ -73,6 +73,10 @@ type Config struct {
 	// sandbox), with Dir, the environment, the pipes and the process group the CLI would have had.
 	// Default: none.
 	Wrapper []string
+	// Spawner, if set, starts the CLI instead of the transport (see Spawner): a container, a
+	// remote host, a process of the program's own making. It excludes Wrapper and Confine.
+	// Default: nil, the transport starts CLIPath as a local child process.
+	Spawner Spawner
 	// Confine, if set, confines the CLI (claude/internal/confine): it runs on the OS thread that
 	// starts the CLI, just before the start, and restricts that thread, so that the CLI and
 	// everything it starts inherit the restriction while the rest of the process stays free. That
@@ -188,6 +192,9 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	if cfg.CLIPath == "" {
 		return nil, errors.New("subprocess: Config.CLIPath is empty")
 	}
+	if cfg.Spawner != nil && (len(cfg.Wrapper) > 0 || cfg.Confine != nil) {
+		return nil, errors.New("subprocess: Config.Spawner excludes Wrapper and Confine (the transport cannot wrap or confine a process it does not start)")
+	}
 	setDefault(&cfg.MaxLineSize, DefaultMaxLineSize)
 	setDefault(&cfg.StderrTail, DefaultStderrTail)
 	setDefault(&cfg.CloseGrace, DefaultCloseGrace)
@@ -201,7 +208,7 @@ func Start(ctx context.Context, cfg Config) (*Transport, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := startProcess(cfg)
+	p, err := startProcess(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/policy"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 // config holds every setting of a session: each With* sets fields here and does nothing else;
@@ -26,6 +27,10 @@ type config struct {
 	// fileCheckpointing sets FileCheckpointingEnv (WithFileCheckpointing).
 	fileCheckpointing bool
 	extraArgs         []string
+
+	// spawner is WithSpawner's (spawn.go); spawnerGiven says it was given, nil or not.
+	spawner      subprocess.Spawner
+	spawnerGiven bool
 
 	// traceContext is WithTraceContext's inject; traceCtx the ctx it reads, CreateSession's (set
 	// by prepare; nil before).

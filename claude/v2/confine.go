@@ -71,6 +71,9 @@ func (s *Session) confineCLI(tc *subprocess.Config) error {
 	if len(s.o.wrapper) > 0 {
 		return fail(errors.New("WithWrapper: the wrapper, not the CLI, would be confined"))
 	}
+	if s.o.spawner != nil {
+		return fail(errSpawnerConfinement)
+	}
 	spec := confineSpec(pols, s.cwd, s.o.baseEnv, s.o.env)
 	plan, err := confine.Prepare(spec)
 	if err != nil {

@@ -83,7 +83,7 @@ func (o *config) transportConfig() subprocess.Config {
 // findCLI returns the CLI's path: with WithWrapper, WithCLIPath as given (or "claude"), for the
 // wrapper to find; else subprocess.FindCLI's.
 func findCLI(o *config) (string, error) {
-	if len(o.wrapper) > 0 {
+	if len(o.wrapper) > 0 || o.spawner != nil {
 		if o.cliPath != "" {
 			return o.cliPath, nil
 		}

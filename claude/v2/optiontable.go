@@ -203,6 +203,7 @@ var optionTable = []optionRow{
 	// The transport (subprocess.Config).
 	{options: "WithCLIPath", to: toTransport, key: "CLIPath (looked up on PATH unless WithWrapper)", transport: func(o *config, tc *subprocess.Config) { tc.CLIPath = o.cliPath }},
 	{options: "WithWrapper", to: toTransport, key: "Wrapper", transport: func(o *config, tc *subprocess.Config) { tc.Wrapper = o.wrapper }},
+	{options: "WithSpawner", to: toTransport, key: "Spawner", transport: func(o *config, tc *subprocess.Config) { tc.Spawner = o.spawner }},
 	{options: "WithCwd", to: toTransport, key: "Dir", transport: func(o *config, tc *subprocess.Config) { tc.Dir = o.cwd }},
 	{options: "WithBaseEnv", to: toTransport, key: "BaseEnv", transport: func(o *config, tc *subprocess.Config) { tc.BaseEnv = o.baseEnv }},
 	{options: "WithCanUseTool", to: toTransport, key: "CanUseTool", transport: func(o *config, tc *subprocess.Config) { tc.CanUseTool = o.canUseTool }},

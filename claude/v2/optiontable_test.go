@@ -23,6 +23,7 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/policy"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	"github.com/hookwire/agent-sdk-go/claude/subprocess"
 )
 
 var update = goflag.Bool("update", false, "rewrite docs/OPTIONS.md's generated option table")
@@ -129,7 +130,10 @@ var optionCases = map[string]optionCase{
 
 	// transport
 	"WithCLIPath|CLIPath (looked up on PATH unless WithWrapper)": {opts: []Option{WithCLIPath("/opt/claude")}, want: "CLIPath:/opt/claude "},
-	"WithWrapper|Wrapper":                     {opts: []Option{WithWrapper("ssh", "box")}, want: "Wrapper:[ssh box]"},
+	"WithWrapper|Wrapper": {opts: []Option{WithWrapper("ssh", "box")}, want: "Wrapper:[ssh box]"},
+	"WithSpawner|Spawner": {opts: []Option{WithSpawner(subprocess.SpawnFunc(func(context.Context, subprocess.SpawnCommand) (subprocess.Process, error) {
+		return nil, nil
+	}))}, want: "Spawner:0x"},
 	"WithCwd|Dir":                             {opts: []Option{WithCwd("/work/p")}, want: "Dir:/work/p "},
 	"WithBaseEnv|BaseEnv":                     {opts: []Option{WithBaseEnv("HOME=/h")}, want: "BaseEnv:[HOME=/h]"},
 	"WithCanUseTool|CanUseTool":               {opts: []Option{WithCanUseTool(allowAll)}, want: "CanUseTool:0x"},

@@ -89,7 +89,7 @@ func (s *Session) startFailed(ctx context.Context, cliPath string, err error) er
 			se.Err = errors.Join(err, pe)
 		}
 	}
-	if len(s.o.wrapper) == 0 {
+	if len(s.o.wrapper) == 0 && s.o.spawner == nil {
 		se.Version = probeVersion(ctx, cliPath)
 	}
 	return se

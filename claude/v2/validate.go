@@ -41,6 +41,7 @@ func (o *config) validate() error {
 		(*config).checkUserInput,
 		(*config).checkMCPSettings,
 		(*config).checkDeclarations,
+		(*config).checkSpawner, // spawn.go
 	} {
 		if err := check(o); err != nil {
 			return err
