@@ -24,17 +24,17 @@ func (o *config) validate() error {
 		(*config).checkValues,
 		(*config).checkFlagsAndLimits,
 		(*config).checkSettingsHooks,
-		(*config).checkPermissionMode,
+		(*config).checkPermissions,
 		(*config).checkGuardsCanFire, // guards.go
 		(*config).checkMCPServers,
 		(*config).checkSession,
-		(*config).checkPromptChoices,
+		(*config).checkResume,
+		(*config).checkSystemPrompt,
 		(*config).checkOutputSchema,
-		(*config).checkModelControls,
+		(*config).checkModel,
+		(*config).checkThinking,
 		(*config).checkAgents,
-		(*config).checkSourcesAndPlugins,
-		(*config).checkExtras,
-		(*config).checkResumeDropsTurn,
+		(*config).checkSettingsSources,
 		(*config).checkToolAliases,
 		(*config).checkSandbox,
 		(*config).checkSkills,
@@ -170,8 +170,15 @@ func (o *config) checkSettingsHooks() error {
 	return nil
 }
 
-// checkPermissionMode checks WithPermissionMode.
-func (o *config) checkPermissionMode() error {
+// checkPermissions checks WithPermissionMode, and who answers permission prompts: WithCanUseTool,
+// WithPermissionPromptTool or nobody (WithoutPermissionPrompts), one of them.
+func (o *config) checkPermissions() error {
+	if o.promptTool != "" && o.canUseTool != nil {
+		return errors.New("v2: WithPermissionPromptTool and WithCanUseTool exclude each other")
+	}
+	if o.noPrompts && (o.canUseTool != nil || o.promptTool != "") {
+		return errors.New("v2: WithoutPermissionPrompts excludes WithCanUseTool and WithPermissionPromptTool")
+	}
 	modes := []PermissionMode{PermissionModeDefault, PermissionModeAcceptEdits, PermissionModeBypassPermissions,
 		PermissionModeDontAsk, PermissionModePlan, PermissionModeAuto}
 	if o.permissionMode == "" || slices.Contains(modes, o.permissionMode) {
@@ -211,7 +218,7 @@ func (o *config) checkMCPServers() error {
 }
 
 // checkSession checks how the session starts: hook enforcement, and new, resumed, continued or
-// forked, with ids that are UUIDs.
+// forked, with ids that are UUIDs; a transcript to mirror.
 func (o *config) checkSession() error {
 	if o.strictHooks && o.allowUnenforced {
 		return errors.New("v2: WithStrictHooks and WithAllowUnenforcedHooks exclude each other")
@@ -225,6 +232,18 @@ func (o *config) checkSession() error {
 	if o.sessionID != "" && (o.resume != "" || o.continueSession) && !o.forkSession {
 		return errors.New("v2: WithSessionID needs a new session (or WithForkSession)")
 	}
+	if o.sessionID != "" && !isUUID(o.sessionID) {
+		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
+	}
+	if o.noPersist && o.store != nil {
+		return errors.New("v2: WithoutSessionPersistence and WithSessionStore exclude each other: no transcript is written to mirror")
+	}
+	return nil
+}
+
+// checkResume checks where a resumed session resumes: WithResume, WithResumeAt and
+// WithResumeDropsTurn, each needing the one before, with ids that are UUIDs.
+func (o *config) checkResume() error {
 	if o.resume != "" && !isUUID(o.resume) {
 		return &SessionIDError{Option: "WithResume", ID: o.resume}
 	}
@@ -236,20 +255,29 @@ func (o *config) checkSession() error {
 			return &SessionIDError{Option: "WithResumeAt", ID: o.resumeAt}
 		}
 	}
-	if o.sessionID != "" && !isUUID(o.sessionID) {
-		return &SessionIDError{Option: "WithSessionID", ID: o.sessionID}
+	if o.dropsTurn != "" {
+		if o.resumeAt == "" {
+			return errors.New("v2: WithResumeDropsTurn needs WithResumeAt")
+		}
+		if !isUUID(o.dropsTurn) {
+			return &SessionIDError{Option: "WithResumeDropsTurn", ID: o.dropsTurn}
+		}
 	}
 	return nil
 }
 
-// checkPromptChoices checks the options that exclude each other: the system prompt's source,
-// who answers permission prompts.
-func (o *config) checkPromptChoices() error {
+// checkSystemPrompt checks the system prompt's source: WithSystemPrompt, WithSystemPromptFile or
+// the CLI's own (WithClaudeCodeSystemPrompt), one of them; WithExcludeDynamicSections needs the
+// CLI's own.
+func (o *config) checkSystemPrompt() error {
 	if o.claudeCode && o.systemPrompt != nil {
 		return errors.New("v2: WithClaudeCodeSystemPrompt and WithSystemPrompt exclude each other")
 	}
-	if o.promptTool != "" && o.canUseTool != nil {
-		return errors.New("v2: WithPermissionPromptTool and WithCanUseTool exclude each other")
+	if o.systemPromptFile != "" && (o.systemPrompt != nil || o.claudeCode) {
+		return errors.New("v2: WithSystemPromptFile excludes WithSystemPrompt and WithClaudeCodeSystemPrompt")
+	}
+	if o.excludeDynamic && (o.systemPrompt != nil || o.systemPromptFile != "" || !o.claudeCode && !o.appendGiven) {
+		return errors.New("v2: WithExcludeDynamicSections needs the CLI's own system prompt (WithClaudeCodeSystemPrompt)")
 	}
 	return nil
 }
@@ -276,9 +304,8 @@ func (o *config) checkOutputSchema() error {
 	return nil
 }
 
-// checkModelControls checks the budget, the lists of names, the fallback models, effort and
-// thinking.
-func (o *config) checkModelControls() error {
+// checkModel checks the budget, the lists of names, the fallback models and effort.
+func (o *config) checkModel() error {
 	if o.maxBudgetUSD < 0 || math.IsNaN(o.maxBudgetUSD) || math.IsInf(o.maxBudgetUSD, 0) {
 		return fmt.Errorf("v2: WithMaxBudgetUSD(%v): must be positive and finite", o.maxBudgetUSD)
 	}
@@ -300,14 +327,29 @@ func (o *config) checkModelControls() error {
 	if efforts := []Effort{EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax}; o.effort != "" && !slices.Contains(efforts, o.effort) {
 		return fmt.Errorf("v2: WithEffort(%q): unknown effort level%s", o.effort, didYouMean(string(o.effort), efforts))
 	}
+	if o.taskBudget < 0 {
+		return errors.New("v2: WithTaskBudget must be positive")
+	}
+	return nil
+}
+
+// checkThinking checks extended thinking: WithThinking or WithMaxThinkingTokens, one of them, and
+// WithThinkingDisplay.
+func (o *config) checkThinking() error {
 	if modes := []ThinkingMode{ThinkingAdaptive, ThinkingDisabled}; o.thinking != "" && !slices.Contains(modes, o.thinking) {
 		return fmt.Errorf("v2: WithThinking(%q): unknown thinking mode%s", o.thinking, didYouMean(string(o.thinking), modes))
 	}
-	if o.maxThinking < 0 || o.taskBudget < 0 {
-		return errors.New("v2: WithMaxThinkingTokens and WithTaskBudget must be positive")
+	if o.maxThinking < 0 {
+		return errors.New("v2: WithMaxThinkingTokens must be positive")
 	}
 	if o.thinking != "" && o.maxThinking > 0 {
 		return errors.New("v2: WithThinking and WithMaxThinkingTokens exclude each other")
+	}
+	if modes := []ThinkingDisplay{ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights}; o.thinkingDisplay != "" && !slices.Contains(modes, o.thinkingDisplay) {
+		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode%s", o.thinkingDisplay, didYouMean(string(o.thinkingDisplay), modes))
+	}
+	if o.thinkingDisplay != "" && o.thinking == ThinkingDisabled {
+		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
 	}
 	return nil
 }
@@ -333,8 +375,9 @@ func (o *config) checkAgents() error {
 	return nil
 }
 
-// checkSourcesAndPlugins checks WithSettingSources, WithPluginDirs and WithWrapper.
-func (o *config) checkSourcesAndPlugins() error {
+// checkSettingsSources checks where settings come from: WithSettingSources, WithProjectConfigRoot,
+// WithManagedSettings, WithPluginDirs; and WithWrapper.
+func (o *config) checkSettingsSources() error {
 	sources := []SettingSource{SettingSourceUser, SettingSourceProject, SettingSourceLocal}
 	for _, s := range o.settingSources {
 		if !slices.Contains(sources, s) {
@@ -346,27 +389,6 @@ func (o *config) checkSourcesAndPlugins() error {
 			return errors.New("v2: WithPluginDirs: empty path")
 		}
 	}
-	if len(o.wrapper) > 0 && o.wrapper[0] == "" {
-		return errors.New("v2: WithWrapper: empty command")
-	}
-	return nil
-}
-
-// checkExtras checks the smaller options of the official SDKs (extras.go) that exclude others or
-// take a constrained value.
-func (o *config) checkExtras() error {
-	if o.noPersist && o.store != nil {
-		return errors.New("v2: WithoutSessionPersistence and WithSessionStore exclude each other: no transcript is written to mirror")
-	}
-	if o.systemPromptFile != "" && (o.systemPrompt != nil || o.claudeCode) {
-		return errors.New("v2: WithSystemPromptFile excludes WithSystemPrompt and WithClaudeCodeSystemPrompt")
-	}
-	if modes := []ThinkingDisplay{ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingDisplayHighlights}; o.thinkingDisplay != "" && !slices.Contains(modes, o.thinkingDisplay) {
-		return fmt.Errorf("v2: WithThinkingDisplay(%q): unknown display mode%s", o.thinkingDisplay, didYouMean(string(o.thinkingDisplay), modes))
-	}
-	if o.thinkingDisplay != "" && o.thinking == ThinkingDisabled {
-		return errors.New("v2: WithThinkingDisplay and WithThinking(ThinkingDisabled) exclude each other")
-	}
 	if o.configRoot != "" && !filepath.IsAbs(o.configRoot) {
 		return fmt.Errorf("v2: WithProjectConfigRoot(%q): not an absolute path", o.configRoot)
 	}
@@ -375,24 +397,8 @@ func (o *config) checkExtras() error {
 			return fmt.Errorf("v2: WithManagedSettings: %w", err)
 		}
 	}
-	if o.noPrompts && (o.canUseTool != nil || o.promptTool != "") {
-		return errors.New("v2: WithoutPermissionPrompts excludes WithCanUseTool and WithPermissionPromptTool")
-	}
-	return nil
-}
-
-// checkResumeDropsTurn checks WithResumeDropsTurn and WithExcludeDynamicSections.
-func (o *config) checkResumeDropsTurn() error {
-	if o.dropsTurn != "" {
-		if o.resumeAt == "" {
-			return errors.New("v2: WithResumeDropsTurn needs WithResumeAt")
-		}
-		if !isUUID(o.dropsTurn) {
-			return &SessionIDError{Option: "WithResumeDropsTurn", ID: o.dropsTurn}
-		}
-	}
-	if o.excludeDynamic && (o.systemPrompt != nil || o.systemPromptFile != "" || !o.claudeCode && !o.appendGiven) {
-		return errors.New("v2: WithExcludeDynamicSections needs the CLI's own system prompt (WithClaudeCodeSystemPrompt)")
+	if len(o.wrapper) > 0 && o.wrapper[0] == "" {
+		return errors.New("v2: WithWrapper: empty command")
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 
 // Flag options of several topics: each value inside its flag's argument; the system prompt file
 // replaces the empty --system-prompt= default.
-func TestExtraArgs(t *testing.T) {
+func TestFlagOptionArgs(t *testing.T) {
 	args, err := v2.ArgsFor(v2.WithoutSessionPersistence(), v2.WithManagedSettings(`{"permissions":{"deny":["Bash"]},"allowManagedMcpServersOnly":true,"disableSkillShellExecution":"disable"}`), v2.WithDebugFile("--dangerously-skip-permissions"),
 		v2.WithSystemPromptFile("/p/prompt.md"), v2.WithThinkingDisplay(v2.ThinkingDisplaySummarized))
 	if err != nil {
@@ -31,7 +31,7 @@ func TestExtraArgs(t *testing.T) {
 }
 
 // Options that exclude others or take a constrained value are checked by CreateSession.
-func TestExtrasValidation(t *testing.T) {
+func TestValidateConstraints(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts []v2.Option
