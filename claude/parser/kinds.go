@@ -6,30 +6,30 @@ import "github.com/hookwire/agent-sdk-go/claude/shared"
 // subtypes not here (init, informational, hook_started, hook_progress, hook_response, and any a
 // newer CLI adds) decode into *shared.SystemMessage.
 var systemKinds = map[string]func(line []byte) shared.Message{
-	"api_retry":                 func(l []byte) shared.Message { return &shared.APIRetryMessage{Raw: l} },
-	"background_tasks_changed":  func(l []byte) shared.Message { return &shared.BackgroundTasksChangedMessage{Raw: l} },
-	"commands_changed":          func(l []byte) shared.Message { return &shared.CommandsChangedMessage{Raw: l} },
-	"compact_boundary":          func(l []byte) shared.Message { return &shared.CompactBoundaryMessage{Raw: l} },
-	"control_request_progress":  func(l []byte) shared.Message { return &shared.ControlRequestProgressMessage{Raw: l} },
-	"elicitation_complete":      func(l []byte) shared.Message { return &shared.ElicitationCompleteMessage{Raw: l} },
-	"files_persisted":           func(l []byte) shared.Message { return &shared.FilesPersistedEvent{Raw: l} },
-	"local_command_output":      func(l []byte) shared.Message { return &shared.LocalCommandOutputMessage{Raw: l} },
-	"memory_recall":             func(l []byte) shared.Message { return &shared.MemoryRecallMessage{Raw: l} },
-	"mirror_error":              func(l []byte) shared.Message { return &shared.MirrorErrorMessage{Raw: l} },
-	"model_refusal_fallback":    func(l []byte) shared.Message { return &shared.ModelRefusalFallbackMessage{Raw: l} },
-	"model_refusal_no_fallback": func(l []byte) shared.Message { return &shared.ModelRefusalNoFallbackMessage{Raw: l} },
-	"notification":              func(l []byte) shared.Message { return &shared.NotificationMessage{Raw: l} },
-	"permission_denied":         func(l []byte) shared.Message { return &shared.PermissionDeniedMessage{Raw: l} },
-	"plugin_install":            func(l []byte) shared.Message { return &shared.PluginInstallMessage{Raw: l} },
-	"session_state_changed":     func(l []byte) shared.Message { return &shared.SessionStateChangedMessage{Raw: l} },
-	"session_writes_lost":       func(l []byte) shared.Message { return &shared.SessionWritesLostMessage{Raw: l} },
-	"status":                    func(l []byte) shared.Message { return &shared.StatusMessage{Raw: l} },
-	"task_notification":         func(l []byte) shared.Message { return &shared.TaskNotificationMessage{Raw: l} },
-	"task_progress":             func(l []byte) shared.Message { return &shared.TaskProgressMessage{Raw: l} },
-	"task_started":              func(l []byte) shared.Message { return &shared.TaskStartedMessage{Raw: l} },
-	"task_updated":              func(l []byte) shared.Message { return &shared.TaskUpdatedMessage{Raw: l} },
-	"thinking_tokens":           func(l []byte) shared.Message { return &shared.ThinkingTokensMessage{Raw: l} },
-	"worker_shutting_down":      func(l []byte) shared.Message { return &shared.WorkerShuttingDownMessage{Raw: l} },
+	"api_retry":                 func(l []byte) shared.Message { return &shared.APIRetryMessage{SystemHeader: headerOf(l)} },
+	"background_tasks_changed":  func(l []byte) shared.Message { return &shared.BackgroundTasksChangedMessage{SystemHeader: headerOf(l)} },
+	"commands_changed":          func(l []byte) shared.Message { return &shared.CommandsChangedMessage{SystemHeader: headerOf(l)} },
+	"compact_boundary":          func(l []byte) shared.Message { return &shared.CompactBoundaryMessage{SystemHeader: headerOf(l)} },
+	"control_request_progress":  func(l []byte) shared.Message { return &shared.ControlRequestProgressMessage{SystemHeader: headerOf(l)} },
+	"elicitation_complete":      func(l []byte) shared.Message { return &shared.ElicitationCompleteMessage{SystemHeader: headerOf(l)} },
+	"files_persisted":           func(l []byte) shared.Message { return &shared.FilesPersistedEvent{SystemHeader: headerOf(l)} },
+	"local_command_output":      func(l []byte) shared.Message { return &shared.LocalCommandOutputMessage{SystemHeader: headerOf(l)} },
+	"memory_recall":             func(l []byte) shared.Message { return &shared.MemoryRecallMessage{SystemHeader: headerOf(l)} },
+	"mirror_error":              func(l []byte) shared.Message { return &shared.MirrorErrorMessage{SystemHeader: headerOf(l)} },
+	"model_refusal_fallback":    func(l []byte) shared.Message { return &shared.ModelRefusalFallbackMessage{SystemHeader: headerOf(l)} },
+	"model_refusal_no_fallback": func(l []byte) shared.Message { return &shared.ModelRefusalNoFallbackMessage{SystemHeader: headerOf(l)} },
+	"notification":              func(l []byte) shared.Message { return &shared.NotificationMessage{SystemHeader: headerOf(l)} },
+	"permission_denied":         func(l []byte) shared.Message { return &shared.PermissionDeniedMessage{SystemHeader: headerOf(l)} },
+	"plugin_install":            func(l []byte) shared.Message { return &shared.PluginInstallMessage{SystemHeader: headerOf(l)} },
+	"session_state_changed":     func(l []byte) shared.Message { return &shared.SessionStateChangedMessage{SystemHeader: headerOf(l)} },
+	"session_writes_lost":       func(l []byte) shared.Message { return &shared.SessionWritesLostMessage{SystemHeader: headerOf(l)} },
+	"status":                    func(l []byte) shared.Message { return &shared.StatusMessage{SystemHeader: headerOf(l)} },
+	"task_notification":         func(l []byte) shared.Message { return &shared.TaskNotificationMessage{SystemHeader: headerOf(l)} },
+	"task_progress":             func(l []byte) shared.Message { return &shared.TaskProgressMessage{SystemHeader: headerOf(l)} },
+	"task_started":              func(l []byte) shared.Message { return &shared.TaskStartedMessage{SystemHeader: headerOf(l)} },
+	"task_updated":              func(l []byte) shared.Message { return &shared.TaskUpdatedMessage{SystemHeader: headerOf(l)} },
+	"thinking_tokens":           func(l []byte) shared.Message { return &shared.ThinkingTokensMessage{SystemHeader: headerOf(l)} },
+	"worker_shutting_down":      func(l []byte) shared.Message { return &shared.WorkerShuttingDownMessage{SystemHeader: headerOf(l)} },
 }
 
 // eventKinds maps the message types (other than system and those decode handles itself) that
@@ -53,5 +53,8 @@ func decodeSystem(subtype string, line []byte) (shared.Message, error) {
 			return m, nil
 		}
 	}
-	return unmarshal(line, &shared.SystemMessage{Raw: line})
+	return unmarshal(line, &shared.SystemMessage{SystemHeader: shared.SystemHeader{Raw: line}})
 }
+
+// headerOf is the header of a system message decoded from l: its Raw, the rest filled by the decode.
+func headerOf(l []byte) shared.SystemHeader { return shared.SystemHeader{Raw: l} }

@@ -269,7 +269,7 @@ func decodeMessage(line []byte) (shared.Message, error) {
 		}
 		return m, nil
 	default:
-		m := &shared.SystemMessage{Subtype: e.Subtype, SessionID: e.SessionID, UUID: e.UUID, Cwd: e.Cwd, Level: e.Level, Raw: line}
+		m := &shared.SystemMessage{SystemHeader: shared.SystemHeader{Subtype: e.Subtype, SessionID: e.SessionID, UUID: e.UUID, Raw: line}, Cwd: e.Cwd, Level: e.Level}
 		if e.Content.Kind() == '"' {
 			if err := json.Unmarshal(e.Content, &m.Content); err != nil {
 				return nil, err

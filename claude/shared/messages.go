@@ -18,9 +18,7 @@ type Message interface {
 // subtype this SDK does not know (a newer CLI's: its fields are in Raw). The other system subtypes
 // have their own types (messages_system.go: *APIRetryMessage, *TaskStartedMessage, ...).
 type SystemMessage struct {
-	Subtype   string `json:"subtype"`
-	SessionID string `json:"session_id,omitempty"`
-	UUID      string `json:"uuid,omitempty"`
+	SystemHeader
 	// Init fields (subtype "init").
 	Cwd            string   `json:"cwd,omitempty"`
 	Model          string   `json:"model,omitempty"`
@@ -59,12 +57,7 @@ type SystemMessage struct {
 	ExitCode  *int   `json:"exit_code,omitempty"`
 	Stdout    string `json:"stdout,omitempty"`
 	Stderr    string `json:"stderr,omitempty"`
-	// Raw is the whole line; every field not above is there.
-	Raw jsontext.Value `json:"-"`
 }
-
-// Type returns "system".
-func (*SystemMessage) Type() string { return "system" }
 
 // InitMCPServer is an MCP server as system/init lists it: Status is "connected", "failed",
 // "needs-auth", "pending" or "disabled".

@@ -249,7 +249,7 @@ func (m *mirror) appendOnce(key sessions.Key, entries []jsontext.Value) (err err
 // official SDKs synthesize it: the key as theirs (a subagent's subpath "subagents/agent-<id>"),
 // a fresh uuid.
 func mirrorError(key sessions.Key, err error) *shared.MirrorErrorMessage {
-	m := &shared.MirrorErrorMessage{Subtype: "mirror_error", Error: err.Error(), SessionID: key.SessionID, UUID: newUUID()}
+	m := &shared.MirrorErrorMessage{SystemHeader: shared.SystemHeader{Subtype: "mirror_error", SessionID: key.SessionID, UUID: newUUID()}, Error: err.Error()}
 	m.Key.ProjectKey, m.Key.SessionID = key.ProjectKey, key.SessionID
 	if key.AgentID != "" {
 		m.Key.Subpath = "subagents/agent-" + key.AgentID
