@@ -72,7 +72,6 @@ var errorPrefixes = map[string]string{
 	"claude/internal/commandhook": "v2: ",         // WithCommandHooks
 	"claude/internal/mcpbridge":   "mcpbridge: ",  // wrapped by v2 ("v2: %w", claude/v2/mcp.go)
 	"claude/internal/confine":     "confine: ",    // wrapped by v2's *ConfinementError
-	"claude/internal/wire":        "subprocess: ", // the transport's answers to hook requests
 	"claude/internal/childenv":    "subprocess: ", // the CLI's environment
 	"claude/internal/procgroup":   "subprocess: ", // the CLI's process group
 	"claude/internal/project":     "project: ",    // wrapped by v2 (ErrUntrustedProject, claude/v2/project.go)

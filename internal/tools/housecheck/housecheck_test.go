@@ -202,3 +202,25 @@ func TestDocDrawing(t *testing.T) {
 		t.Errorf("writeDoc did not keep the text around the drawing:\n%s", data)
 	}
 }
+
+func TestPackageNames(t *testing.T) {
+	r := fixture(t, map[string]string{
+		// the core: named as the directory
+		"claude/v2/ok.go":     goFile("v2", ""),
+		"claude/policy/p.go":  goFile("guards", ""),
+		"claude/policy/p2.go": goFile("guards", ""),
+		// a contrib root that imports the library of its directory's name: <dir>agent
+		"contrib/otel/go.mod": "module " + core + "/contrib/otel\n",
+		"contrib/otel/o.go":   goFile("otelagent", "", "go.opentelemetry.io/otel"),
+		// one that imports it but is named as the directory
+		"contrib/temporal/go.mod": "module " + core + "/contrib/temporal\n",
+		"contrib/temporal/t.go":   goFile("temporal", "", "go.temporal.io/sdk/temporal"),
+		// one that does not: named as the directory, not <dir>agent
+		"contrib/pgstore/go.mod": "module " + core + "/contrib/pgstore\n",
+		"contrib/pgstore/s.go":   goFile("pgstoreagent", "", "github.com/jackc/pgx/v5"),
+		// tests and tooling are not checked
+		"claude/v2/x_test.go":          goFile("v2_test", ""),
+		"internal/testkit/replay/r.go": goFile("fake", ""),
+	})
+	wantKeys(t, checkPackageNames(r), "pkgname claude/policy", "pkgname contrib/temporal", "pkgname contrib/pgstore")
+}

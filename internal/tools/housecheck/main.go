@@ -8,6 +8,8 @@
 //   - size: no function over gocyclo complexity 20 and no non-test .go file over 500 lines;
 //   - error strings: every errors.New / fmt.Errorf literal of a production package starts with
 //     the package a user imports ("v2: ", "subprocess: ", ...; the table errorPrefixes);
+//   - package names: a production package is named as its directory; a contrib module's root
+//     package that imports the library its directory names is <directory>agent (names.go);
 //   - docs/ARCHITECTURE.md draws the floors as house.go has them.
 //
 // Findings listed in exceptions.txt pass (an entry that matches nothing fails). Usage, from
@@ -73,5 +75,6 @@ func checkAll(r *repo) []violation {
 	out := checkLayering(r)
 	out = append(out, checkSize(r)...)
 	out = append(out, checkErrorPrefixes(r)...)
+	out = append(out, checkPackageNames(r)...)
 	return append(out, checkDoc(r.root)...)
 }
