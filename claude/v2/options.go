@@ -19,9 +19,10 @@ package v2
 // WithSkills (skills.go), WithJSONSchema (output.go), WithObserver (observe.go), WithElicitation
 // (elicitation.go), WithUserDialog (dialog.go), the UI declarations (declarations.go),
 // WithFileCheckpointing (checkpoint.go), WithTraceContext (tracecontext.go), WithDefaults
-// (optiononce.go).
+// (optiononce.go), WithSpawner (spawn.go). The package doc (doc.go) lists every option by topic.
 
-// Option configures a session. Options only record; CreateSession validates.
+// Option configures a session. Options only record; CreateSession validates. The package doc
+// lists the options by topic.
 //
 // Given twice: an option that adds (WithAllowedTools, WithEnv, WithHooks, WithPolicy,
 // WithMCPServer, WithObserver, ...) adds each time, and every value counts (two WithPolicy

@@ -53,10 +53,11 @@ type optionRow struct {
 // (TestOptionsDocTable; `go generate ./claude/v2` rewrites it).
 //
 // To add an option: write its With* (setting fields of config, and nothing else) in the file
-// of its topic (options.go lists them) with a doc comment that states "Default: ...", check its value in validate.go, add a row here with the
-// function for its destination (a flag the session reports or relies on is owned: WithExtraArgs
-// may not pass it), and a case to optionCases (optiontable_test.go); then run
-// `go generate ./claude/v2`.
+// of its topic (options.go lists them) with a doc comment that states "Default: ...", list it
+// under its topic in the package doc (doc.go; TestPackageDocListsEveryOption), check its value
+// in validate.go, add a row here with the function for its destination (a flag the session
+// reports or relies on is owned: WithExtraArgs may not pass it), and a case to optionCases
+// (optiontable_test.go); then run `go generate ./claude/v2`.
 var optionTable = []optionRow{
 	// The CLI's arguments, in this order.
 	{options: "WithModel", to: toArgv, key: "--model", owned: true, argv: func(o *config) []string { return flag("--model", o.model) }},

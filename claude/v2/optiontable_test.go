@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -430,3 +431,35 @@ func TestOwnedFlagsFromTable(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestPackageDocListsEveryOption checks that the package doc's "Options by topic" (doc.go), which
+// `go doc` shows first, lists every With* of the package once and names none that does not exist.
+func TestPackageDocListsEveryOption(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc.Text()
+	i := strings.Index(doc, "# Options by topic")
+	if i < 0 {
+		t.Fatal(`doc.go's package doc has no "# Options by topic" section`)
+	}
+	listed := map[string]int{}
+	for _, m := range regexp.MustCompile(`\[(With\w+)\]`).FindAllStringSubmatch(doc[i:], -1) {
+		listed[m[1]]++
+	}
+	for n := range withOptions(t) {
+		if listed[n] == 0 {
+			t.Errorf("%s is not in the package doc's options by topic (doc.go): add it to its topic", n)
+		}
+	}
+	opts := withOptions(t)
+	for n, c := range listed {
+		if _, ok := opts[n]; !ok {
+			t.Errorf("the package doc lists %s, which is no With* of the package", n)
+		}
+		if c > 1 {
+			t.Errorf("the package doc lists %s %d times", n, c)
+		}
+	}
+}

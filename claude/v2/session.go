@@ -1,26 +1,3 @@
-// Package v2 is the session API of agent-sdk-go: start the Claude CLI with Go hooks, send prompts,
-// stream typed messages, and close.
-//
-//	s, err := v2.CreateSession(ctx,
-//		v2.WithCwd(project),
-//		v2.WithHooks(shared.Hooks{
-//			shared.HookEventPreToolUse: {{Matcher: shared.FileWriteToolsMatcher, Handler: shared.OnPreToolUse(check)}},
-//		}),
-//	)
-//	if err != nil { ... }
-//	defer s.Close()
-//	for msg, err := range s.Query(ctx, "fix the failing test") { ... }
-//
-// A Session is safe for concurrent use, but only one Receive (or Query, Run) iterates at a time.
-//
-// Options are named by two rules. An option is With + what it sets (WithModel, WithCwd), and an
-// option that loosens a safe default says so: WithAllow..., WithTrusted..., Without...
-// (WithAllowUnenforcedHooks, WithTrustedProject, WithoutOSConfinement). An option that takes a
-// callback is With + what the callback answers or receives, never WithOn...: WithCanUseTool answers
-// the CLI's can_use_tool requests, WithElicitation and WithUserDialog its elicitation and user
-// dialog requests, WithSubagentHooks gives a subagent's hooks, WithTraceContext a trace context;
-// WithStderr receives the CLI's stderr lines, WithRoundTripTrace each round trip's times, and
-// WithObserver an Observer the session's events.
 package v2
 
 import (
