@@ -341,3 +341,29 @@ func TestTransportWhenIdle(t *testing.T) {
 		t.Errorf("third line %v, want WhenIdle's at once", got)
 	}
 }
+
+// TestAnswerWithInvalidUTF8IsWritten: a handler's reason with bytes that are not UTF-8 (read from
+// a file, say) is written with U+FFFD in their place: the answer is not lost, and the CLI does not
+// wait for its own timeout. The same for a permission callback's message.
+func TestAnswerWithInvalidUTF8IsWritten(t *testing.T) {
+	t.Parallel()
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		return shared.Deny("bad \xff reason"), nil
+	}}}})
+	canUse := func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
+		return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "no \xfe"}, nil
+	}
+	line := jsonLine(map[string]any{"type": "control_request", "request_id": "h1", "request": map[string]any{
+		"subtype": "hook_callback", "callback_id": "hook_PreToolUse", "input": toolInput(shared.HookEventPreToolUse, "Bash", "rm"), "tool_use_id": "toolu_1"}})
+	tr := startFake(t, Config{Hooks: x, CanUseTool: canUse}, script("out "+line, "read",
+		"out "+jsonLine(map[string]any{"type": "control_request", "request_id": "p1", "request": map[string]any{
+			"subtype": "can_use_tool", "tool_name": "Bash", "input": map[string]any{"command": "rm"}}}), "read"))
+	id, sub, resp := answerOf(t, nextEcho(t, tr))
+	if id != "h1" || sub != "success" || deepGet(resp, "hookSpecificOutput", "permissionDecisionReason") != "bad \uFFFD reason" {
+		t.Errorf("hook answer: %s %s %v, want a denial with the reason bad \\uFFFD reason", id, sub, resp)
+	}
+	id, sub, resp = answerOf(t, nextEcho(t, tr))
+	if id != "p1" || sub != "success" || resp["behavior"] != "deny" || resp["message"] != "no \uFFFD" {
+		t.Errorf("permission answer: %s %s %v, want a denial with the message no \\uFFFD", id, sub, resp)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -103,9 +104,16 @@ type lineWriter struct {
 // they mean omitzero, and the CLI's lines stay as they were.
 var encodeOptions = json.JoinOptions(json.Deterministic(true), jsonv1.OmitEmptyWithLegacySemantics(true))
 
-// writeJSON encodes v (JSON v2 semantics) and writes it as one line.
-func (w *lineWriter) writeJSON(v any) error {
-	b, err := json.Marshal(v, encodeOptions)
+// answerOptions encode the SDK's answers to the CLI's requests: encodeOptions, with invalid
+// UTF-8 in a string written as U+FFFD (jsontext.AllowInvalidUTF8), as hooks.Marshal does. A
+// handler's reason may come from a file's bytes; an answer that could not be encoded would not be
+// written, and the CLI would wait for its own timeout with nobody to get the error.
+var answerOptions = json.JoinOptions(encodeOptions, jsontext.AllowInvalidUTF8(true))
+
+// writeJSON encodes v (JSON v2 semantics, with opts: encodeOptions or answerOptions) and writes
+// it as one line.
+func (w *lineWriter) writeJSON(v any, opts json.Options) error {
+	b, err := json.Marshal(v, opts)
 	if err != nil {
 		return fmt.Errorf("subprocess: encoding message: %w", err)
 	}

@@ -349,7 +349,7 @@ func (t *Transport) Next(ctx context.Context) (shared.Message, error) {
 // are serialised; one that the CLI does not read within WriteTimeout fails with ErrStalled. After
 // a write failed, the line on stdin may be cut short: every later write fails at once with the
 // same error.
-func (t *Transport) WriteMessage(v any) error { return t.w.writeJSON(v) }
+func (t *Transport) WriteMessage(v any) error { return t.w.writeJSON(v, encodeOptions) }
 
 // exitOr returns the CLI's own failure for err, a write that failed because the CLI closed its
 // stdin, once the CLI has exited with one within CloseGrace (a CLI that dies at start, before it

@@ -8,7 +8,8 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-// The lines the SDK writes to the CLI, as typed values (encoded by lineWriter.writeJSON).
+// The lines the SDK writes to the CLI, as typed values (encoded by lineWriter.writeJSON:
+// encodeOptions for the SDK's own lines, answerOptions for its answers).
 
 // UserMessage is a prompt as written on stdin.
 type UserMessage struct {
@@ -103,7 +104,7 @@ func (t *Transport) answerError(id, msg string) {
 }
 
 func (t *Transport) answer(r controlResponse) {
-	if err := t.w.writeJSON(controlResponseLine{Type: "control_response", Response: r}); err != nil {
+	if err := t.w.writeJSON(controlResponseLine{Type: "control_response", Response: r}, answerOptions); err != nil {
 		t.logger.Warn("subprocess: answering a CLI request", "request_id", r.RequestID, "error", err)
 	}
 }
@@ -114,7 +115,7 @@ func (t *Transport) writeHookResponse(requestID, toolUseID string, e shared.Hook
 		a = &hooks.Answer{}
 	}
 	line := hookResponseLine{Type: "hook_response", RequestID: requestID, ToolUseID: toolUseID, HookEventName: e, Answer: a}
-	if err := t.w.writeJSON(line); err != nil {
+	if err := t.w.writeJSON(line, answerOptions); err != nil {
 		t.logger.Warn("subprocess: answering a hook event", "tool_use_id", toolUseID, "error", err)
 	}
 }
