@@ -16,6 +16,9 @@
 //
 // The transport (claude/subprocess) sees the engine through its small HookServer interface; the
 // session (claude/v2) builds the engine from its options and composes it with the transport.
-// Observers read each run's decision from the engine's report (HandlerRun.Decision), never from
-// the handler's answer again.
+// Observers read each run's decision from the engine's report (HandlerRun.Decision), and the
+// transport a chain's from its Result (Result.Decision), never from the handler's answer again.
+// A new hook event touches three packages: its types in claude/shared (with the first CLI that
+// sends it, HookEvent.FirstCLIVersion), its decoding in claude/parser, and its answer's reading
+// here.
 package hooks
