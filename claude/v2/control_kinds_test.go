@@ -25,7 +25,7 @@ var controlCalls = map[string]string{
 	"get_context_usage":       "ContextUsage",
 	"get_hooks_listing":       "- a UI's /hooks dialog",
 	"get_session_cost":        "- Usage has the session's cost",
-	"get_settings":            "- a UI's /config dialog",
+	"get_settings":            "Settings",
 	"get_task_output":         "TaskOutput",
 	"get_usage":               "Usage",
 	"hook_callback":           "- CLI to SDK: answered by the hooks (WithHook, WithHooks)",

@@ -21,7 +21,7 @@ var floors = []floor{
 	{"session", "the session factory: options, sessions, the user API", []string{"claude/v2"}},
 	{"features", "what a session composes: guards, stores, the settings' command hooks", []string{
 		"claude/policy", "claude/sessions", "claude/internal/commandhook", "claude/internal/project",
-		"claude/internal/confine"}},
+		"claude/internal/confine", "claude/settings"}},
 	{"transport", "the CLI process, framing, request correlation", []string{
 		"claude/subprocess"}},
 	{"hooks", "the hook engine: matching, chains, answers, registration", []string{"claude/hooks"}},
@@ -63,6 +63,7 @@ var errorPrefixes = map[string]string{
 	"claude/v2":                   "v2: ",
 	"claude/policy":               "policy: ",
 	"claude/sessions":             "sessions: ",
+	"claude/settings":             "settings: ",
 	"claude/subprocess":           "subprocess: ",
 	"claude/hooks":                "hooks: ",
 	"claude/mcptools":             "mcptools: ",
