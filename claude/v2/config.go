@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/hookwire/agent-sdk-go/claude/hooks"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -96,8 +97,14 @@ type config struct {
 	sandbox        *Sandbox
 	policies       []*policy.Policy // WithPolicy's, confined by the kernel (confine.go)
 	noConfinement  bool             // WithoutOSConfinement
-	additionalDirs []string
-	debugFile      string
+	// skillsOff holds the CLI's version when it predates PreSkillShellCommand and the policies'
+	// guard of skills' shell lines cannot fire: their Skill and slash-command hooks then refuse
+	// (policy.go); nil until then.
+	skillsOff *atomic.Pointer[string]
+	// ownSkillShellHooks: WithHooks registered PreSkillShellCommand hooks of the program's own.
+	ownSkillShellHooks bool
+	additionalDirs     []string
+	debugFile          string
 
 	// The session: new, resumed, continued, forked; its title and transcript.
 	sessionID       string

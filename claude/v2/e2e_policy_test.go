@@ -141,7 +141,7 @@ func TestRealCLI_PolicyTwiceComposes(t *testing.T) {
 			if twice {
 				opts = append(opts, v2.WithPolicy(policy.Confined(other)))
 			}
-			run(t, policySession(t, env, opts...), "go")
+			run(t, env.session(t, opts...), "go")
 			_, errB := os.Stat(filepath.Join(other, "b.txt"))
 			if got := [2]bool{env.exists("a.txt"), errB == nil}; got != [2]bool{!twice, false} {
 				t.Errorf("twice=%v: a.txt, b.txt written = %v", twice, got)
@@ -153,27 +153,33 @@ func TestRealCLI_PolicyTwiceComposes(t *testing.T) {
 // WithPolicy analyses a skill's embedded shell command (PreSkillShellCommand) as a Bash call: a
 // command that writes a protected file of the project (.env.ran, which the CLI's own checks let
 // through) runs without the policy and not with it; one that writes a plain file of the project
-// runs; the skill loads either way. On a CLI older than 2.1.332, which never sends the event,
-// CreateSession fails with ErrHooksNotEnforced instead of letting the command run unchecked.
+// runs; the skill loads either way; the same for a skill the prompt calls (/shelly) instead of the
+// model. On a CLI older than 2.1.332, which never sends the event, the policy session starts with
+// skills off instead: the Skill tool is denied and the prompt's /shelly blocked, so that neither
+// command runs (without the policy both do), and Info's warning says why.
 func TestRealCLI_PolicySkillShellCommand(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		guarded bool
+		typed   bool // the prompt is /shelly, not a Skill call of the model
 		file    string
-		wantRan bool
+		wantRan bool // on a CLI that sends PreSkillShellCommand
 	}{
-		{"no policy: a protected file is written", false, ".env.ran", true},
-		{"policy: a protected file is not", true, ".env.ran", false},
-		{"policy: a plain file is", true, "ran.txt", true},
+		{"no policy: a protected file is written", false, false, ".env.ran", true},
+		{"policy: a protected file is not", true, false, ".env.ran", false},
+		{"policy: a plain file is", true, false, "ran.txt", true},
+		{"typed, no policy: a plain file is written", false, true, "ran.txt", true},
+		{"typed, policy: a protected file is not", true, true, ".env.ran", false},
+		{"typed, policy: a plain file is", true, true, "ran.txt", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newRealEnv(t, func(string) []claudetest.Reply {
-				return []claudetest.Reply{
-					claudetest.ToolReply("toolu_sk", "Skill", map[string]any{"skill": "shelly"}),
-					claudetest.TextReply("done"),
+			env := newRealEnvHandler(t, func(_ string, r claudetest.Request) claudetest.Reply {
+				if !tc.typed && len(r.ToolResults()) == 0 {
+					return claudetest.ToolReply("toolu_sk", "Skill", map[string]any{"skill": "shelly"})
 				}
+				return claudetest.TextReply("done")
 			})
 			writeFile(t, filepath.Join(env.home, ".claude/skills/shelly/SKILL.md"),
 				"---\nname: shelly\ndescription: Runs a command\nallowed-tools: Bash(touch *)\n---\nSHELLY-BODY !`touch "+tc.file+"`\n")
@@ -181,39 +187,34 @@ func TestRealCLI_PolicySkillShellCommand(t *testing.T) {
 			if tc.guarded {
 				opts = append(opts, v2.WithPolicy(policy.Confined(env.project)))
 			}
-			s, err := env.create(t, opts...)
-			if errors.Is(err, v2.ErrHooksNotEnforced) && strings.Contains(err.Error(), "PreSkillShellCommand") {
-				if v := env.session(t).Info().CLIVersion; !strings.HasPrefix(v, "2.1.330") && !strings.HasPrefix(v, "2.1.331") {
-					t.Fatalf("CreateSession = %v with CLI %s, which sends PreSkillShellCommand", err, v)
+			s := env.session(t, opts...)
+			prompt := "go"
+			if tc.typed {
+				prompt = "/shelly"
+			}
+			res, err := s.Run(testCtx(t), prompt)
+			var re *v2.ResultError
+			if err != nil && !errors.As(err, &re) {
+				t.Fatalf("Run(%q): %v", prompt, err)
+			}
+			version := s.Info().CLIVersion
+			skillsOff := tc.guarded && (strings.HasPrefix(version, "2.1.330") || strings.HasPrefix(version, "2.1.331"))
+			warned := strings.Contains(strings.Join(s.Info().Warnings, "\n"), "skills and custom slash commands are off")
+			if warned != skillsOff {
+				t.Errorf("CLI %s: Info's warning about skills off = %v, want %v (warnings %q)", version, warned, skillsOff, s.Info().Warnings)
+			}
+			wantRan := tc.wantRan && !skillsOff
+			if got := env.exists(tc.file); got != wantRan {
+				t.Errorf("CLI %s: the skill's command wrote %s: %v, want %v (Run: %v, result %+v)", version, tc.file, got, wantRan, err, res)
+			}
+			if loaded := len(env.requestsContaining("SHELLY-BODY")) > 0; loaded == skillsOff {
+				t.Errorf("CLI %s: the skill loaded = %v, want %v", version, loaded, !skillsOff)
+			}
+			if skillsOff && !tc.typed {
+				if n := len(env.requestsContaining("predates the PreSkillShellCommand hook event")); n == 0 {
+					t.Error("the Skill call's denial did not reach the model with its reason")
 				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("CreateSession: %v", err)
-			}
-			msgs, _ := query(t, s, "go")
-			if got := env.exists(tc.file); got != tc.wantRan {
-				t.Errorf("the skill's command wrote %s: %v, want %v (tool results %+v)", tc.file, got, tc.wantRan, toolResults(msgs))
-			}
-			if len(env.requestsContaining("SHELLY-BODY")) == 0 {
-				t.Error("the skill did not load")
 			}
 		})
 	}
-}
-
-// policySession is env.session for options with WithPolicy. A CLI older than 2.1.332 cannot send
-// the PreSkillShellCommand event that the policy guards, so CreateSession refuses it
-// (ErrHooksNotEnforced); there the session is made with WithAllowUnenforcedHooks, the opt-out that
-// error names (a skill's embedded command then runs unchecked: the tests here use no skill).
-func policySession(t *testing.T, env *realEnv, opts ...v2.Option) *v2.Session {
-	t.Helper()
-	s, err := env.create(t, opts...)
-	if errors.Is(err, v2.ErrHooksNotEnforced) && strings.Contains(err.Error(), "predates the PreSkillShellCommand hook event") {
-		return env.session(t, append(opts, v2.WithAllowUnenforcedHooks())...)
-	}
-	if err != nil {
-		t.Fatalf("CreateSession: %v", err)
-	}
-	return s
 }

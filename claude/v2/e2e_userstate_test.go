@@ -67,9 +67,6 @@ func TestRealCLI_UserStateCannotBePoisoned(t *testing.T) {
 					opts = append(opts, v2.WithSandbox(v2.PolicySandbox(p)))
 				}
 				s, err := env.create(t, opts...)
-				if predatesSkillShellEvent(err) {
-					t.Skipf("CreateSession refuses WithPolicy on this CLI, which never sends PreSkillShellCommand: %v", err)
-				}
 				if err != nil {
 					t.Fatalf("CreateSession: %v", err)
 				}

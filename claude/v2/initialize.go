@@ -136,11 +136,21 @@ func (s *Session) hooksNotApplied(reg hooks.Registration, why string) error {
 // eventsTooNew decides on the events of reg that the CLI version cannot send
 // (shared.HookEvent.FirstCLIVersion), as hooksNotApplied does for a registration the CLI did not
 // apply: a guard there is an ErrHooksNotEnforced (unless WithAllowUnenforcedHooks), another event
-// a warning.
+// a warning. A PreSkillShellCommand guard that only WithPolicy registered is the exception: the
+// session refuses skills and slash commands instead (skillsOffHooks), with a warning in Info,
+// whatever WithAllowUnenforcedHooks says.
 func (s *Session) eventsTooNew(reg hooks.Registration, version string) error {
 	for _, e := range slices.Sorted(maps.Keys(reg)) {
 		since := shared.HookEvent(e).FirstCLIVersion() // "": every supported CLI sends it
 		if since == "" || (version != "" && !versionLess(version, since)) {
+			continue
+		}
+		if shared.HookEvent(e) == shared.HookEventPreSkillShellCommand && s.o.skillsOff != nil && !s.o.ownSkillShellHooks {
+			// Only WithPolicy guards skills' shell commands: the policy session refuses skills
+			// instead (policy.go's skillsOffHooks), and starts.
+			v := strconv.Quote(version)
+			s.o.skillsOff.Store(&v)
+			s.warn(fmt.Sprintf(skillsOffReason, v, MaxTestedCLIVersion))
 			continue
 		}
 		why := fmt.Sprintf("CLI %q predates the %s hook event (CLI %s sends it), so the hook would never run; upgrade the CLI (npm install -g @anthropic-ai/claude-code@%s)", version, e, since, MaxTestedCLIVersion)
