@@ -32,22 +32,31 @@ func TestRealCLI_GuardThatCannotFireIsRefused(t *testing.T) {
 		return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "no writes"}, nil
 	})
 	cases := []struct {
-		name    string
-		opts    []v2.Option
-		options []string // the options the message names
+		name      string
+		opts      []v2.Option
+		options   []string // the options the message names
+		notWrites bool     // with WithAllowUnenforcedHooks the CLI denies the write itself (dontAsk)
 	}{
 		{"PermissionRequest hook, bypassPermissions", []v2.Option{denyHook, v2.WithPermissionMode(v2.PermissionModeBypassPermissions), asNonRootForBypass},
-			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithPermissionMode"}},
+			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithPermissionMode"}, false},
 		{"can_use_tool callback, bypassPermissions", []v2.Option{denyCallback, v2.WithPermissionMode(v2.PermissionModeBypassPermissions), asNonRootForBypass},
-			[]string{"WithAllowUnenforcedHooks", "WithCanUseTool", "WithPermissionMode"}},
+			[]string{"WithAllowUnenforcedHooks", "WithCanUseTool", "WithPermissionMode"}, false},
 		{"PermissionRequest hook, acceptEdits", []v2.Option{denyHook, v2.WithPermissionMode(v2.PermissionModeAcceptEdits)},
-			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithPermissionMode"}},
+			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithPermissionMode"}, false},
 		{"can_use_tool callback, acceptEdits", []v2.Option{denyCallback, v2.WithPermissionMode(v2.PermissionModeAcceptEdits)},
-			[]string{"WithAllowUnenforcedHooks", "WithCanUseTool", "WithPermissionMode"}},
+			[]string{"WithAllowUnenforcedHooks", "WithCanUseTool", "WithPermissionMode"}, false},
+		{"PermissionRequest hook, auto", []v2.Option{denyHook, v2.WithPermissionMode(v2.PermissionModeAuto)},
+			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithPermissionMode"}, false},
+		{"can_use_tool callback, auto", []v2.Option{denyCallback, v2.WithPermissionMode(v2.PermissionModeAuto)},
+			[]string{"WithAllowUnenforcedHooks", "WithCanUseTool", "WithPermissionMode"}, false},
+		{"PermissionRequest hook, dontAsk", []v2.Option{denyHook, v2.WithPermissionMode(v2.PermissionModeDontAsk)},
+			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithPermissionMode"}, true},
+		{"can_use_tool callback, dontAsk", []v2.Option{denyCallback, v2.WithPermissionMode(v2.PermissionModeDontAsk)},
+			[]string{"WithAllowUnenforcedHooks", "WithCanUseTool", "WithPermissionMode"}, true},
 		{"PermissionRequest hook, allow rule", []v2.Option{denyHook, v2.WithAllowedTools("Write")},
-			[]string{"WithAllowUnenforcedHooks", "WithAllowedTools", "WithHook", "WithHooks"}},
+			[]string{"WithAllowUnenforcedHooks", "WithAllowedTools", "WithHook", "WithHooks"}, false},
 		{"PermissionRequest hook, inline settings' defaultMode", []v2.Option{denyHook, v2.WithSettings(`{"permissions":{"defaultMode":"acceptEdits"}}`)},
-			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithSettings"}},
+			[]string{"WithAllowUnenforcedHooks", "WithHook", "WithHooks", "WithSettings"}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { // not parallel: fired counts for one case at a time
@@ -70,11 +79,49 @@ func TestRealCLI_GuardThatCannotFireIsRefused(t *testing.T) {
 				t.Errorf("no warning of the accepted guard: %q", s.Info().Warnings)
 			}
 			run(t, s, "write w.txt")
-			if !env.exists("w.txt") || fired.Load() != before {
-				t.Errorf("with WithAllowUnenforcedHooks: written %v, guard ran %d time(s); want written, never ran", env.exists("w.txt"), fired.Load()-before)
+			if env.exists("w.txt") == tc.notWrites || fired.Load() != before {
+				t.Errorf("with WithAllowUnenforcedHooks: written %v, guard ran %d time(s); want written %v, never ran", env.exists("w.txt"), fired.Load()-before, !tc.notWrites)
 			}
 		})
 	}
+	// SetPermissionMode refuses a mode that would switch the guard off, as CreateSession does;
+	// with WithAllowUnenforcedHooks the mode changes and the write goes ahead unguarded.
+	for _, mode := range []v2.PermissionMode{v2.PermissionModeAuto, v2.PermissionModeDontAsk, v2.PermissionModeAcceptEdits} {
+		t.Run("SetPermissionMode "+string(mode), func(t *testing.T) {
+			env := newRealEnv(t, func(p string) []claudetest.Reply {
+				return []claudetest.Reply{
+					claudetest.ToolReply("toolu_w", "Write", map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}),
+					claudetest.TextReply("done"),
+				}
+			})
+			s := env.session(t, denyCallback)
+			if err := s.SetPermissionMode(testCtx(t), mode); !errors.Is(err, v2.ErrGuardCannotFire) || !strings.Contains(err.Error(), "v2: SetPermissionMode/WithCanUseTool: ") {
+				t.Fatalf("SetPermissionMode(%s) = %v, want ErrGuardCannotFire naming SetPermissionMode", mode, err)
+			}
+			before := fired.Load()
+			run(t, s, "write w.txt")
+			if env.exists("w.txt") || fired.Load() == before {
+				t.Errorf("after the refused SetPermissionMode: written %v, guard ran %v; want denied by the guard", env.exists("w.txt"), fired.Load() != before)
+			}
+		})
+	}
+	t.Run("SetPermissionMode auto, accepted", func(t *testing.T) {
+		env := newRealEnv(t, func(p string) []claudetest.Reply {
+			return []claudetest.Reply{
+				claudetest.ToolReply("toolu_w", "Write", map[string]any{"file_path": filepath.Join(p, "w.txt"), "content": "w"}),
+				claudetest.TextReply("done"),
+			}
+		})
+		s := env.session(t, denyCallback, v2.WithAllowUnenforcedHooks())
+		if err := s.SetPermissionMode(testCtx(t), v2.PermissionModeAuto); err != nil {
+			t.Fatalf("SetPermissionMode(auto) with WithAllowUnenforcedHooks: %v", err)
+		}
+		before := fired.Load()
+		run(t, s, "write w.txt")
+		if !env.exists("w.txt") || fired.Load() != before {
+			t.Errorf("under auto: written %v, guard ran %d time(s); want written, never ran", env.exists("w.txt"), fired.Load()-before)
+		}
+	})
 	t.Run("allow rule for another tool, the default mode", func(t *testing.T) {
 		env := newRealEnv(t, func(p string) []claudetest.Reply {
 			return []claudetest.Reply{

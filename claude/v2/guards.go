@@ -65,9 +65,11 @@ func (o *config) inlinePermissions() (mode PermissionMode, allow []string) {
 }
 
 // checkGuardsCanFire refuses a PermissionRequest hook or a WithCanUseTool callback that the
-// options make unreachable: the CLI asks no permission under PermissionModeBypassPermissions, none
-// for the edit tools under PermissionModeAcceptEdits, and none for a tool an allow rule allows
-// outright (WithAllowedTools, WithSettings' permissions.allow). A guard whose matcher names such a
+// options make unreachable: the CLI asks no permission under PermissionModeBypassPermissions nor
+// PermissionModeAuto (its own check lets calls through: CLI 2.1.330 and 2.1.332 ran a Write and a
+// Bash call there without asking), it denies what no rule allows without asking under
+// PermissionModeDontAsk, it asks none for the edit tools under PermissionModeAcceptEdits, and none
+// for a tool an allow rule allows outright (WithAllowedTools, WithSettings' permissions.allow). A guard whose matcher names such a
 // tool, or that would see nothing at all, is an ErrGuardCannotFire. WithAllowUnenforcedHooks
 // accepts it.
 func (o *config) checkGuardsCanFire() error {
@@ -95,14 +97,10 @@ func (o *config) unfiredGuard() error {
 	if mode == "" && inlineMode != "" {
 		mode, modeOpt = inlineMode, "WithSettings"
 	}
-	const fix = "guard with a PreToolUse hook (it runs in every permission mode), or accept it with WithAllowUnenforcedHooks"
+	if err := modeSkipsGuards(guards, mode, modeOpt); err != nil {
+		return err
+	}
 	for _, g := range guards {
-		switch {
-		case mode == PermissionModeBypassPermissions:
-			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI asks no permission and every tool call goes ahead; %s", g.name, mode, fix)
-		case mode == PermissionModeAcceptEdits && slices.ContainsFunc(editTools, g.matches):
-			return guardErr(modeOpt+"/"+g.options, "%s never runs for the edit tools (%s) under permission mode %s: the CLI allows them without asking; %s", g.name, strings.Join(editTools, ", "), mode, fix)
-		}
 		names, finite := g.names()
 		if !finite {
 			continue // it guards the tools no rule allows
@@ -113,9 +111,30 @@ func (o *config) unfiredGuard() error {
 		}{{"WithAllowedTools", o.allowedTools}, {"WithSettings", inlineAllow}} {
 			for _, rule := range l.rules {
 				if slices.Contains(names, strings.TrimSpace(rule)) {
-					return guardErr(l.opt+"/"+g.options, "%s never runs for %s: the allow rule %q lets every call of it through without asking; drop the rule, %s", g.name, rule, rule, fix)
+					return guardErr(l.opt+"/"+g.options, "%s never runs for %s: the allow rule %q lets every call of it through without asking; drop the rule, %s", g.name, rule, rule, guardFix)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// guardFix is how to fix a guard that cannot fire.
+const guardFix = "guard with a PreToolUse hook (it runs in every permission mode), or accept it with WithAllowUnenforcedHooks"
+
+// modeSkipsGuards is the error for guards under a permission mode in which the CLI never asks
+// (modeOpt names the option that set it), or nil.
+func modeSkipsGuards(guards []promptGuard, mode PermissionMode, modeOpt string) error {
+	for _, g := range guards {
+		switch {
+		case mode == PermissionModeBypassPermissions:
+			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI asks no permission and every tool call goes ahead; %s", g.name, mode, guardFix)
+		case mode == PermissionModeAuto:
+			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI's own check lets tool calls through without asking; %s", g.name, mode, guardFix)
+		case mode == PermissionModeDontAsk:
+			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI denies every call no rule allows, without asking; %s", g.name, mode, guardFix)
+		case mode == PermissionModeAcceptEdits && slices.ContainsFunc(editTools, g.matches):
+			return guardErr(modeOpt+"/"+g.options, "%s never runs for the edit tools (%s) under permission mode %s: the CLI allows them without asking; %s", g.name, strings.Join(editTools, ", "), mode, guardFix)
 		}
 	}
 	return nil
