@@ -46,6 +46,33 @@ type Sandbox struct {
 	// as unprivileged containers that cannot create one; it leaves the host's /proc readable to
 	// sandboxed commands. Default: false.
 	EnableWeakerNestedSandbox bool `json:"enableWeakerNestedSandbox,omitzero"`
+	// AllowNestedUserNamespaces lets sandboxed commands create user namespaces of their own
+	// (Linux), for tools that sandbox themselves that way (Chromium, a nested bubblewrap,
+	// unshare). It removes code-execution isolation: in a folder it may write, a hostile command
+	// can then get past DenyWrite, DenyRead, the credential entries and the paths the CLI always
+	// protects. Default: false, the sandbox refuses them.
+	AllowNestedUserNamespaces bool `json:"allowNestedUserNamespaces,omitzero"`
+	// EnableWeakerNetworkIsolation (macOS only) lets sandboxed commands reach
+	// com.apple.trustd.agent, which Go programs need to verify TLS through HTTPProxyPort's proxy.
+	// Default: false.
+	EnableWeakerNetworkIsolation bool `json:"enableWeakerNetworkIsolation,omitzero"`
+	// AllowAppleEvents (macOS only) lets sandboxed commands send Apple Events (open, osascript),
+	// which launches other applications unsandboxed. Default: false.
+	AllowAppleEvents bool `json:"allowAppleEvents,omitzero"`
+	// Ripgrep is the ripgrep the CLI runs, on the host and outside the sandbox, to find the files
+	// the sandbox must protect. Because it runs unconfined, CreateSession accepts only an
+	// absolute path to an executable regular file that the repository cannot have put or changed
+	// there: not below the working directory or an additional directory (after following
+	// links), not writable by group or others, nor its directory. Default: nil, the CLI's own.
+	Ripgrep *SandboxRipgrep `json:"ripgrep,omitzero"`
+}
+
+// SandboxRipgrep is Sandbox.Ripgrep.
+type SandboxRipgrep struct {
+	// Command is the ripgrep executable: an absolute path (see Sandbox.Ripgrep).
+	Command string `json:"command"`
+	// Args are put before the CLI's own arguments. Default: none.
+	Args []string `json:"args,omitempty"`
 }
 
 // SandboxNetwork is the network part of Sandbox. Its zero value: sandboxed commands reach no host
@@ -71,6 +98,23 @@ type SandboxNetwork struct {
 	// of the CLI's. Default (0): the CLI's proxies.
 	HTTPProxyPort  int `json:"httpProxyPort,omitzero"`
 	SOCKSProxyPort int `json:"socksProxyPort,omitzero"`
+	// AllowMachLookup are XPC/Mach service names sandboxed commands may look up (macOS only;
+	// a trailing * matches a prefix). Each lets them reach a service outside the sandbox.
+	// Default: none.
+	AllowMachLookup []string `json:"allowMachLookup,omitempty"`
+	// TLSTerminate has the CLI's proxy terminate TLS (experimental in CLI 2.1.332), so that it
+	// sees HTTPS requests and can put a masked credential back in them (SandboxMaskedEnv's
+	// InjectHosts). Default: nil, HTTPS passes through the proxy unread.
+	TLSTerminate *SandboxTLSTerminate `json:"tlsTerminate,omitzero"`
+}
+
+// SandboxTLSTerminate is SandboxNetwork.TLSTerminate. Its zero value has the CLI make an
+// ephemeral CA for the session.
+type SandboxTLSTerminate struct {
+	// CACertPath and CAKeyPath are a CA certificate and its key, both or neither. Default: an
+	// ephemeral CA.
+	CACertPath string `json:"caCertPath,omitempty"`
+	CAKeyPath  string `json:"caKeyPath,omitempty"`
 }
 
 // SandboxFilesystem is the filesystem part of Sandbox. Its zero value: sandboxed commands write
@@ -91,8 +135,8 @@ type SandboxFilesystem struct {
 // SandboxCredentials keeps secrets from sandboxed commands (the CLI's sandbox.credentials). Deny
 // mode hides a secret; mask mode (MaskEnv) gives the command a sentinel in its place, which the
 // CLI's proxy swaps back for the secret only in requests to the entry's InjectHosts. The mask
-// mode's extract, JWT-claim, AWS and SigV4 forms are not typed (WithSettings without WithSandbox).
-// Its zero value keeps nothing back.
+// mode's structured forms are SandboxMaskOptions (extract, JWT, claims); AWSPairs and SigV4 serve
+// AWS credentials. Its zero value keeps nothing back.
 type SandboxCredentials struct {
 	// DenyEnv are environment variables unset for sandboxed commands. Default: none.
 	DenyEnv []string
@@ -101,8 +145,53 @@ type SandboxCredentials struct {
 	// MaskEnv are environment variables sandboxed commands see as a sentinel. Default: none.
 	MaskEnv []SandboxMaskedEnv
 	// MaskFiles are files sandboxed commands read with a sentinel in place of the secret (the
-	// whole file). Default: none.
+	// whole file, or Extract's captures). Default: none.
 	MaskFiles []SandboxMaskedFile
+	// AllowPlaintextInject lets the proxy put a masked secret back into plain-HTTP requests,
+	// where the host is not verified and the secret travels in clear text; for test fixtures.
+	// Default: false.
+	AllowPlaintextInject bool
+	// AWSPairs group masked variables of other names than AWS_ACCESS_KEY_ID,
+	// AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (paired by the CLI itself) into AWS
+	// credentials, which the proxy re-signs requests with (SigV4). Default: none.
+	AWSPairs []SandboxAWSPair
+	// SigV4 says what the proxy does with the AWS request shapes it cannot re-sign. Default (nil):
+	// it denies them.
+	SigV4 *SandboxSigV4
+}
+
+// SandboxMaskOptions are the structured forms of a mask entry, for a secret inside a larger
+// value or file. The zero value masks the whole value.
+type SandboxMaskOptions struct {
+	// Extract is a regular expression whose capture group 1, at each match, is the secret: only
+	// those spans are masked, so a connection string or a .netrc still parses. Default: "", the
+	// whole value.
+	Extract string `json:"extract,omitempty"`
+	// OnExtractNoMatch is what happens when Extract (or Decode) finds nothing: "warn" (the CLI's
+	// default: the value passes unmasked), "deny" (hidden instead) or "error" (the sandbox does
+	// not start). Default: "".
+	OnExtractNoMatch string `json:"onExtractNoMatch,omitempty"`
+	// Decode "jwt" masks a JWT with a structurally valid fake one. Default: "".
+	Decode string `json:"decode,omitempty"`
+	// MaskClaims are the payload claims to mask inside the decoded token instead of the whole
+	// token (needs Decode). Default: none.
+	MaskClaims []string `json:"maskClaims,omitempty"`
+}
+
+// SandboxAWSPair is one of SandboxCredentials.AWSPairs: the names of masked variables.
+type SandboxAWSPair struct {
+	AccessKeyIDVar     string `json:"accessKeyIdVar"`
+	SecretAccessKeyVar string `json:"secretAccessKeyVar"`
+	// SessionTokenVar is optional.
+	SessionTokenVar string `json:"sessionTokenVar,omitempty"`
+}
+
+// SandboxSigV4 is SandboxCredentials.SigV4: for each request shape, "deny" (the CLI's default)
+// or "passthrough" (forwarded unsigned, which the upstream rejects).
+type SandboxSigV4 struct {
+	Streaming string `json:"streaming,omitempty"`
+	Presigned string `json:"presigned,omitempty"`
+	SigV4a    string `json:"sigv4a,omitempty"`
 }
 
 // SandboxMaskedFile is one masked file of SandboxCredentials.MaskFiles.
@@ -110,7 +199,11 @@ type SandboxMaskedFile struct {
 	// Path is the file's path.
 	Path string `json:"path"`
 	// InjectHosts are as SandboxMaskedEnv's. Default: none.
-	InjectHosts []string `json:"injectHosts,omitempty"`
+	InjectHosts        []string `json:"injectHosts,omitempty"`
+	SandboxMaskOptions `json:",inline"`
+	// MaskDuplicates masks each captured secret also where it occurs outside Extract's matches.
+	// Default: false.
+	MaskDuplicates bool `json:"maskDuplicates,omitzero"`
 }
 
 // SandboxMaskedEnv is one masked environment variable of SandboxCredentials.MaskEnv.
@@ -120,12 +213,14 @@ type SandboxMaskedEnv struct {
 	// InjectHosts are the hosts whose requests through the CLI's proxy get the real value back
 	// in place of the sentinel (HTTPS needs Network's TLS termination). Default: none, the
 	// secret never leaves the CLI.
-	InjectHosts []string `json:"injectHosts,omitempty"`
+	InjectHosts        []string `json:"injectHosts,omitempty"`
+	SandboxMaskOptions `json:",inline"`
 }
 
 // IsZero reports whether c keeps nothing back (it is then left out of the settings).
 func (c SandboxCredentials) IsZero() bool {
-	return len(c.DenyEnv) == 0 && len(c.DenyFiles) == 0 && len(c.MaskEnv) == 0 && len(c.MaskFiles) == 0
+	return len(c.DenyEnv) == 0 && len(c.DenyFiles) == 0 && len(c.MaskEnv) == 0 && len(c.MaskFiles) == 0 &&
+		!c.AllowPlaintextInject && len(c.AWSPairs) == 0 && c.SigV4 == nil
 }
 
 // MarshalJSON encodes c as the CLI's settings read it: entries of mode "deny" or "mask".
@@ -134,27 +229,33 @@ func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
 		Name        string   `json:"name"`
 		Mode        string   `json:"mode"`
 		InjectHosts []string `json:"injectHosts,omitempty"`
+		SandboxMaskOptions
 	}
 	type fileEntry struct {
 		Path        string   `json:"path"`
 		Mode        string   `json:"mode"`
 		InjectHosts []string `json:"injectHosts,omitempty"`
+		SandboxMaskOptions
+		MaskDuplicates bool `json:"maskDuplicates,omitzero"`
 	}
-	var v struct {
-		EnvVars []envEntry  `json:"envVars,omitempty"`
-		Files   []fileEntry `json:"files,omitempty"`
-	}
+	v := struct {
+		EnvVars              []envEntry       `json:"envVars,omitempty"`
+		Files                []fileEntry      `json:"files,omitempty"`
+		AllowPlaintextInject bool             `json:"allowPlaintextInject,omitzero"`
+		AWSPairs             []SandboxAWSPair `json:"awsPairs,omitempty"`
+		SigV4                *SandboxSigV4    `json:"sigv4,omitzero"`
+	}{AllowPlaintextInject: c.AllowPlaintextInject, AWSPairs: c.AWSPairs, SigV4: c.SigV4}
 	for _, n := range c.DenyEnv {
 		v.EnvVars = append(v.EnvVars, envEntry{Name: n, Mode: "deny"})
 	}
 	for _, m := range c.MaskEnv {
-		v.EnvVars = append(v.EnvVars, envEntry{Name: m.Name, Mode: "mask", InjectHosts: m.InjectHosts})
+		v.EnvVars = append(v.EnvVars, envEntry{Name: m.Name, Mode: "mask", InjectHosts: m.InjectHosts, SandboxMaskOptions: m.SandboxMaskOptions})
 	}
 	for _, p := range c.DenyFiles {
 		v.Files = append(v.Files, fileEntry{Path: p, Mode: "deny"})
 	}
 	for _, m := range c.MaskFiles {
-		v.Files = append(v.Files, fileEntry{Path: m.Path, Mode: "mask", InjectHosts: m.InjectHosts})
+		v.Files = append(v.Files, fileEntry{Path: m.Path, Mode: "mask", InjectHosts: m.InjectHosts, SandboxMaskOptions: m.SandboxMaskOptions, MaskDuplicates: m.MaskDuplicates})
 	}
 	return json.Marshal(v)
 }

@@ -37,6 +37,7 @@ func (o *config) validate() error {
 		(*config).checkSettingsSources,
 		(*config).checkToolAliases,
 		(*config).checkSandbox,
+		(*config).checkSandboxForms, // sandbox_check.go
 		(*config).checkSkills,
 		(*config).checkUserInput,
 		(*config).checkMCPSettings,
