@@ -24,9 +24,12 @@ import (
 // A spawned process is not confined by the SDK: claude/v2 refuses a Spawner in a session whose
 // WithPolicy confines the CLI with the kernel, unless WithoutOSConfinement says otherwise.
 type Spawner interface {
-	// Spawn starts the CLI described by c. ctx is the start's: it ends when the session's start
-	// is given up, so a process must not be tied to it (exec.CommandContext); the transport
-	// stops the process with Signal. An error fails the session's start.
+	// Spawn starts the CLI described by c and returns without waiting for it to end. ctx is
+	// Start's, which bounds the transport's life (claude/v2: CreateSession's); the transport
+	// stops the process with Signal when it closes, so the process need not be tied to ctx
+	// (exec.CommandContext would kill it without the stop sequence's grace). An error fails
+	// Start. A spawned process has no parent-death signal: if this program dies, the CLI sees
+	// its stdin end and exits, as the protocol's end.
 	Spawn(ctx context.Context, c SpawnCommand) (Process, error)
 }
 
