@@ -9,6 +9,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
@@ -145,4 +146,94 @@ func startActivityWorker(t testing.TB, ts interface {
 	}
 	t.Cleanup(w.Stop)
 	return w
+}
+
+// twoSessions runs the same turn twice, each in a new session, in one workflow with one
+// Approvals, and returns the two results.
+func twoSessions(ctx workflow.Context, queue string, in temporalagent.TurnInput) ([]*temporalagent.TurnResult, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{TaskQueue: queue, HeartbeatTimeout: testHeartbeatTimeout, RetryPolicy: &temporalRetry})
+	ap, err := temporalagent.NewApprovals(ctx, time.Hour)
+	if err != nil {
+		return nil, err
+	}
+	var out []*temporalagent.TurnResult
+	for range 2 {
+		res, err := temporalagent.RunTurn(ctx, ap, in)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// With ApprovalRule.PerSession, a decision holds in the session that asked for it only: the same
+// Bash call in a second session of the workflow asks again (workflow-wide, the second session
+// would run it on the first one's approval).
+func TestApprovalPerSession(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute) // only catches a hang
+	defer cancel()
+	ts := server(t)
+	c := ts.GetDefaultClient()
+	wfQueue := startWorkflowWorker(t, ts)
+	actQueue := "act-" + randomTag()
+	env := claudetest.NewEnv(t, approvalModel)
+	cfg := workerConfig{cli: claudetest.RequireCLI(t), home: env.Home, modelURL: env.Model.URL(), project: env.Project, tag: randomTag()}
+	startActivityWorker(t, ts, actQueue, cfg, temporalagent.WithApprovals(temporalagent.ApprovalRule{
+		Match:      func(in *shared.PreToolUseHookInput) bool { return in.ToolName == "Bash" },
+		KeepAlive:  2 * time.Minute,
+		Poll:       50 * time.Millisecond,
+		PerSession: true,
+	}))
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, twoSessions, actQueue,
+		temporalagent.TurnInput{Prompt: "say ok", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending := func() []temporalagent.Approval {
+		var p []temporalagent.Approval
+		v, err := c.QueryWorkflow(ctx, run.GetID(), "", temporalagent.QueryPending)
+		if err != nil || v.Get(&p) != nil {
+			return nil
+		}
+		return p
+	}
+	ran := func() string { b, _ := os.ReadFile(env.Path("approved.txt")); return string(b) }
+	var first, second temporalagent.Approval
+	waitFor(t, "the first session's approval", func() bool {
+		p := pending()
+		if len(p) == 1 {
+			first = p[0]
+		}
+		return len(p) == 1
+	})
+	decide := func(a temporalagent.Approval, by string) {
+		t.Helper()
+		if err := c.SignalWorkflow(ctx, run.GetID(), "", temporalagent.SignalDecide, temporalagent.Decision{ApprovalID: a.ID, Approve: true, By: by}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decide(first, "alice")
+	waitFor(t, "the second session to ask (or to run the call without asking)", func() bool {
+		p := pending()
+		if len(p) == 1 && p[0].ID != first.ID {
+			second = p[0]
+			return true
+		}
+		return ran() == "ok\nok\n"
+	})
+	if second.ID == "" {
+		t.Fatalf("the second session ran the call on the first session's approval (approved.txt %q)", ran())
+	}
+	decide(second, "carol")
+	var res []*temporalagent.TurnResult
+	if err := run.Get(ctx, &res); err != nil {
+		t.Fatalf("the workflow: %v", err)
+	}
+	if len(res) != 2 || res[0].SessionID == res[1].SessionID || first.SessionID != res[0].SessionID || second.SessionID != res[1].SessionID {
+		t.Errorf("approvals asked in sessions %s and %s, turns ran in %+v; want one approval per session", first.SessionID, second.SessionID, res)
+	}
+	if got := ran(); got != "ok\nok\n" {
+		t.Errorf("approved.txt = %q, want the call run once per session", got)
+	}
 }

@@ -201,7 +201,11 @@ func crashWorkflow(ctx workflow.Context, queue string, heartbeatTimeout time.Dur
 func startWorkflowWorker(t testing.TB, ts *temporaltest.TestServer) string {
 	t.Helper()
 	queue := "wf-" + t.Name()
-	ts.NewWorker(queue, func(r worker.Registry) { r.RegisterWorkflow(turnWorkflow); r.RegisterWorkflow(crashWorkflow) }) // stopped by the server
+	ts.NewWorker(queue, func(r worker.Registry) {
+		r.RegisterWorkflow(turnWorkflow)
+		r.RegisterWorkflow(crashWorkflow)
+		r.RegisterWorkflow(twoSessions)
+	}) // stopped by the server
 	return queue
 }
 

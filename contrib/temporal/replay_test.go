@@ -7,11 +7,13 @@ import (
 	"testing"
 	"time"
 
+	gocmp "github.com/google/go-cmp/cmp"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -58,10 +60,30 @@ func replayActivity(_ context.Context, in temporalagent.TurnInput) (*temporalage
 		Result: in.Prompt + " done", Subtype: "success"}, nil
 }
 
+// replayedTurn is what RunTurn asked of one activity in a replay: the turn's prompt and how many
+// decisions it carried.
+type replayedTurn struct {
+	Prompt    string
+	Decisions int
+}
+
+// replayedTurns is what RunTurn does, per recorded history, when it replays on this version's
+// code: a workflow keeps the behaviour of the version it started on (workflow.GetVersion). Before
+// issue 37, RunTurn passed every decision so far to every turn; since, it passes a decision once,
+// to the turn that resumes for it. (The option merge changes nothing in these histories:
+// replayWorkflow's options name the workflow's own queue and the default heartbeat timeout.)
+var replayedTurns = map[string][]replayedTurn{
+	"v0-before-issue37.json": {{"one", 0}, {"one, resumed", 1}, {"two", 1}},
+	"v1-issue37.json":        {{"one", 0}, {"one, resumed", 1}, {"two", 0}},
+}
+
 // TestReplayHistories replays every recorded history of replayWorkflow on this version's code
 // (worker.WorkflowReplayer): a change to the commands RunTurn or NewApprovals emit that is not
 // guarded by workflow.GetVersion fails it, as it would fail a running workflow on a worker
-// upgraded to this version.
+// upgraded to this version. The replay's activity calls are watched too (an interceptor): the
+// replay checks the commands only by type and activity id, not their options nor input, so a
+// workflow that started on an older version could otherwise take the new behaviour (its next
+// turns on another queue, with other decisions) unseen.
 func TestReplayHistories(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(historyDir, "*.json"))
 	if err != nil || len(files) == 0 {
@@ -69,13 +91,55 @@ func TestReplayHistories(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			r := worker.NewWorkflowReplayer()
+			want, ok := replayedTurns[filepath.Base(f)]
+			if !ok {
+				t.Fatalf("%s has no expected turns in replayedTurns: add what RunTurn does in that history", f)
+			}
+			rec := &turnRecorder{}
+			r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{Interceptors: []interceptor.WorkerInterceptor{rec}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			r.RegisterWorkflow(replayWorkflow)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, f); err != nil {
 				t.Fatalf("replaying %s on this version: %v", f, err)
 			}
+			if diff := gocmp.Diff(want, rec.turns); diff != "" {
+				t.Errorf("the turns RunTurn asked for in the replay of %s (-want +got):\n%s", f, diff)
+			}
 		})
 	}
+}
+
+// turnRecorder records each activity a replayed workflow schedules.
+type turnRecorder struct {
+	interceptor.WorkerInterceptorBase
+	turns []replayedTurn
+}
+
+func (r *turnRecorder) InterceptWorkflow(_ workflow.Context, next interceptor.WorkflowInboundInterceptor) interceptor.WorkflowInboundInterceptor {
+	return &turnInbound{WorkflowInboundInterceptorBase: interceptor.WorkflowInboundInterceptorBase{Next: next}, rec: r}
+}
+
+type turnInbound struct {
+	interceptor.WorkflowInboundInterceptorBase
+	rec *turnRecorder
+}
+
+func (i *turnInbound) Init(outbound interceptor.WorkflowOutboundInterceptor) error {
+	return i.Next.Init(&turnOutbound{WorkflowOutboundInterceptorBase: interceptor.WorkflowOutboundInterceptorBase{Next: outbound}, rec: i.rec})
+}
+
+type turnOutbound struct {
+	interceptor.WorkflowOutboundInterceptorBase
+	rec *turnRecorder
+}
+
+func (o *turnOutbound) ExecuteActivity(ctx workflow.Context, activityType string, args ...any) workflow.Future {
+	if in, ok := args[0].(temporalagent.TurnInput); ok && len(args) == 1 {
+		o.rec.turns = append(o.rec.turns, replayedTurn{Prompt: in.Prompt, Decisions: len(in.Decisions)})
+	}
+	return o.Next.ExecuteActivity(ctx, activityType, args...)
 }
 
 // TestRecordHistory records replayWorkflow's history on the real server into
