@@ -1,13 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -38,8 +40,8 @@ func demo(ctx context.Context, f flags) error {
 	}
 	ts := temporaltest.NewServer()
 	defer ts.Stop()
-	var resumedAt atomic.Pointer[time.Time]
-	model := claudetest.NewModelFunc(func(r claudetest.Request) claudetest.Reply { return demoModel(r, &resumedAt) })
+	dm := &demoModel{n: f.n}
+	model := claudetest.NewModelFunc(dm.reply)
 	defer model.Close()
 	fmt.Printf("temporal-fleet: Temporal server in this process (%s), transcripts and ledger in %s,\n  %d sessions on a fake model\n",
 		ts.GetFrontendHostPort(), storage, f.n)
@@ -78,6 +80,7 @@ func demo(ctx context.Context, f flags) error {
 		killedAt = time.Now()
 		_ = first.Wait()
 		fmt.Printf("killed worker 1 (pid %d, SIGKILL) right after session 1's call B wrote its letter\n", first.Process.Pid)
+		reportOrphans(filepath.Join(tmp, "home-1"), killedAt)
 		second, err := startDemoWorker(f, tmp, "2")
 		if err != nil {
 			return err
@@ -88,19 +91,40 @@ func demo(ctx context.Context, f flags) error {
 	if err := run.Get(ctx, &results); err != nil {
 		return err
 	}
-	report(results, dirs, killedAt, resumedAt.Load())
+	report(results, dirs, killedAt, dm)
 	return nil
 }
 
-// demoModel asks for one Bash call per letter (each appends its letter to ran.log, then takes a
-// second), then sums up; a resumed session's calls get other ids, as a real model's would.
-func demoModel(r claudetest.Request, resumedAt *atomic.Pointer[time.Time]) claudetest.Reply {
+// demoModel is the demonstration's fake model: it asks for one Bash call per letter (each
+// appends its letter to ran.log, then takes a second), then sums up; a resumed session's calls get
+// other ids, as a real model's would. It notes when a resumed session first asks, and the session
+// each task's first request came from (the CLI's X-Claude-Code-Session-Id header).
+type demoModel struct {
+	n int // sessions
+
+	mu        sync.Mutex
+	resumedAt time.Time
+	first     map[int]string // session number -> the session id of its first request
+}
+
+func (m *demoModel) reply(r claudetest.Request) claudetest.Reply {
+	m.mu.Lock()
+	for i := 1; i <= m.n; i++ {
+		if r.Contains(fmt.Sprintf("session %d:", i)) && m.first[i] == "" {
+			if m.first == nil {
+				m.first = map[int]string{}
+			}
+			m.first[i] = r.Header.Get("X-Claude-Code-Session-Id")
+		}
+	}
 	suffix := ""
 	if r.Contains("has been resumed here") {
-		now := time.Now()
-		resumedAt.CompareAndSwap(nil, &now)
 		suffix = "r"
+		if m.resumedAt.IsZero() {
+			m.resumedAt = time.Now()
+		}
 	}
+	m.mu.Unlock()
 	n := len(r.ToolResults())
 	if n < 3 {
 		l := string("ABC"[n])
@@ -109,8 +133,11 @@ func demoModel(r claudetest.Request, resumedAt *atomic.Pointer[time.Time]) claud
 	return claudetest.TextReply("logged A, B and C")
 }
 
-// report prints what each session did and what the crash changed.
-func report(results []FleetResult, dirs []string, killedAt time.Time, resumedAt *time.Time) {
+// report prints what each session did and what the crash changed, from each checkout's ran.log
+// and what the model saw.
+func report(results []FleetResult, dirs []string, killedAt time.Time, m *demoModel) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	fmt.Println()
 	for i, r := range results {
 		b, _ := os.ReadFile(filepath.Join(dirs[i], "ran.log"))
@@ -119,25 +146,64 @@ func report(results []FleetResult, dirs []string, killedAt time.Time, resumedAt 
 			counts[l]++
 		}
 		fmt.Printf("session %d (%s): %q%s\n  calls run: A x%d, B x%d, C x%d", i+1, short(r.SessionID), r.Result, r.Err, counts["A"], counts["B"], counts["C"])
+		var twice []string
+		for _, l := range []string{"A", "B", "C"} {
+			if counts[l] > 1 {
+				twice = append(twice, l)
+			}
+		}
 		if r.Resumes > 0 {
-			var twice []string
-			for _, l := range []string{"A", "B", "C"} {
-				if counts[l] > 1 {
-					twice = append(twice, l)
-				}
+			fmt.Printf("; the crash: retried %d time(s)", r.Resumes)
+			switch first := m.first[i+1]; {
+			case first == "":
+			case first == r.SessionID:
+				fmt.Print(", resumed in the session it started in")
+			default:
+				fmt.Printf(", in a new session (it started in %s: nothing of it had reached the store)", short(first))
 			}
-			fmt.Printf("; the crash: resumed %d time(s) in the same session", r.Resumes)
-			if len(twice) > 0 {
-				fmt.Printf(", %s ran again (in flight at the crash: at least once)", strings.Join(twice, ", "))
-			}
-			fmt.Print(", no completed call ran again")
+		}
+		switch {
+		case len(twice) == 1:
+			fmt.Printf("; %s ran again (in flight at the crash: at least once), no completed call ran again", twice[0])
+		case len(twice) > 1:
+			fmt.Printf("; %s ran again: more than the one call in flight", strings.Join(twice, ", "))
 		}
 		fmt.Println()
 	}
-	if !killedAt.IsZero() && resumedAt != nil {
+	if !killedAt.IsZero() && !m.resumedAt.IsZero() {
 		fmt.Printf("\nfrom the kill to the first resumed model call: %s (the 10 s heartbeat timeout, the retry, the transcript restored from the store)\n",
-			resumedAt.Sub(killedAt).Round(100*time.Millisecond))
+			m.resumedAt.Sub(killedAt).Round(100*time.Millisecond))
 	}
+}
+
+// reportOrphans prints how long the killed worker's CLIs and what they started outlived it: the
+// processes whose environment has the worker's HOME (Linux: /proc). The SDK starts each CLI so
+// that it dies with the worker (a parent-death signal and a watchdog on the session's processes).
+func reportOrphans(home string, killedAt time.Time) {
+	if runtime.GOOS != "linux" {
+		return
+	}
+	want := []byte("\x00HOME=" + home + "\x00")
+	left := func() int {
+		n := 0
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+			if err == nil && bytes.Contains(append([]byte{0}, env...), want) {
+				n++
+			}
+		}
+		return n
+	}
+	for left() > 0 && time.Since(killedAt) < 10*time.Second {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := left(); n > 0 {
+		fmt.Printf("  %d processes of worker 1's sessions still run 10 s after the kill: orphans\n", n)
+		return
+	}
+	fmt.Printf("  worker 1's CLIs and what they ran ended %s after the kill (no orphan acts on a checkout)\n",
+		time.Since(killedAt).Round(10*time.Millisecond))
 }
 
 // startDemoWorker starts this program as a worker process, logging to tmp/worker-<name>.log.
