@@ -42,7 +42,7 @@ type Activities struct {
 // NewActivities returns the activities with opts applied.
 func NewActivities(opts ...Option) (*Activities, error) {
 	a := &Activities{stuckAfter: 10 * time.Minute, continuePrompt: DefaultContinuePrompt,
-		cancelEvery: time.Second, logger: slog.Default()}
+		cancelEvery: 500 * time.Millisecond, logger: slog.Default()}
 	for _, o := range opts {
 		o.apply(a)
 	}

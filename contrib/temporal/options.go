@@ -54,7 +54,10 @@ func WithLedger(ledger Ledger) Option {
 // a heartbeat, which it sends at most once per throttle interval (0.8 x the heartbeat timeout, 48 s
 // with DefaultActivityOptions). A cancelled turn ends its CLI at once, and the activity is
 // reported cancelled. The check also ends an attempt whose activity the server already retried.
-// Negative: no check (a cancellation arrives with a heartbeat's answer). Default: 1 second.
+// Each check is one DescribeWorkflowExecution call per running turn. Negative: no check (a
+// cancellation arrives with a heartbeat's answer). Default: 500 milliseconds (with 1 second, the
+// time from CancelWorkflow to the CLI's end was 1.9 s at the median and up to 2.5 s; see
+// docs/TEMPORAL.md).
 func WithCancelCheckEvery(d time.Duration) Option {
 	return optionFunc(func(a *Activities) { a.cancelEvery = d })
 }
