@@ -67,9 +67,11 @@ func (o *config) inlinePermissions() (mode PermissionMode, allow []string) {
 // checkGuardsCanFire refuses a PermissionRequest hook or a WithCanUseTool callback that the
 // options make unreachable: the CLI asks no permission under PermissionModeBypassPermissions nor
 // PermissionModeAuto (its own check lets calls through: CLI 2.1.330 and 2.1.332 ran a Write and a
-// Bash call there without asking), it denies what no rule allows without asking under
-// PermissionModeDontAsk, it asks none for the edit tools under PermissionModeAcceptEdits, and none
-// for a tool an allow rule allows outright (WithAllowedTools, WithSettings' permissions.allow). A guard whose matcher names such a
+// Bash call there without asking), none for the edit tools under PermissionModeAcceptEdits, and
+// none for a tool an allow rule allows outright (WithAllowedTools, WithSettings' permissions.allow).
+// PermissionModeDontAsk is accepted: the guard does not run there either, but the CLI denies
+// every call no rule allows, so nothing happens unguarded (and a later SetPermissionMode may let
+// the guard decide). A guard whose matcher names such a
 // tool, or that would see nothing at all, is an ErrGuardCannotFire. WithAllowUnenforcedHooks
 // accepts it.
 func (o *config) checkGuardsCanFire() error {
@@ -131,8 +133,6 @@ func modeSkipsGuards(guards []promptGuard, mode PermissionMode, modeOpt string) 
 			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI asks no permission and every tool call goes ahead; %s", g.name, mode, guardFix)
 		case mode == PermissionModeAuto:
 			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI's own check lets tool calls through without asking; %s", g.name, mode, guardFix)
-		case mode == PermissionModeDontAsk:
-			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI denies every call no rule allows, without asking; %s", g.name, mode, guardFix)
 		case mode == PermissionModeAcceptEdits && slices.ContainsFunc(editTools, g.matches):
 			return guardErr(modeOpt+"/"+g.options, "%s never runs for the edit tools (%s) under permission mode %s: the CLI allows them without asking; %s", g.name, strings.Join(editTools, ", "), mode, guardFix)
 		}

@@ -198,7 +198,7 @@ func (s *Session) Interrupt(ctx context.Context) error {
 // SetPermissionMode changes the permission mode of the running session (one of the
 // PermissionMode constants; the CLI refuses PermissionModeBypassPermissions unless the session
 // started in it or with WithAllowBypassPermissions). A mode in which a PermissionRequest hook or
-// the WithCanUseTool callback would no longer run (bypassPermissions, auto, dontAsk; acceptEdits
+// the WithCanUseTool callback would no longer run (bypassPermissions, auto; acceptEdits
 // for a guard of the edit tools) is refused with an *OptionError wrapping ErrGuardCannotFire, as
 // CreateSession refuses it, unless WithAllowUnenforcedHooks.
 func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) error {
