@@ -242,7 +242,7 @@ func (a *Activities) turnOptions(ctx context.Context, o SessionOptions, t *turn,
 		}
 	}
 	if ap != nil {
-		opts = append(opts, v2.WithHook(shared.HookEventPreToolUse, "", ap.hook()))
+		opts = append(opts, v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {ap.hookConfig()}}))
 	}
 	if a.store != nil {
 		opts = append(opts, v2.WithSessionStore(recordingStore{inner: a.store, tr: t.tr, kick: t.hb.nudge, prompt: prompt}))

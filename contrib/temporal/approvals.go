@@ -109,6 +109,19 @@ func (a *Activities) newApprovalGate(ctx context.Context, tr *tracker, decisions
 	return g
 }
 
+// askMargin is how long the approval hook may take beyond KeepAlive: the signal, the queries.
+const askMargin = 30 * time.Second
+
+// hookConfig is the PreToolUse hook, with a timeout that lets it wait KeepAlive (v2's default,
+// 5 s, would refuse the call after 5 s of waiting: "hook timed out").
+func (g *approvalGate) hookConfig() shared.HookConfig {
+	c := shared.HookConfig{Handler: g.hook(), Name: "temporalagent approvals"}
+	if g.rule.KeepAlive > 0 {
+		c.Timeout = g.rule.KeepAlive + askMargin
+	}
+	return c
+}
+
 // hook is the PreToolUse handler.
 func (g *approvalGate) hook() shared.HookHandler {
 	return shared.OnPreToolUse(func(ctx context.Context, in *shared.PreToolUseHookInput) (shared.HookOutput, error) {

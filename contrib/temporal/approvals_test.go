@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
 	"github.com/hookwire/agent-sdk-go/claude/shared"
+	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	temporalagent "github.com/hookwire/agent-sdk-go/contrib/temporal"
 )
 
@@ -169,7 +170,8 @@ func twoSessions(ctx workflow.Context, queue string, in temporalagent.TurnInput)
 
 // With ApprovalRule.PerSession, a decision holds in the session that asked for it only: the same
 // Bash call in a second session of the workflow asks again (workflow-wide, the second session
-// would run it on the first one's approval).
+// would run it on the first one's approval). The CLI waits for each decision (KeepAlive) longer
+// than the sessions' hook timeout.
 func TestApprovalPerSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute) // only catches a hang
 	defer cancel()
@@ -184,7 +186,11 @@ func TestApprovalPerSession(t *testing.T) {
 		KeepAlive:  2 * time.Minute,
 		Poll:       50 * time.Millisecond,
 		PerSession: true,
-	}))
+	}),
+		// The sessions' default hook timeout is shorter than anyone takes to decide: the approval
+		// hook waits up to KeepAlive all the same (with v2's default of 5 s, a decision that took
+		// longer refused the call: "hook timed out").
+		temporalagent.WithSessionOptions(v2.WithHookTimeout(200*time.Millisecond)))
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, twoSessions, actQueue,
 		temporalagent.TurnInput{Prompt: "say ok", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
 	if err != nil {
