@@ -104,7 +104,7 @@ func (x *Engine) startAsync(run HandlerRun, h *registeredHook, w *shared.AsyncWo
 	watchdog := time.AfterFunc(timeout, func() { finish(hookErr(fmt.Errorf("%w after %v", shared.ErrHookTimeout, timeout))) })
 	go func() { // the background phase: it ends when Work returns (its end may be reported earlier, at the timeout)
 		defer cancel()
-		r := callHandler(ctx, func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) { return w.Work(ctx) }, nil)
+		r := callHandler(ctx, shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) { return w.Work(ctx) }), nil)
 		out, err, stack := r.out, r.err, r.stack
 		watchdog.Stop()
 		switch {

@@ -64,17 +64,17 @@ func TestAsyncAnswerRunsInTheBackground(t *testing.T) {
 		release := make(chan struct{})
 		var workRan bool
 		x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {
-			{Name: "audit", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			{Name: "audit", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return shared.Async(time.Minute, func(ctx context.Context) (shared.HookOutput, error) {
 					<-release
 					time.Sleep(2 * time.Second) // fake time
 					workRan = true
 					return shared.AddContext("dropped: nowhere to go"), nil
 				}), nil
-			}},
-			{Name: "ctx", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			})},
+			{Name: "ctx", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return shared.AddContext("sync context"), nil
-			}},
+			})},
 		}}, Options{Observe: log.observe})
 		res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r")
 		if res.Err != nil || res.Ran != 2 {
@@ -108,7 +108,7 @@ func TestAsyncAnswerRefusedForGuardingEvents(t *testing.T) {
 	work := shared.Async(time.Second, func(context.Context) (shared.HookOutput, error) { started = true; return nil, nil })
 	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPermissionRequest, shared.HookEventUserPromptSubmit} {
 		for _, out := range []shared.HookOutput{work, &shared.AsyncHookOutput{Async: true}, shared.AsyncHookOutput{Async: true}} {
-			x := newExecutor(t, shared.Hooks{e: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return out, nil }}}}, Options{})
+			x := newExecutor(t, shared.Hooks{e: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return out, nil })}}}, Options{})
 			res := x.Run(context.Background(), input(e, "Bash"), "r")
 			if !errors.Is(res.Err, shared.ErrAsyncNotAllowed) {
 				t.Errorf("%s %T: Err = %v, want shared.ErrAsyncNotAllowed", e, out, res.Err)
@@ -122,9 +122,9 @@ func TestAsyncAnswerRefusedForGuardingEvents(t *testing.T) {
 	if started {
 		t.Error("refused async work ran")
 	}
-	x := newExecutor(t, shared.Hooks{shared.HookEventStop: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	x := newExecutor(t, shared.Hooks{shared.HookEventStop: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return &shared.AsyncHookOutput{Async: true}, nil
-	}}}}, Options{})
+	})}}}, Options{})
 	if got := wireJSON(t, shared.HookEventStop, x.Run(context.Background(), input(shared.HookEventStop, ""), "r").Output); !cmp.Equal(got, map[string]any{"async": true}) {
 		t.Errorf("Stop {async:true} answered %v", got)
 	}
@@ -151,9 +151,9 @@ func TestAsyncWorkFailures(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				log := newRunLog()
 				stuck := make(chan struct{}) // a work that ignores its ctx waits for the test's end
-				x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "h", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Name: "h", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 					return shared.Async(3*time.Second, func(ctx context.Context) (shared.HookOutput, error) { return tt.work(ctx, stuck) }), nil
-				}}}}, Options{Observe: log.observe})
+				})}}}, Options{Observe: log.observe})
 				if res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r"); res.Err != nil || res.Output != nil {
 					t.Fatalf("Run = %+v, want no opinion at once", res)
 				}
@@ -175,13 +175,13 @@ func TestCloseWaitsForAsyncWork(t *testing.T) {
 		log := newRunLog()
 		release := make(chan struct{})
 		runs := 0
-		x := newExecutor(t, shared.Hooks{shared.HookEventNotification: {{Name: "n", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		x := newExecutor(t, shared.Hooks{shared.HookEventNotification: {{Name: "n", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.Async(time.Hour, func(context.Context) (shared.HookOutput, error) {
 				runs++
 				<-release
 				return nil, nil
 			}), nil
-		}}}}, Options{Observe: log.observe})
+		})}}}, Options{Observe: log.observe})
 		x.Run(context.Background(), input(shared.HookEventNotification, ""), "r1")
 		closed := make(chan struct{})
 		go func() { x.Close(); close(closed) }()

@@ -9,9 +9,9 @@ import (
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
-func trivialHandler(context.Context, shared.HookInput) (shared.HookOutput, error) {
+var trivialHandler = shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 	return shared.Allow(), nil
-}
+})
 
 // benchHooks registers extra non-matching PreToolUse hooks and one that matches Bash.
 func benchHooks(extra int) shared.Hooks {

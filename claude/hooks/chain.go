@@ -298,7 +298,7 @@ func callHandler(ctx context.Context, fn shared.HookHandler, in shared.HookInput
 			r = handlerResult{err: &panicError{value: v}, stack: debug.Stack()}
 		}
 	}()
-	out, err := fn(ctx, in)
+	out, err := fn.Handle(ctx, in)
 	return handlerResult{out: out, err: err}
 }
 

@@ -52,7 +52,7 @@ type step struct {
 
 // handler records name (and, for tool events, the command it saw) and then does what s says.
 func (s step) handler(rec *recorder) shared.HookHandler {
-	return func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	return shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		seen := s.name
 		if tc := shared.ToolCall(in); tc != nil && tc.ToolInput.String("command") != "" {
 			seen += ":" + tc.ToolInput.String("command")
@@ -66,7 +66,7 @@ func (s step) handler(rec *recorder) shared.HookHandler {
 			return nil, ctx.Err()
 		}
 		return s.out, s.err
-	}
+	})
 }
 
 func chain(rec *recorder, e shared.HookEvent, steps ...step) shared.Hooks {
@@ -358,14 +358,14 @@ func TestRunUpdatedInputIsACopy(t *testing.T) {
 	var first shared.ToolInput
 	rewrite := shared.ToolInput{"command": "new"}
 	hooks := shared.Hooks{shared.HookEventPreToolUse: {
-		{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		{Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 			first = shared.ToolCall(in).ToolInput
 			return shared.AllowWithInput(rewrite), nil
-		}},
-		{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		})},
+		{Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 			shared.ToolCall(in).ToolInput["command"] = "mutated by b"
 			return nil, nil
-		}},
+		})},
 	}}
 	x := newExecutor(t, hooks, Options{})
 	res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
@@ -475,21 +475,21 @@ func TestRunTimeoutEndsNonGuardingChain(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				release := make(chan struct{})
 				defer close(release) // lets the handler that ignores ctx end inside the bubble
-				var slow shared.HookHandler = func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+				var slow shared.HookHandler = shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 					if honours {
 						<-ctx.Done()
 						return nil, ctx.Err()
 					}
 					<-release
 					return shared.AddContext("late"), nil
-				}
+				})
 				ran := false
 				hooks := shared.Hooks{shared.HookEventPostToolUse: {
-					{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+					{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 						return shared.AddContext("first"), nil
-					}},
+					})},
 					{Handler: slow, Timeout: time.Second},
-					{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { ran = true; return nil, nil }},
+					{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { ran = true; return nil, nil })},
 				}}
 				x := newExecutor(t, hooks, Options{})
 				start := time.Now()
@@ -545,11 +545,11 @@ func TestRunCancelled(t *testing.T) {
 					rec := &recorder{}
 					started := make(chan struct{})
 					hooks := shared.Hooks{e: {
-						{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+						{Handler: shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 							close(started)
 							<-ctx.Done()
 							return nil, ctx.Err()
-						}},
+						})},
 						{Handler: step{name: "after"}.handler(rec)},
 					}}
 					var outcomes []shared.HookOutcome
@@ -595,10 +595,10 @@ func TestRunCancelledBeforeStart(t *testing.T) {
 func TestRunCancelledAfterSuccess(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		hooks := shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		hooks := shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			cancel()
 			return shared.Allow(), nil
-		}}}}
+		})}}}
 		x := newExecutor(t, hooks, Options{})
 		res := x.Run(ctx, input(shared.HookEventPreToolUse, "Bash"), "r")
 		if !res.Cancelled {
@@ -611,17 +611,17 @@ func TestRunObserve(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var runs []HandlerRun
 		hooks := shared.Hooks{shared.HookEventPostToolUse: {
-			{Name: "slow", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			{Name: "slow", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				time.Sleep(1500 * time.Millisecond) // fake time inside the bubble
 				return nil, nil
-			}},
+			})},
 			{Name: "skipped", Matcher: "Write", Handler: trivialHandler},
-			{Name: "fails", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, errBoom }},
-			{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("oops") }},
-			{Name: "hangs", Timeout: 3 * time.Second, Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			{Name: "fails", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, errBoom })},
+			{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("oops") })},
+			{Name: "hangs", Timeout: 3 * time.Second, Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 				<-ctx.Done()
 				return nil, ctx.Err()
-			}},
+			})},
 		}}
 		x := newExecutor(t, hooks, Options{Observe: func(r HandlerRun) { runs = append(runs, r) }})
 		t0 := time.Now()
@@ -663,7 +663,7 @@ func TestPanicIsLoggedWithStack(t *testing.T) {
 		defer mu.Unlock()
 		return buf.Write(p)
 	}), nil))
-	hooks := shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("deep trouble") }}}}
+	hooks := shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("deep trouble") })}}}
 	x := newExecutor(t, hooks, Options{Logger: logger})
 	res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
 	var he *shared.HookError
@@ -778,11 +778,11 @@ func TestRunCancelledWhileAHandlerIgnoresCtx(t *testing.T) {
 		started, release := make(chan struct{}), make(chan struct{})
 		defer close(release)
 		var outcomes []shared.HookOutcome
-		hooks := shared.Hooks{shared.HookEventPreToolUse: {{Timeout: time.Hour, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		hooks := shared.Hooks{shared.HookEventPreToolUse: {{Timeout: time.Hour, Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			close(started)
 			<-release
 			return shared.Allow(), nil
-		}}}}
+		})}}}
 		x := newExecutor(t, hooks, Options{Observe: func(r HandlerRun) {
 			if r.Outcome != "" {
 				outcomes = append(outcomes, r.Outcome)
@@ -819,22 +819,22 @@ func TestRunReturnsOnTime(t *testing.T) {
 	}{
 		{"answers at once", func(chan struct{}) shared.HookHandler { return trivialHandler }, 0, 0, "allow", false},
 		{"ignores ctx past its timeout", func(release chan struct{}) shared.HookHandler {
-			return func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			return shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				<-release
 				return shared.Allow(), nil
-			}
+			})
 		}, 0, 2 * time.Second, "deny", false},
 		{"ignores a cancel", func(release chan struct{}) shared.HookHandler {
-			return func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			return shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				<-release
 				return shared.Allow(), nil
-			}
+			})
 		}, 500 * time.Millisecond, 500 * time.Millisecond, "", true},
 		{"honours a cancel", func(chan struct{}) shared.HookHandler {
-			return func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			return shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 				<-ctx.Done()
 				return nil, ctx.Err()
-			}
+			})
 		}, 500 * time.Millisecond, 500 * time.Millisecond, "", true},
 	}
 	for _, tt := range tests {
@@ -909,10 +909,10 @@ func TestRunHandlerIgnoringCtxIsDeniedAtItsDeadline(t *testing.T) {
 		release := make(chan struct{})
 		var outcomes []shared.HookOutcome
 		x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Name: "deaf", Timeout: 3 * time.Second,
-			Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				<-release // ignores ctx
 				return shared.Allow(), nil
-			}}}}, Options{Observe: func(r HandlerRun) {
+			})}}}, Options{Observe: func(r HandlerRun) {
 			if r.Outcome != "" {
 				outcomes = append(outcomes, r.Outcome)
 			}
@@ -946,7 +946,7 @@ func panickingHandler(context.Context, shared.HookInput) (shared.HookOutput, err
 func TestPanicStackReachesHookError(t *testing.T) {
 	for _, e := range []shared.HookEvent{shared.HookEventPreToolUse, shared.HookEventPostToolUse} {
 		t.Run(string(e), func(t *testing.T) {
-			x := newExecutor(t, shared.Hooks{e: {{Handler: panickingHandler}}}, Options{})
+			x := newExecutor(t, shared.Hooks{e: {{Handler: shared.HookHandlerFunc(panickingHandler)}}}, Options{})
 			res := x.Run(context.Background(), input(e, "Bash"), "r")
 			var he *shared.HookError
 			if !errors.As(res.Err, &he) || !errors.Is(res.Err, shared.ErrHookPanic) {
@@ -982,9 +982,9 @@ func TestMatcherAliasesInTheChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.matcher+"/"+tt.tool, func(t *testing.T) {
-			x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: tt.matcher, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Matcher: tt.matcher, Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return shared.Deny("no subagents"), nil
-			}}}}, Options{})
+			})}}}, Options{})
 			res := x.Run(context.Background(), input(shared.HookEventPreToolUse, tt.tool), "r")
 			if got := res.Ran == 1; got != tt.want {
 				t.Errorf("matcher %q fired for tool %q: %v, want %v", tt.matcher, tt.tool, got, tt.want)

@@ -369,7 +369,7 @@ func runChain(t *testing.T, e shared.HookEvent, chain []shape, quiet *slog.Logge
 	t.Helper()
 	var cfgs []shared.HookConfig
 	for _, s := range chain {
-		cfgs = append(cfgs, shared.HookConfig{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return s.run() }})
+		cfgs = append(cfgs, shared.HookConfig{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return s.run() })})
 	}
 	x, err := New(shared.Hooks{e: cfgs}, Options{Logger: quiet})
 	if err != nil {

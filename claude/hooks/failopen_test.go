@@ -35,37 +35,37 @@ func TestEveryEventFailsClosedOrOpen(t *testing.T) {
 			handler shared.HookHandler
 			timeout time.Duration
 		}{
-			{"error", func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, errBoom }, 0},
-			{"panic", func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("exploded") }, 0},
-			{"timeout", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			{"error", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, errBoom }), 0},
+			{"panic", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("exploded") }), 0},
+			{"timeout", shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 				<-ctx.Done()
 				return shared.Allow(), nil // too late: must not count
-			}, time.Second},
-			{"another event's output", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			}), time.Second},
+			{"another event's output", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return &shared.SyncHookOutput{HookSpecificOutput: other}, nil
-			}, 0},
-			{"unknown decision", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			}), 0},
+			{"unknown decision", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return &shared.SyncHookOutput{Decision: "perhaps"}, nil
-			}, 0},
+			}), 0},
 			// Wrapped, so that registration (shared.CheckHandlerEvent, which refuses the adapter
 			// itself) cannot see it: the adapter's own check at run time is what is tested.
-			{"typed handler for another event", func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
-				return wrongAdapter(ctx, in)
-			}, 0},
+			{"typed handler for another event", shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+				return wrongAdapter.Handle(ctx, in)
+			}), 0},
 		}
 		for _, f := range failures {
 			t.Run(string(e)+"/"+f.name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					after := false
 					x := newExecutor(t, shared.Hooks{e: {
-						{Name: "before", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+						{Name: "before", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 							return &shared.SyncHookOutput{SystemMessage: "before"}, nil
-						}},
+						})},
 						{Name: "bad", Handler: f.handler, Timeout: f.timeout},
-						{Name: "after", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+						{Name: "after", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 							after = true
 							return &shared.SyncHookOutput{SystemMessage: "after"}, nil
-						}},
+						})},
 					}}, Options{})
 					res := x.Run(context.Background(), input(e, "Bash"), "r")
 					var he *shared.HookError

@@ -21,18 +21,18 @@ func TestProgressBetweenStartAndEnd(t *testing.T) {
 		late := make(chan struct{})
 		lateReported := make(chan bool, 1)
 		x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {
-			{Name: "a", Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			{Name: "a", Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 				shared.ReportHookProgress(ctx, "note", "one")
 				time.Sleep(time.Second)
 				shared.ReportHookProgress(ctx, "note", "two")
 				return nil, nil
-			}},
-			{Name: "b", Timeout: time.Second, Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			})},
+			{Name: "b", Timeout: time.Second, Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 				shared.ReportHookProgress(ctx, "note", "before the timeout")
 				<-late // ignores ctx, reports after its run was abandoned
 				lateReported <- shared.ReportHookProgress(ctx, "note", "after the timeout")
 				return nil, nil
-			}},
+			})},
 		}}, Options{Observe: log.observe, Progress: log.progress})
 		res := x.Run(context.Background(), input(shared.HookEventPostToolUse, "Bash"), "r")
 		close(late)
@@ -50,10 +50,10 @@ func TestProgressBetweenStartAndEnd(t *testing.T) {
 // Without Options.Progress a handler's ctx has no reporter: reports are dropped.
 func TestNoProgressWithoutTheOption(t *testing.T) {
 	var reported bool
-	x := newExecutor(t, shared.Hooks{shared.HookEventStop: {{Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+	x := newExecutor(t, shared.Hooks{shared.HookEventStop: {{Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 		reported = shared.ReportHookProgress(ctx, "note", "x")
 		return nil, nil
-	}}}}, Options{})
+	})}}}, Options{})
 	x.Run(context.Background(), input(shared.HookEventStop, ""), "r")
 	if reported {
 		t.Error("ReportHookProgress = true without a Progress option")

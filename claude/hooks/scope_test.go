@@ -14,10 +14,10 @@ import (
 
 // named returns a handler that records name.
 func named(rec *recorder, name string) shared.HookHandler {
-	return func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	return shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		rec.add(name)
 		return nil, nil
-	}
+	})
 }
 
 func agentInput(e shared.HookEvent, tool, agent string) shared.HookInput {
@@ -80,12 +80,12 @@ func TestScopedHooksRunAfterTheBaseInRegistrationOrder(t *testing.T) {
 }
 
 func TestScopedOutputsMergeWithTheBase(t *testing.T) {
-	x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	x := newExecutor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Allow(), nil
-	}}}}, Options{})
-	if err := x.RegisterScoped("guard", shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	})}}}, Options{})
+	if err := x.RegisterScoped("guard", shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Deny("scoped says no"), nil
-	}}}}, ScopeOptions{}); err != nil {
+	})}}}, ScopeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	res := x.Run(context.Background(), input(shared.HookEventPreToolUse, "Bash"), "r")
@@ -126,9 +126,9 @@ func TestAgentScope(t *testing.T) {
 	}
 
 	// A SubagentStop hook that blocks keeps the subagent, and its scope, going.
-	if err := x.RegisterScoped("keep-going", shared.Hooks{shared.HookEventSubagentStop: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	if err := x.RegisterScoped("keep-going", shared.Hooks{shared.HookEventSubagentStop: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Block("not yet"), nil
-	}}}}, ScopeOptions{AgentID: "a1"}); err != nil {
+	})}}}, ScopeOptions{AgentID: "a1"}); err != nil {
 		t.Fatal(err)
 	}
 	if res := stop("a1"); res.Ran != 1 {
@@ -220,9 +220,9 @@ func TestScopedRegistrationForTheCLI(t *testing.T) {
 func TestScopedHooksUnderConcurrentFires(t *testing.T) {
 	var mu sync.Mutex
 	bad := 0
-	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	x := newExecutor(t, shared.Hooks{shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		return nil, nil
-	}}}}, Options{})
+	})}}}, Options{})
 	var wg sync.WaitGroup
 	stopReg := make(chan struct{})
 	wg.Add(1)
@@ -237,7 +237,7 @@ func TestScopedHooksUnderConcurrentFires(t *testing.T) {
 			id := fmt.Sprintf("s%d", i%4)
 			if !x.UnregisterScoped(id) {
 				noOpinion := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
-				if err := x.RegisterScoped(id, shared.Hooks{shared.HookEventPostToolUse: {{Handler: noOpinion}, {Handler: noOpinion}}}, ScopeOptions{}); err != nil {
+				if err := x.RegisterScoped(id, shared.Hooks{shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(noOpinion)}, {Handler: shared.HookHandlerFunc(noOpinion)}}}, ScopeOptions{}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -272,7 +272,7 @@ func TestScopedHooksUnderConcurrentFires(t *testing.T) {
 func TestRegisterScopedFromAHandler(t *testing.T) {
 	rec := &recorder{}
 	var x *Engine
-	x = newExecutor(t, shared.Hooks{shared.HookEventSubagentStart: {{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	x = newExecutor(t, shared.Hooks{shared.HookEventSubagentStart: {{Handler: shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		rec.add("start")
 		if !x.InChain(ctx) {
 			t.Error("InChain(handler ctx) = false")
@@ -281,7 +281,7 @@ func TestRegisterScopedFromAHandler(t *testing.T) {
 			shared.HookEventSubagentStart: {{Handler: named(rec, "scoped-start")}},
 			shared.HookEventPreToolUse:    {{Handler: named(rec, "scoped-pre")}},
 		}, ScopeOptions{AgentID: in.Base().AgentID})
-	}}}}, Options{})
+	})}}}, Options{})
 	if res := x.Run(context.Background(), agentInput(shared.HookEventSubagentStart, "", "a1"), "r1"); res.Err != nil {
 		t.Fatal(res.Err)
 	}

@@ -60,7 +60,7 @@ func TestSkillShellHook(t *testing.T) {
 	} {
 		in := &shared.PreSkillShellCommandHookInput{BaseHookInput: shared.BaseHookInput{Cwd: f.root, HookEventName: shared.HookEventPreSkillShellCommand},
 			ToolName: tc.tool, ToolInput: shared.ToolInput{"command": tc.cmd}, CommandName: "shelly"}
-		out, err := cfgs[0].Handler(context.Background(), in)
+		out, err := cfgs[0].Handler.Handle(context.Background(), in)
 		got := "none"
 		if s, ok := shared.AsSync(out); ok && out != nil {
 			got = "a decision whose reason names no rule: " + s.Reason

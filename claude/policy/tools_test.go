@@ -131,7 +131,7 @@ func TestModes(t *testing.T) {
 	var events []Event
 	audit := Audit(f.root, WithHome(f.home), WithDecisionLog(func(_ context.Context, e Event) { events = append(events, e) }))
 	h := audit.Hooks()[shared.HookEventPreToolUse][0].Handler
-	out, err := h(context.Background(), &shared.PreToolUseHookInput{BaseHookInput: shared.BaseHookInput{Cwd: f.root},
+	out, err := h.Handle(context.Background(), &shared.PreToolUseHookInput{BaseHookInput: shared.BaseHookInput{Cwd: f.root},
 		ToolCallFields: shared.ToolCallFields{ToolName: "Bash", ToolInput: shared.ToolInput{"command": "rm -rf /"}}})
 	if err != nil || out != nil {
 		t.Errorf("Audit hook = %v, %v; want no opinion", out, err)
@@ -144,7 +144,7 @@ func TestModes(t *testing.T) {
 	hc := conf.Hooks()[shared.HookEventPreToolUse][0].Handler
 	for tool, want := range map[string]string{"Bash": "deny", "Write": "allow", "WebFetch": "none"} {
 		in := shared.ToolInput{"command": "rm -rf /", "file_path": filepath.Join(f.root, "x")}
-		out, _ := hc(context.Background(), &shared.PreToolUseHookInput{BaseHookInput: shared.BaseHookInput{Cwd: f.root},
+		out, _ := hc.Handle(context.Background(), &shared.PreToolUseHookInput{BaseHookInput: shared.BaseHookInput{Cwd: f.root},
 			ToolCallFields: shared.ToolCallFields{ToolName: tool, ToolInput: in}})
 		got := "none"
 		if s, ok := shared.AsSync(out); ok {

@@ -1,63 +1,81 @@
 package shared
 
 import (
+	"context"
 	"fmt"
 	"reflect"
-	"sync"
 )
 
-// adapterProbe is the input CheckHandlerEvent hands a typed adapter (HandlerFor, OnPreToolUse,
-// ...): the adapter answers whether it takes input's type, without calling its handler.
-type adapterProbe struct {
-	BaseHookInput
-	input   HookInput // an input of the event the adapter is registered for
-	accepts bool
-	want    string // the adapter's input type
+// typedHandler is the HookHandler of a typed adapter (HandlerFor, OnPreToolUse, ...): a handler
+// of inputs of type T. Its type carries T, so that CheckHandlerEvent asks it, without running it,
+// whether it takes an event's input.
+type typedHandler[T HookInput] func(context.Context, T) (HookOutput, error)
+
+// Handle calls the handler with input as a T, or returns an *InputTypeError when input is not
+// one (the adapter was registered under another event).
+func (f typedHandler[T]) Handle(ctx context.Context, input HookInput) (HookOutput, error) {
+	t, ok := input.(T)
+	if !ok {
+		var ev HookEvent
+		if input != nil {
+			ev = input.Base().HookEventName
+		}
+		return nil, &InputTypeError{Want: f.inputType(), Got: input, Event: ev}
+	}
+	return f(ctx, t)
 }
 
-// MatchValue returns "".
-func (*adapterProbe) MatchValue() string { return "" }
-
-// adapterCode is the registration record of typed adapters: the code pointers of the handlers
-// HandlerFor has returned (one per instantiation shape and per site the compiler copied
-// HandlerFor's closure to), stored as HandlerFor makes them. Only such a handler is given an
-// adapterProbe, which it answers without running the user's code; a code pointer of another
-// function can never be in it, whatever the compiler inlines.
-var adapterCode sync.Map // uintptr -> struct{}
-
-// recordAdapter records h, a handler HandlerFor made, and returns it.
-func recordAdapter(h HookHandler) HookHandler {
-	adapterCode.LoadOrStore(reflect.ValueOf(h).Pointer(), struct{}{})
-	return h
-}
-
-// isTypedAdapter reports whether h was made by HandlerFor (or an On... adapter).
-func isTypedAdapter(h HookHandler) bool {
-	_, ok := adapterCode.Load(reflect.ValueOf(h).Pointer())
+// takes reports whether the handler takes input.
+func (typedHandler[T]) takes(input HookInput) bool {
+	_, ok := input.(T)
 	return ok
+}
+
+// inputType names T, for an *InputTypeError.
+func (typedHandler[T]) inputType() string {
+	var zero T
+	if s := fmt.Sprintf("%T", zero); s != "<nil>" {
+		return s
+	}
+	return reflect.TypeFor[T]().String() // an interface type: named for the message only
+}
+
+// isNil reports whether the adapter was made of a nil function.
+func (f typedHandler[T]) isNil() bool { return f == nil }
+
+// typedInput is what CheckHandlerEvent asks of a typed adapter.
+type typedInput interface {
+	takes(HookInput) bool
+	inputType() string
+}
+
+// isNilHandler reports whether h is nil or holds a nil function (a nil HookHandlerFunc, a typed
+// adapter of a nil function): registered, it could only panic.
+func isNilHandler(h HookHandler) bool {
+	switch h := h.(type) {
+	case nil:
+		return true
+	case HookHandlerFunc:
+		return h == nil
+	case interface{ isNil() bool }:
+		return h.isNil()
+	}
+	return false
 }
 
 // CheckHandlerEvent returns an *InputTypeError if h is a typed adapter (HandlerFor, OnPreToolUse,
 // OnPostToolUse, ...) whose input type is not the input of event e (NewHookInput): registered
 // under e, it would never run its handler, and on an event that guards an action it would deny
-// every call. It returns nil for any other handler. Hooks.Validate calls it for every config.
+// every call. It returns nil for any other handler; it never runs h. Hooks.Validate calls it for
+// every config.
 func CheckHandlerEvent(e HookEvent, h HookHandler) error {
-	if h == nil || !isTypedAdapter(h) {
+	t, ok := h.(typedInput)
+	if !ok {
 		return nil
 	}
-	p := &adapterProbe{input: NewHookInput(e)}
-	if _, err := h(nil, p); err != nil || p.want == "" || p.accepts { //nolint:staticcheck // the probe never reads ctx
+	in := NewHookInput(e)
+	if t.takes(in) {
 		return nil
 	}
-	return &InputTypeError{Want: p.want, Got: p.input, Event: e}
-}
-
-// answerProbe fills p for an adapter of input type T.
-func answerProbe[T HookInput](p *adapterProbe) {
-	_, p.accepts = p.input.(T)
-	var zero T
-	p.want = fmt.Sprintf("%T", zero)
-	if p.want == "<nil>" { // an interface type
-		p.want = reflect.TypeFor[T]().String()
-	}
+	return &InputTypeError{Want: t.inputType(), Got: in, Event: e}
 }

@@ -16,7 +16,7 @@ func TestCheckHandlerEvent(t *testing.T) {
 	pre := shared.OnPreToolUse(func(context.Context, *shared.PreToolUseHookInput) (shared.HookOutput, error) { mark(); return nil, nil })
 	stop := shared.HandlerFor(func(context.Context, *shared.StopHookInput) (shared.HookOutput, error) { mark(); return nil, nil })
 	any := shared.HandlerFor(func(context.Context, shared.HookInput) (shared.HookOutput, error) { mark(); return nil, nil })
-	untyped := shared.HookHandler(func(context.Context, shared.HookInput) (shared.HookOutput, error) { mark(); return nil, nil })
+	untyped := shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { mark(); return nil, nil })
 	cases := []struct {
 		name    string
 		event   shared.HookEvent
@@ -45,5 +45,22 @@ func TestCheckHandlerEvent(t *testing.T) {
 	}
 	if called {
 		t.Error("a handler ran during the check")
+	}
+}
+
+// A handler made of a nil function (a nil HookHandlerFunc, a typed adapter of nil) is refused at
+// registration, as a nil handler is: registered, it could only panic.
+func TestValidateRefusesNilFunctions(t *testing.T) {
+	var nilFunc shared.HookHandlerFunc
+	for name, h := range map[string]shared.HookHandler{
+		"nil HookHandlerFunc":    nilFunc,
+		"OnPreToolUse(nil)":      shared.OnPreToolUse(nil),
+		"HandlerFor[*Stop](nil)": shared.HandlerFor[*shared.StopHookInput](nil),
+	} {
+		err := shared.Hooks{shared.HookEventPreToolUse: {{Handler: h}}}.Validate()
+		var re *shared.RegistrationError
+		if !errors.As(err, &re) || re.Reason != "nil handler" {
+			t.Errorf("%s: Validate = %v, want a nil handler *RegistrationError", name, err)
+		}
 	}
 }

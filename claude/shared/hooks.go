@@ -7,16 +7,31 @@ import (
 	"time"
 )
 
-// HookHandler is a Go hook. It runs when its event fires and its matcher matches. ctx is cancelled
-// when the hook's timeout passes, when the CLI cancels the request, or when the session closes; a
-// handler must honour it. A handler may call the session's methods.
+// HookHandler is a Go hook: Handle runs when its event fires and its matcher matches. ctx is
+// cancelled when the hook's timeout passes, when the CLI cancels the request, or when the session
+// closes; a handler must honour it. A handler may call the session's methods.
 //
-// It returns an output (nil means "no opinion") or an error. For events that guard an action
+// Handle returns an output (nil means "no opinion") or an error. For events that guard an action
 // (HookEvent.GuardsAction), an error, a panic, a timeout, or an output the SDK cannot send with its
 // meaning (another event's output, a helper that means nothing for the event, a typed nil such as
 // (*SyncHookOutput)(nil), an unreadable raw output; see NormalizeOutput) makes the SDK deny: it
 // fails closed.
-type HookHandler func(ctx context.Context, input HookInput) (HookOutput, error)
+//
+// Make one with a typed adapter, which knows the input type its event gets (OnPreToolUse,
+// OnStop, ..., HandlerFor), or from a function of any input with HookHandlerFunc.
+type HookHandler interface {
+	Handle(ctx context.Context, input HookInput) (HookOutput, error)
+}
+
+// HookHandlerFunc is a HookHandler that takes the input of any event: Handle calls f. Prefer a
+// typed adapter (OnPreToolUse, ...), which Hooks.Validate checks against the event it is
+// registered under.
+type HookHandlerFunc func(ctx context.Context, input HookInput) (HookOutput, error)
+
+// Handle calls f(ctx, input).
+func (f HookHandlerFunc) Handle(ctx context.Context, input HookInput) (HookOutput, error) {
+	return f(ctx, input)
+}
 
 // HookConfig registers one handler for one event.
 type HookConfig struct {
@@ -65,7 +80,7 @@ func (h Hooks) Validate() error {
 	}
 	for _, e := range allEvents {
 		for i, c := range h[e] {
-			if c.Handler == nil {
+			if isNilHandler(c.Handler) {
 				return &RegistrationError{Event: e, Index: i, Reason: "nil handler"}
 			}
 			if c.Timeout < 0 {
@@ -117,27 +132,12 @@ func (e *InputTypeError) Error() string {
 	return fmt.Sprintf("shared: handler for %s got %T for event %s", e.Want, e.Got, e.Event)
 }
 
-// HandlerFor adapts a handler of one concrete input type to a HookHandler. If the input has another
+// HandlerFor adapts a handler of one input type to a HookHandler. If the input has another
 // type, the handler is not called and the result is an *InputTypeError (a deny, for events that
-// guard an action). The handlers it returns are recorded as typed adapters, so that
-// CheckHandlerEvent (Hooks.Validate) can tell one registered under another event.
+// guard an action). The handler it returns carries T, so that Hooks.Validate (CheckHandlerEvent)
+// refuses it under an event whose input is not a T.
 func HandlerFor[T HookInput](fn func(context.Context, T) (HookOutput, error)) HookHandler {
-	return recordAdapter(func(ctx context.Context, in HookInput) (HookOutput, error) {
-		if p, ok := in.(*adapterProbe); ok { // CheckHandlerEvent: fn is not called
-			answerProbe[T](p)
-			return nil, nil
-		}
-		t, ok := in.(T)
-		if !ok {
-			var zero T
-			var ev HookEvent
-			if in != nil {
-				ev = in.Base().HookEventName
-			}
-			return nil, &InputTypeError{Want: fmt.Sprintf("%T", zero), Got: in, Event: ev}
-		}
-		return fn(ctx, t)
-	})
+	return typedHandler[T](fn)
 }
 
 // OnPreToolUse adapts a PreToolUse handler.

@@ -242,7 +242,7 @@ func TestHandlerFor(t *testing.T) {
 		return wantOut, nil
 	})
 	pre := &shared.PreToolUseHookInput{BaseHookInput: shared.BaseHookInput{HookEventName: "PreToolUse"}, ToolCallFields: shared.ToolCallFields{ToolName: "Bash"}}
-	out, err := h(context.Background(), pre)
+	out, err := h.Handle(context.Background(), pre)
 	if err != nil || out != shared.HookOutput(wantOut) || calls != 1 || got != pre {
 		t.Fatalf("right type: out=%v err=%v calls=%d got=%p; want the handler's output, one call with %p", out, err, calls, got, pre)
 	}
@@ -260,7 +260,7 @@ func TestHandlerFor(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			calls = 0
-			out, err := h(context.Background(), tc.in)
+			out, err := h.Handle(context.Background(), tc.in)
 			if calls != 0 {
 				t.Errorf("handler called %d times for %T, want 0", calls, tc.in)
 			}
@@ -335,12 +335,12 @@ func TestTypedAdapters(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var called bool
 			h := tc.make(&called)
-			if _, err := h(ctx, shared.NewHookInput(tc.event)); err != nil || !called {
+			if _, err := h.Handle(ctx, shared.NewHookInput(tc.event)); err != nil || !called {
 				t.Errorf("own input: err=%v called=%v; want nil, true", err, called)
 			}
 			called = false
 			other := shared.HookEvent("PostToolBatch")
-			_, err := h(ctx, shared.NewHookInput(other))
+			_, err := h.Handle(ctx, shared.NewHookInput(other))
 			var ite *shared.InputTypeError
 			if called || !errors.As(err, &ite) {
 				t.Errorf("other input: err=%v called=%v; want an *InputTypeError and no call", err, called)

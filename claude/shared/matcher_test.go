@@ -180,7 +180,7 @@ func TestCompileMatcherInvalid(t *testing.T) {
 	}
 }
 
-func nopHandler(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+var nopHandler = shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })
 
 func TestHooksValidate(t *testing.T) {
 	tests := []struct {
@@ -387,7 +387,9 @@ func TestMatcherFiniteNames(t *testing.T) {
 }
 
 func TestUnknownToolNames(t *testing.T) {
-	h := func(m string) shared.HookConfig { return shared.HookConfig{Matcher: m, Handler: nopHandler} }
+	h := func(m string) shared.HookConfig {
+		return shared.HookConfig{Matcher: m, Handler: nopHandler}
+	}
 	tests := []struct {
 		name  string
 		hooks shared.Hooks

@@ -96,7 +96,7 @@ func ExampleWrittenPaths() {
 		if _, ok := in["notebook_path"]; ok {
 			tool = "NotebookEdit"
 		}
-		out, _ := hooks[shared.HookEventPreToolUse][0].Handler(context.Background(), &shared.PreToolUseHookInput{
+		out, _ := hooks[shared.HookEventPreToolUse][0].Handler.Handle(context.Background(), &shared.PreToolUseHookInput{
 			BaseHookInput:  shared.BaseHookInput{Cwd: root, HookEventName: shared.HookEventPreToolUse},
 			ToolCallFields: shared.ToolCallFields{ToolName: tool, ToolInput: in},
 		})

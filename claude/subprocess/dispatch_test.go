@@ -102,8 +102,8 @@ func TestCallbackForTheWrongEvent(t *testing.T) {
 		return nil, nil // {}: "no opinion", an allow for PreToolUse's callback
 	}
 	x := executor(t, shared.Hooks{
-		shared.HookEventPreToolUse:  {{Handler: handler}},
-		shared.HookEventPostToolUse: {{Handler: handler}},
+		shared.HookEventPreToolUse:  {{Handler: shared.HookHandlerFunc(handler)}},
+		shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(handler)}},
 	})
 	line := func(id, callback string, in map[string]any) string {
 		return jsonLine(map[string]any{"type": "control_request", "request_id": id, "request": map[string]any{
@@ -260,9 +260,9 @@ func TestPermissionDecisionsOfOneToolCallAgree(t *testing.T) {
 			t.Parallel()
 			promptWritten := make(chan struct{})
 			x := executor(t, shared.Hooks{shared.HookEventPermissionRequest: {{Matcher: "Bash", Timeout: 300 * time.Millisecond,
-				Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+				Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 					return tt.guard(ctx, promptWritten), nil
-				}}}})
+				})}}})
 			cb := func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) { return tt.callback, nil }
 			onRT := func(rt shared.RoundTrip) {
 				if rt.Subtype == "can_use_tool" {
@@ -302,11 +302,11 @@ func TestPermissionDecisionsOfOneToolCallAgree(t *testing.T) {
 func TestTransportWhenIdle(t *testing.T) {
 	t.Parallel()
 	started, release := make(chan struct{}), make(chan struct{})
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		close(started)
 		<-release
 		return shared.Deny("slow"), nil
-	}}}})
+	})}}})
 	prompt := func(ctx context.Context, _ *shared.CanUseTool) (*shared.PermissionResult, error) {
 		<-ctx.Done() // a person who never answers
 		return nil, ctx.Err()
@@ -347,9 +347,9 @@ func TestTransportWhenIdle(t *testing.T) {
 // wait for its own timeout. The same for a permission callback's message.
 func TestAnswerWithInvalidUTF8IsWritten(t *testing.T) {
 	t.Parallel()
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Deny("bad \xff reason"), nil
-	}}}})
+	})}}})
 	canUse := func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 		return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "no \xfe"}, nil
 	}

@@ -27,12 +27,12 @@ func stalledCLI(t *testing.T, n int, cfg Config) *Transport {
 	var ran atomic.Int32
 	all := make(chan struct{})
 	reason := strings.Repeat("r", 2048)
-	cfg.Hooks = executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	cfg.Hooks = executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		if ran.Add(1) == int32(n) {
 			close(all)
 		}
 		return shared.Deny(reason), nil
-	}}}})
+	})}}})
 	var verbs []string
 	for i := range n {
 		verbs = append(verbs, "out "+hookCallbackLine(fmt.Sprintf("s%d", i), toolInput(shared.HookEventPreToolUse, "Bash", "x")))

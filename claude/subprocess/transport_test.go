@@ -80,29 +80,29 @@ func executor(t testing.TB, hs shared.Hooks) *hooks.Engine {
 
 // commandIs returns a PreToolUse handler for one command.
 func on(command string, fn func(ctx context.Context) (shared.HookOutput, error)) shared.HookConfig {
-	return shared.HookConfig{Matcher: "Bash", Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	return shared.HookConfig{Matcher: "Bash", Handler: shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		if shared.ToolCall(in).ToolInput.String("command") != command {
 			return nil, nil
 		}
 		return fn(ctx)
-	}}
+	})}
 }
 
 func TestHookCallbackAnswered(t *testing.T) {
 	t.Parallel()
 	hs := shared.Hooks{
-		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+		shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 			if c := shared.ToolCall(in).ToolInput.String("command"); strings.Contains(c, "rm") {
 				return shared.Deny("no rm: " + c), nil
 			}
 			return shared.Allow(), nil
-		}}},
-		shared.HookEventPostToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		})}},
+		shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.AddContext("seen"), nil
-		}}},
-		shared.HookEventUserPromptSubmit: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		})}},
+		shared.HookEventUserPromptSubmit: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.Block("not today"), nil
-		}}},
+		})}},
 	}
 	tests := []struct {
 		name  string
@@ -142,9 +142,9 @@ func TestHookCallbackAnswered(t *testing.T) {
 
 func TestHookEventFraming(t *testing.T) {
 	t.Parallel()
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		return shared.Deny("framed " + shared.ToolCall(in).ToolInput.String("command")), nil
-	}}}})
+	})}}})
 	ev := toolInput(shared.HookEventPreToolUse, "Bash", "ls")
 	ev["type"], ev["request_id"] = "hook_event", "e1"
 	tr := startFake(t, Config{Hooks: x}, script("out "+jsonLine(ev), "read"))
@@ -332,7 +332,7 @@ func TestDuplicateRequestID(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	calls := map[string]int{}
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		c := shared.ToolCall(in).ToolInput.String("command")
 		mu.Lock()
 		calls[c]++
@@ -341,7 +341,7 @@ func TestDuplicateRequestID(t *testing.T) {
 			<-release
 		}
 		return shared.Deny(c), nil
-	}}}})
+	})}}})
 	tr := startFake(t, Config{Hooks: x, CanUseTool: func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 		<-release
 		return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
@@ -519,7 +519,7 @@ func TestUndecodableRequestsAnswered(t *testing.T) {
 			t.Parallel()
 			x := executor(t, shared.Hooks{
 				shared.HookEventPreToolUse:  {{Handler: trivialHandler}},
-				shared.HookEventPostToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }}},
+				shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })}},
 			})
 			tr := startFake(t, Config{Hooks: x}, script("out "+tt.line, "read"))
 			_, err := tr.Next(context.Background())
@@ -867,11 +867,11 @@ func TestNoGoroutinesAfterClose(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	started := make(chan struct{}, 2)
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		return nil, ctx.Err()
-	}}}})
+	})}}})
 	perm := func(ctx context.Context, _ *shared.CanUseTool) (*shared.PermissionResult, error) {
 		started <- struct{}{}
 		<-ctx.Done()
@@ -911,13 +911,13 @@ func TestNoGoroutinesAfterClose(t *testing.T) {
 func TestManyRequestsSomeSlow(t *testing.T) {
 	t.Parallel()
 	const n = 150
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		c := shared.ToolCall(in).ToolInput.String("command")
 		if i, _ := strconv.Atoi(c); i%3 == 0 {
 			time.Sleep(3 * time.Millisecond) // the workload: a slow handler
 		}
 		return shared.Deny(c), nil
-	}}}})
+	})}}})
 	var verbs []string
 	for i := range n {
 		verbs = append(verbs, "out "+hookCallbackLine(fmt.Sprintf("m%d", i), toolInput(shared.HookEventPreToolUse, "Bash", strconv.Itoa(i))))
@@ -965,10 +965,10 @@ func TestManyRequestsSomeSlow(t *testing.T) {
 func TestQuickHandlerRunsOnTheReader(t *testing.T) {
 	t.Parallel()
 	onReader := make(chan bool, 1)
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		onReader <- strings.Contains(string(debug.Stack()), "(*Transport).readStdout")
 		return shared.Deny("seen"), nil
-	}}}})
+	})}}})
 	tr := startFake(t, Config{Hooks: x}, script(
 		"out "+hookCallbackLine("m1", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), "read", "echo-until-eof"))
 	if id, _, _ := answerOf(t, nextEcho(t, tr)); id != "m1" {
@@ -986,7 +986,7 @@ func TestQuickHandlerRunsOnTheReader(t *testing.T) {
 func TestWaitingHandlerHandsTheReadingOn(t *testing.T) {
 	t.Parallel()
 	secondRan := make(chan struct{})
-	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Timeout: time.Minute, Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Timeout: time.Minute, Handler: shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		c := shared.ToolCall(in).ToolInput.String("command")
 		if c == "second" {
 			close(secondRan)
@@ -998,7 +998,7 @@ func TestWaitingHandlerHandsTheReadingOn(t *testing.T) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-	}}}})
+	})}}})
 	tr := startFake(t, Config{Hooks: x}, script(
 		"out "+hookCallbackLine("m1", toolInput(shared.HookEventPreToolUse, "Bash", "first")),
 		"out "+hookCallbackLine("m2", toolInput(shared.HookEventPreToolUse, "Bash", "second")),
@@ -1041,25 +1041,25 @@ func TestHandlerTimesOut(t *testing.T) {
 		handler shared.HookHandler
 		wantErr error
 	}{
-		{"honours ctx", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+		{"honours ctx", shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 			<-ctx.Done()
 			return shared.Allow(), nil // too late: must not count
-		}, context.DeadlineExceeded},
-		{"ignores ctx", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+		}), context.DeadlineExceeded},
+		{"ignores ctx", shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 			<-release
 			return shared.Allow(), nil
-		}, nil},
+		}), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			ctxErr := make(chan error, 1)
 			x := executor(t, shared.Hooks{shared.HookEventPreToolUse: {{Name: "slow", Timeout: 20 * time.Millisecond,
-				Handler: func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
-					out, err := tt.handler(ctx, in)
+				Handler: shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+					out, err := tt.handler.Handle(ctx, in)
 					ctxErr <- ctx.Err()
 					return out, err
-				}}}})
+				})}}})
 			tr := startFake(t, Config{Hooks: x}, script("out "+hookCallbackLine("t1", toolInput(shared.HookEventPreToolUse, "Bash", "ls")), "out "+systemLine, "read"))
 			if _, ok := next(t, tr).(*shared.SystemMessage); !ok {
 				t.Fatal("the line after the request was not read while the handler ran")

@@ -157,9 +157,9 @@ func TestRealCLI_PlanModeInstructions(t *testing.T) {
 // hooks: a PreToolUse hook for Bash denies the aliased call too.
 func TestRealCLI_ToolAliases(t *testing.T) {
 	t.Parallel()
-	denyBash := v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	denyBash := v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Deny("no shell"), nil
-	})
+	}))
 	for _, tc := range []struct {
 		name    string
 		opts    []v2.Option

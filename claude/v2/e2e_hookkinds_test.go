@@ -408,9 +408,9 @@ func TestRealCLI_ContextFromGoAndCommandHooks(t *testing.T) {
 	s := env.session(t, v2.WithAllowedTools("Bash"),
 		v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventPostToolUse: {{Matcher: "Bash",
 			Command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CMD-CTX-2468"}}'`}}}),
-		v2.WithHooks(shared.Hooks{shared.HookEventPostToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		v2.WithHooks(shared.Hooks{shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.AddContext("GO-CTX-1357"), nil
-		}}}}))
+		})}}}))
 	run(t, s, "say hi")
 	reqs := env.api.Requests()
 	if len(reqs) != 2 {

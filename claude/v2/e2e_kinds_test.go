@@ -125,7 +125,7 @@ func TestRealCLI_MessageKinds(t *testing.T) {
 		deny := func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.Ask("please ask"), nil
 		}
-		s := env.session(t, v2.WithHook(shared.HookEventPreToolUse, "Bash", deny), v2.WithMCPServer("db", mcptools.Server(srv)))
+		s := env.session(t, v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(deny)), v2.WithMCPServer("db", mcptools.Server(srv)))
 		msgs, _ := query(t, s, "clean up")
 		pd := find[*shared.PermissionDeniedMessage](msgs)
 		if len(pd) != 1 || pd[0].ToolName != "Bash" || pd[0].ToolUseID != "toolu_d1" || pd[0].DecisionReasonType != "hook" {

@@ -176,9 +176,9 @@ func TestRealCLI_ControlRequests(t *testing.T) {
 func TestRealCLI_Info(t *testing.T) {
 	t.Parallel()
 	env := textEnv(t)
-	s := env.session(t, v2.WithStrictHooks(), v2.WithHook(shared.HookEventStop, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	s := env.session(t, v2.WithStrictHooks(), v2.WithHook(shared.HookEventStop, "", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return nil, nil
-	}))
+	})))
 	info := s.Info()
 	pinned := info.CLIVersion == claudetest.CLIVersion || os.Getenv("CLAUDE_CLI_PATH") != "" && info.CLIVersion != ""
 	if !pinned || !info.HooksApplied || !info.HookOnFailureSupported || info.PID <= 0 || info.HooksDisabledByEnv || len(info.Warnings) != 0 {
@@ -194,10 +194,10 @@ func TestRealCLI_HooksDisabledByEnv(t *testing.T) {
 		return []claudetest.Reply{claudetest.ToolReply("toolu_01", "Bash", bash("touch "+p+"/a.txt")), claudetest.TextReply("done")}
 	})
 	var ran atomic.Int32
-	deny := v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	deny := v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		ran.Add(1)
 		return shared.Deny("hooks are on"), nil
-	})
+	}))
 	if _, err := env.create(t, deny, v2.WithStrictHooks()); !errors.Is(err, v2.ErrHooksNotEnforced) {
 		t.Fatalf("strict CreateSession = %v, want ErrHooksNotEnforced", err)
 	}

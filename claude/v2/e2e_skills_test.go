@@ -126,9 +126,9 @@ func TestRealCLI_AgentSkills(t *testing.T) {
 // its deny holds after the skill too.
 func TestRealCLI_SkillAllowedTools(t *testing.T) {
 	t.Parallel()
-	denyBash := v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	denyBash := v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Deny("the hook says no"), nil
-	})
+	}))
 	for _, tc := range []struct {
 		name      string
 		callSkill bool

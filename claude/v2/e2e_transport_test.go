@@ -61,9 +61,9 @@ func TestRealCLI_PermissionRequestGuardAndCallbackAgree(t *testing.T) {
 			var writtenOnce, askedOnce sync.Once
 			s := env.session(t,
 				v2.WithHooks(shared.Hooks{shared.HookEventPermissionRequest: {{Matcher: "Bash", Timeout: 3 * time.Second,
-					Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+					Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 						return tt.guard(ctx, written, asked), nil
-					}}}}),
+					})}}}),
 				v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 					askedOnce.Do(func() { close(asked) })
 					return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil

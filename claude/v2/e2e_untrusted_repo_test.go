@@ -414,12 +414,12 @@ func repoGuard(t *testing.T, guard string, h hostileRepo) []v2.Option {
 		return []v2.Option{v2.WithPolicy(p), v2.WithSandbox(v2.PolicySandbox(p))}
 	case "go-hook":
 		return []v2.Option{v2.WithAllowedTools("Bash"), v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash",
-			Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+			Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 				if touchesMarks(shared.ToolCall(in).ToolInput.String("command")) {
 					return shared.Deny("go guard says no"), nil
 				}
 				return nil, nil
-			}}}})}
+			})}}})}
 	case "can-use-tool":
 		return []v2.Option{v2.WithCanUseTool(func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
 			if req.ToolName == "Write" || req.ToolName == "Edit" || touchesMarks(req.Input.String("command")) {

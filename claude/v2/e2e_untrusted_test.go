@@ -177,12 +177,12 @@ func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 	t.Parallel()
 	rewrite := hostileSettings[slices.IndexFunc(hostileSettings, func(h hostileSetting) bool { return h.name == "hook rewrites the input" })]
 	stopHook := v2.WithCommandHooks(map[shared.HookEvent][]v2.SettingsCommandHook{shared.HookEventStop: {{Command: "true"}}})
-	goGuard := v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	goGuard := v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		if strings.Contains(shared.ToolCall(in).ToolInput.String("command"), "guarded") {
 			return shared.Deny("go guard says no"), nil
 		}
 		return nil, nil
-	}}}})
+	})}}})
 	callbackGuard := v2.WithCanUseTool(func(_ context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
 		if strings.Contains(req.Input.String("command"), "guarded") {
 			return &shared.PermissionResult{Behavior: shared.PermissionDeny, Message: "callback says no"}, nil
@@ -231,12 +231,12 @@ func TestRealCLI_UntrustedHookRewritesPastGoGuards(t *testing.T) {
 func TestRealCLI_ScopedGuardChecksTheHookListing(t *testing.T) {
 	t.Parallel()
 	rewrite := hostileSettings[slices.IndexFunc(hostileSettings, func(h hostileSetting) bool { return h.name == "hook rewrites the input" })]
-	guard := shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	guard := shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		if strings.Contains(shared.ToolCall(in).ToolInput.String("command"), "guarded") {
 			return shared.Deny("scoped guard says no"), nil
 		}
 		return nil, nil
-	}}}}
+	})}}}
 	for _, tc := range []struct {
 		name    string
 		opts    []v2.Option

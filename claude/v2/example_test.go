@@ -67,9 +67,9 @@ func ExampleWithRoundTripTrace() {
 			rt.Decoded.Sub(rt.Read), rt.Answered.Sub(rt.Decoded), rt.Written.Sub(rt.Answered))
 	}
 	s, err := v2.CreateSession(context.Background(), v2.WithRoundTripTrace(trace),
-		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return nil, nil // no opinion
-		}}}}))
+		})}}}))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func TestArgs(t *testing.T) {
 
 func TestOptionsValidation(t *testing.T) {
 	const okID = "11111111-2222-4333-8444-555555555555"
-	nop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+	nop := shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })
 	cases := []struct {
 		name string
 		opts []v2.Option
@@ -166,7 +166,7 @@ func TestSessionIDValidation(t *testing.T) {
 // the same way), anything else as "" with the SDK filtering locally; timeouts in seconds above the
 // SDK's own; onFailure block for events that guard an action.
 func TestHookRegistration(t *testing.T) {
-	nop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+	nop := shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })
 	cfg := func(ms ...string) []shared.HookConfig {
 		var c []shared.HookConfig
 		for _, m := range ms {

@@ -150,7 +150,7 @@ var optionCases = map[string]optionCase{
 	// the SDK's side: the setting reaches config (its effect is proven by the option's own tests)
 	"WithOptions|the options given, applied in order":                                                                              {opts: []Option{WithOptions(WithModel("m"), nil)}},
 	"WithDefaults|the options given, applied in order; later options may replace them":                                             {opts: []Option{WithDefaults(WithModel("d")), WithModel("m")}},
-	"WithHooks, WithHook, WithPolicy|the hook executor; initialize hooks (one callback per event)":                                 {opts: []Option{WithHook(shared.HookEventStop, "", okHook), WithPolicy(policy.Confined(os.TempDir()))}},
+	"WithHooks, WithHook, WithPolicy|the hook executor; initialize hooks (one callback per event)":                                 {opts: []Option{WithHook(shared.HookEventStop, "", shared.HookHandlerFunc(okHook)), WithPolicy(policy.Confined(os.TempDir()))}},
 	"WithHookTimeout|the hook executor's timeout of one handler run":                                                               {opts: []Option{WithHookTimeout(time.Second)}},
 	"WithStrictHooks|CreateSession's checks of the hook registration":                                                              {opts: []Option{WithStrictHooks()}},
 	"WithAllowUnenforcedHooks|CreateSession's checks of the hook registration":                                                     {opts: []Option{WithAllowUnenforcedHooks()}},

@@ -68,13 +68,13 @@ const skillsOffReason = "v2: skills and custom slash commands are off in this po
 // is denied and a prompt's slash-command expansion blocked, so that no such command runs past the
 // policy. On a newer CLI off stays nil and both hooks say nothing.
 func skillsOffHooks(off *atomic.Pointer[string]) map[shared.HookEvent]shared.HookConfig {
-	refuse := func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	refuse := shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		version := off.Load()
 		if version == nil {
 			return nil, nil
 		}
 		return shared.Deny(fmt.Sprintf(skillsOffReason, *version, MaxTestedCLIVersion)), nil
-	}
+	})
 	return map[shared.HookEvent]shared.HookConfig{
 		shared.HookEventPreToolUse:          {Matcher: "Skill", Handler: refuse},
 		shared.HookEventUserPromptExpansion: {Matcher: "*", Handler: refuse},

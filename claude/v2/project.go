@@ -175,12 +175,12 @@ func (o *config) skillRecheck() (h shared.HookConfig, ok bool) {
 	if !scope.Project {
 		return h, false
 	}
-	return shared.HookConfig{Matcher: "Skill", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	return shared.HookConfig{Matcher: "Skill", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		if err := project.Check(scope); err != nil {
 			return shared.Deny(untrusted(err, "the SDK refused the skill before it loaded").Error()), nil
 		}
 		return nil, nil
-	}}, true
+	})}, true
 }
 
 // withHook returns a copy of hooks with h added to event e's.

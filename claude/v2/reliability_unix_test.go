@@ -104,12 +104,12 @@ func TestRealCLI_CrashMidHook(t *testing.T) {
 	pid := make(chan int, 1)
 	ctxErr := make(chan error, 1)
 	s := env.session(t, v2.WithAllowedTools("Bash"), v2.WithHookTimeout(time.Minute),
-		v2.WithHook(shared.HookEventPreToolUse, "Bash", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+		v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 			syscall.Kill(<-pid, syscall.SIGKILL)
 			<-ctx.Done()
 			ctxErr <- ctx.Err()
 			return shared.Allow(), nil
-		}))
+		})))
 	pid <- s.Info().PID
 	start := time.Now()
 	_, err := s.Run(testCtx(t), "touch a file")

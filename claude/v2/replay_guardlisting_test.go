@@ -25,8 +25,8 @@ func TestReplay_GuardedSessionChecksTheHookListing(t *testing.T) {
 		return `send {"type":"control_response","response":{"subtype":"success","request_id":"$listing","response":{"hooks":[` + hooks + `],"policy":{}}}}` + "\n"
 	}
 	noop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
-	preToolUse := v2.WithHook(shared.HookEventPreToolUse, "Bash", noop)
-	permissionRequest := v2.WithHook(shared.HookEventPermissionRequest, "", noop)
+	preToolUse := v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(noop))
+	permissionRequest := v2.WithHook(shared.HookEventPermissionRequest, "", shared.HookHandlerFunc(noop))
 	callback := v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 		return &shared.PermissionResult{Behavior: shared.PermissionDeny}, nil
 	})
@@ -86,7 +86,7 @@ func TestReplay_GuardedSessionChecksTheHookListing(t *testing.T) {
 	t.Run("no guard: not asked", func(t *testing.T) {
 		t.Parallel()
 		r := newReplay(t, replayInit+"eof\n")
-		s := r.session(t, v2.WithHook(shared.HookEventPostToolUse, "", noop))
+		s := r.session(t, v2.WithHook(shared.HookEventPostToolUse, "", shared.HookHandlerFunc(noop)))
 		s.Close()
 		if slices.ContainsFunc(r.stdin(t), func(m map[string]any) bool {
 			req, _ := m["request"].(map[string]any)

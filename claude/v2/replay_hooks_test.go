@@ -387,9 +387,9 @@ func TestReplay_SubagentHooks(t *testing.T) {
 		mu.Lock()
 		starts = append(starts, in.AgentID)
 		mu.Unlock()
-		return shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		return shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.Deny("not in the subagent"), nil
-		}}}}
+		})}}}
 	}))
 	run(t, s, "go")
 	if ids := s.Scopes(); len(ids) != 0 {
@@ -424,16 +424,16 @@ func TestReplay_AsyncHook(t *testing.T) {
 	release := make(chan struct{})
 	finished := make(chan struct{})
 	s := r.session(t, v2.WithHookEvents(), v2.WithHooks(shared.Hooks{
-		shared.HookEventPreToolUse: {{Name: "pre-async", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		shared.HookEventPreToolUse: {{Name: "pre-async", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.Async(time.Second, func(context.Context) (shared.HookOutput, error) { return nil, nil }), nil
-		}}},
-		shared.HookEventPostToolUse: {{Name: "audit", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+		})}},
+		shared.HookEventPostToolUse: {{Name: "audit", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 			return shared.Async(10*time.Second, func(context.Context) (shared.HookOutput, error) {
 				defer close(finished)
 				<-release
 				return nil, errors.New("audit backend down")
 			}), nil
-		}}},
+		})}},
 	}))
 	query(t, s, "one") // the turn ends while the audit work is still blocked
 	close(release)
@@ -474,10 +474,10 @@ func TestReplay_HookEventsInOrder(t *testing.T) {
 	r := newReplay(t, transcript)
 	s := r.session(t, v2.WithHookEvents(), v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {
 		{Handler: v2.CommandHandler("echo checking; echo 'still checking'", shared.CommandHookOptions{})},
-		{Name: "go-note", Handler: func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+		{Name: "go-note", Handler: shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 			shared.ReportHookProgress(ctx, "note", "looked")
 			return shared.Allow(), nil
-		}},
+		})},
 	}}))
 	msgs, _ := query(t, s, "go")
 	var got []string
@@ -554,9 +554,9 @@ func TestReplay_RegisterScopedGivesUpWithItsContext(t *testing.T) {
 	s := r.session(t, v2.WithCloseGrace(100*time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	err := s.RegisterScoped(ctx, "guard", shared.Hooks{shared.HookEventPreToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	err := s.RegisterScoped(ctx, "guard", shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return shared.Deny("x"), nil
-	}}}})
+	})}}})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("RegisterScoped = %v, want the ctx's deadline", err)
 	}
@@ -569,9 +569,9 @@ func TestReplay_RegisterScopedGivesUpWithItsContext(t *testing.T) {
 func TestReplay_HookEventsOfTheSynthesizedSessionStart(t *testing.T) {
 	t.Parallel()
 	r := newReplay(t, replayInit+expectUser("go")+sendResult("done")+"eof\n")
-	s := r.session(t, v2.WithHookEvents(), v2.WithHooks(shared.Hooks{shared.HookEventSessionStart: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	s := r.session(t, v2.WithHookEvents(), v2.WithHooks(shared.Hooks{shared.HookEventSessionStart: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		return nil, nil
-	}}}}))
+	})}}}))
 	msgs, _ := query(t, s, "go")
 	if len(msgs) < 3 {
 		t.Fatalf("%d messages", len(msgs))

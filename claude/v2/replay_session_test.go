@@ -79,7 +79,7 @@ func TestReplay_UnappliedHooksFailClosed(t *testing.T) {
 		silent  = `send {"type":"control_response","response":{"subtype":"success","request_id":"$first","response":{"claude_code_version":"2.1.330"}}}` + "\n"
 		applied = `send {"type":"control_response","response":{"subtype":"success","request_id":"$first","response":{"claude_code_version":"2.1.330","hooks_applied":true,"hook_on_failure_supported":true}}}` + "\n"
 	)
-	nop := func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }
+	nop := shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })
 	guard := v2.WithHook(shared.HookEventPreToolUse, "Bash", nop)
 	observer := v2.WithHook(shared.HookEventPostToolUse, "", nop)
 	cases := []struct {

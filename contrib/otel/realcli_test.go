@@ -94,7 +94,7 @@ func TestRealCLI_SessionTrace(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	opts := env.Options(v2.WithAllowedTools("Bash"),
-		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: policy}}}),
+		v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Matcher: "Bash", Name: "bash-policy", Handler: shared.HookHandlerFunc(policy)}}}),
 		otelagent.Instrument(tp, mp))
 	s, err := v2.CreateSession(ctx, opts...)
 	if err != nil {

@@ -55,13 +55,13 @@ func run() int {
 		p := &printer{fired: map[shared.HookEvent]bool{}}
 		hooks := shared.Hooks{}
 		for _, e := range shared.AllHookEvents() {
-			hooks[e] = []shared.HookConfig{{Handler: func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
+			hooks[e] = []shared.HookConfig{{Handler: shared.HookHandlerFunc(func(_ context.Context, in shared.HookInput) (shared.HookOutput, error) {
 				p.line("hook", "%s%s", in.Base().HookEventName, describe(in))
 				p.mu.Lock()
 				p.fired[in.Base().HookEventName] = true
 				p.mu.Unlock()
 				return nil, nil
-			}}}
+			})}}
 		}
 		tp, stopTrace, err := tracing.Setup(ctx, *traceMode, os.Stdout)
 		if err != nil {

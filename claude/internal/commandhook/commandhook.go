@@ -40,7 +40,7 @@ func New(command string, opts shared.CommandHookOptions) shared.HookHandler {
 	if opts.OutputLimit <= 0 {
 		opts.OutputLimit = DefaultOutputLimit
 	}
-	return func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	return shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		out, err := runCommandHook(ctx, command, opts, in, nil)
 		a, ok := out.(*shared.AsyncHookOutput)
 		if err != nil || !ok {
@@ -54,7 +54,7 @@ func New(command string, opts shared.CommandHookOptions) shared.HookHandler {
 			}
 			return out, err
 		}), nil
-	}
+	})
 }
 
 // runCommandHook runs command once with the command-hook protocol; env is added last.

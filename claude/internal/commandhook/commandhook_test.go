@@ -84,7 +84,7 @@ func TestCommandHookProtocol(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := tt.in.Base().HookEventName
-			got, err := New(tt.command, shared.CommandHookOptions{})(context.Background(), tt.in)
+			got, err := New(tt.command, shared.CommandHookOptions{}).Handle(context.Background(), tt.in)
 			if err == nil && tt.wantErr != "" {
 				// An output the SDK refuses to write is an error too (the executor denies).
 				err = hooks.Check(e, got)
@@ -119,7 +119,7 @@ func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
 	in.ToolInput = shared.ToolInput{"file_path": "/tmp/f", "content": big}
 	in.Raw = nil // stdin is the input, encoded
 	script := `n=$(wc -c); printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"systemMessage":"%s %s %s"}' "$n" "${HOOK_TOOL_INPUT_OMITTED:-none}" "${#HOOK_TOOL_INPUT}"`
-	got, err := New(script, shared.CommandHookOptions{})(context.Background(), in)
+	got, err := New(script, shared.CommandHookOptions{}).Handle(context.Background(), in)
 	if err != nil {
 		t.Fatalf("a PreToolUse command hook for a 200 KB Write failed: %v", err)
 	}
@@ -147,7 +147,7 @@ func TestCommandHookLargeToolInputAndOutput(t *testing.T) {
 	post.ToolInput = shared.ToolInput{"command": "cat big"}
 	post.ToolResponse = []byte(`"` + big + `"`)
 	script = `cat >/dev/null; echo "ran ${HOOK_TOOL_OUTPUT_OMITTED:-none} ${#HOOK_TOOL_OUTPUT} $HOOK_TOOL_INPUT"`
-	got, err = New(script, shared.CommandHookOptions{})(context.Background(), post)
+	got, err = New(script, shared.CommandHookOptions{}).Handle(context.Background(), post)
 	if err != nil {
 		t.Fatalf("a PostToolUse command hook with a 200 KB output failed: %v", err)
 	}
@@ -185,7 +185,7 @@ func TestCommandHookTimeoutKillsProcessGroup(t *testing.T) {
 		if line == "started" {
 			cancel()
 		}
-	}})(ctx, preToolUse("ls"))
+	}}).Handle(ctx, preToolUse("ls"))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want ctx's end", err)
 	}
@@ -207,7 +207,7 @@ func TestCommandHookOutputIsCut(t *testing.T) {
 	out, err := New("head -c 200000 /dev/zero | tr '\\0' 'x'; echo; echo last", shared.CommandHookOptions{
 		OutputLimit: 1000,
 		Progress:    func(stream, line string) { lines++ },
-	})(context.Background(), preToolUse("ls"))
+	}).Handle(context.Background(), preToolUse("ls"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestCommandHookOutputIsCut(t *testing.T) {
 // A command's stderr may hold any bytes: its exit-2 reason must still encode with JSON v2, which
 // refuses invalid UTF-8, or the denial would never reach the CLI.
 func TestCommandHookBinaryStderrStillDenies(t *testing.T) {
-	got, err := New(`printf 'bad \377 bytes' >&2; exit 2`, shared.CommandHookOptions{})(context.Background(), preToolUse("ls"))
+	got, err := New(`printf 'bad \377 bytes' >&2; exit 2`, shared.CommandHookOptions{}).Handle(context.Background(), preToolUse("ls"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestCommandHookDropsParentSessionEnv(t *testing.T) {
 		script.WriteString("echo " + n + "=${" + n + "-unset} >> " + filepath.Join(dir, "env.txt") + "\n")
 	}
 	h := New(script.String(), shared.CommandHookOptions{Env: []string{"FROM_OPTIONS=kept"}})
-	if _, err := h(context.Background(), preToolUse("ls")); err != nil {
+	if _, err := h.Handle(context.Background(), preToolUse("ls")); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "env.txt"))

@@ -323,11 +323,11 @@ func sdkHooks(spec Spec, hooks string) (opts []v2.Option, met *metricsObserver, 
 	case hooksNone, hooksMCP10, hooksPrewarm, hooksPark:
 	case hooksPass:
 		opts = append(opts, v2.WithHooks(shared.Hooks{
-			shared.HookEventPreToolUse:  {{Handler: passThrough}},
-			shared.HookEventPostToolUse: {{Handler: passThrough}},
+			shared.HookEventPreToolUse:  {{Handler: shared.HookHandlerFunc(passThrough)}},
+			shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(passThrough)}},
 		}))
 	case hooksDeny:
-		opts = append(opts, v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: denyAll}}}))
+		opts = append(opts, v2.WithHooks(shared.Hooks{shared.HookEventPreToolUse: {{Handler: shared.HookHandlerFunc(denyAll)}}}))
 	case hooksObserve:
 		aud, err := newAuditObserver(spec.Audit)
 		if err != nil {

@@ -116,10 +116,10 @@ func TestCloseFromInsideACallback(t *testing.T) {
 				}
 			}
 			opts := []v2.Option{
-				v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 					closeFromInside()
 					return shared.Allow(), nil
-				}),
+				})),
 				v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 					closeFromInside()
 					return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil
@@ -168,10 +168,10 @@ func TestCloseUnderACallbackThatIgnoresCtx(t *testing.T) {
 			}
 			s := f.start(t,
 				v2.WithHookTimeout(time.Minute),
-				v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 					stuck()
 					return shared.Allow(), nil
-				}),
+				})),
 				v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 					stuck()
 					return &shared.PermissionResult{Behavior: shared.PermissionAllow}, nil

@@ -99,12 +99,12 @@ func TestEndBeforeAndDuringStart(t *testing.T) {
 		defer cancel()
 		hookErr := make(chan error, 1)
 		s, err := v2.CreateSession(ctx, append(f.options(t), v2.WithHookTimeout(time.Minute),
-			v2.WithHook(shared.HookEventSessionStart, "", func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
+			v2.WithHook(shared.HookEventSessionStart, "", shared.HookHandlerFunc(func(ctx context.Context, _ shared.HookInput) (shared.HookOutput, error) {
 				cancel()
 				<-ctx.Done()
 				hookErr <- ctx.Err()
 				return nil, ctx.Err()
-			}))...)
+			})))...)
 		if !errors.Is(err, context.Canceled) {
 			if s != nil {
 				s.Close()
@@ -214,7 +214,7 @@ func TestEndAtEveryStage(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				s, err := v2.CreateSession(ctx, append(f.options(t), v2.WithHookTimeout(time.Minute),
-					v2.WithHook(shared.HookEventPreToolUse, "", hook))...)
+					v2.WithHook(shared.HookEventPreToolUse, "", shared.HookHandlerFunc(hook)))...)
 				if err != nil {
 					t.Fatal(err)
 				}

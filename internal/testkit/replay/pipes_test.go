@@ -33,10 +33,10 @@ func TestStdinClosedUnderTheSDK(t *testing.T) {
 	)
 	var ran atomic.Int32
 	answered := make(chan struct{}) // the answer's write was tried (and failed)
-	s := f.start(t, v2.WithHook(shared.HookEventPreToolUse, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+	s := f.start(t, v2.WithHook(shared.HookEventPreToolUse, "", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 		ran.Add(1)
 		return shared.Allow(), nil
-	}), v2.WithRoundTripTrace(func(shared.RoundTrip) { close(answered) }))
+	})), v2.WithRoundTripTrace(func(shared.RoundTrip) { close(answered) }))
 	if err := s.Send(testCtx(t), "go"); err != nil {
 		t.Fatal(err)
 	}

@@ -214,7 +214,7 @@ func behaviour(e shared.HookEvent, b string, out *printer, coord *reverseCoord) 
 	if k, a, ok := strings.Cut(b, ":"); ok {
 		kind, arg = k, a
 	}
-	return func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
+	return shared.HookHandlerFunc(func(ctx context.Context, in shared.HookInput) (shared.HookOutput, error) {
 		tool := ""
 		var input shared.ToolInput
 		if tc := shared.ToolCall(in); tc != nil {
@@ -225,7 +225,7 @@ func behaviour(e shared.HookEvent, b string, out *printer, coord *reverseCoord) 
 			return answer(arg), nil
 		}
 		return act(ctx, kind, arg, in, input, coord)
-	}
+	})
 }
 
 // answers are the behaviours that answer at once with arg as the reason or context.

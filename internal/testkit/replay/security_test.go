@@ -42,10 +42,10 @@ func TestRollbackSwitch(t *testing.T) {
 			f := newFake(t, initExpect, initAnswer, userExpect,
 				hookCallback("c1", "PreToolUse", "Bash", map[string]any{"command": "ls"}), answer, resultLine)
 			ran := false
-			s := f.start(t, v2.WithHook(shared.HookEventPreToolUse, "Bash", func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			s := f.start(t, v2.WithHook(shared.HookEventPreToolUse, "Bash", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				ran = true
 				return shared.Allow(), nil
-			}))
+			})))
 			if got := s.Info().HooksDisabledByEnv; got != tt.disabled {
 				t.Errorf("Info().HooksDisabledByEnv = %v, want %v", got, tt.disabled)
 			}
@@ -73,7 +73,7 @@ func TestRollbackSwitch(t *testing.T) {
 		args := filepath.Join(f.dir, "args.txt")
 		t.Setenv("CLAUDE_REPLAY_ARGS", args)
 		s, err := v2.CreateSession(testCtx(t), append(f.options(t), v2.WithStrictHooks(),
-			v2.WithHook(shared.HookEventPreToolUse, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }))...)
+			v2.WithHook(shared.HookEventPreToolUse, "", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })))...)
 		if err == nil {
 			s.Close()
 			t.Fatal("CreateSession succeeded with strict hooks and hooks switched off")
@@ -138,18 +138,18 @@ func TestNoSecretsInLogs(t *testing.T) {
 		v2.WithHookTimeout(200*time.Millisecond),
 		v2.WithHooks(shared.Hooks{
 			shared.HookEventPreToolUse: {
-				{Matcher: "Bash", Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("the handler exploded") }},
-				{Matcher: "Write", Timeout: time.Second, Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+				{Matcher: "Bash", Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { panic("the handler exploded") })},
+				{Matcher: "Write", Timeout: time.Second, Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 					<-release
 					return shared.Allow(), nil
-				}},
+				})},
 			},
-			shared.HookEventPostToolUse: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			shared.HookEventPostToolUse: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return &shared.SyncHookOutput{Decision: "maybe"}, nil
-			}}},
-			shared.HookEventPermissionRequest: {{Handler: func(context.Context, shared.HookInput) (shared.HookOutput, error) {
+			})}},
+			shared.HookEventPermissionRequest: {{Handler: shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) {
 				return nil, errors.New("the policy service is down")
-			}}},
+			})}},
 		}),
 		v2.WithCanUseTool(func(context.Context, *shared.CanUseTool) (*shared.PermissionResult, error) {
 			panic("the permission callback exploded")
@@ -198,7 +198,7 @@ func TestTempFiles(t *testing.T) {
 		settings   bool
 		startFails bool
 	}{
-		{"Go hooks only", []string{initExpect, initAnswer, "eof"}, []v2.Option{v2.WithHook(shared.HookEventPreToolUse, "", func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil })}, false, false},
+		{"Go hooks only", []string{initExpect, initAnswer, "eof"}, []v2.Option{v2.WithHook(shared.HookEventPreToolUse, "", shared.HookHandlerFunc(func(context.Context, shared.HookInput) (shared.HookOutput, error) { return nil, nil }))}, false, false},
 		{"settings command hooks", []string{initExpect, initAnswer, listingExpect, listingAnswer, "eof"}, []v2.Option{cmdHooks}, true, false},
 		{"settings hooks, crash at start", []string{"stderr boom", "exit 1"}, []v2.Option{cmdHooks}, true, true},
 		// ctx ends during initialize: the fake says "waiting" on stderr once it has read the
