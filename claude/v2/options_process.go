@@ -44,7 +44,10 @@ func WithBaseEnv(kv ...string) Option {
 
 // WithExtraArgs appends raw CLI arguments, after the SDK's own, as given: unlike the values of the
 // other options (each passed as "--flag=value", so that the CLI cannot read one as a flag), these
-// are read by the CLI as flags. Never pass untrusted text here. Default: none.
+// are read by the CLI as flags. Never pass untrusted text here. A flag an option sets with the
+// SDK's checks (the setting sources, the permission mode and its bypass switch, who answers
+// permission prompts, the system prompt, the model, ...) is refused, naming the option; so is
+// --bare with WithCommandHooks or WithPromptHooks, whose hooks it would skip. Default: none.
 func WithExtraArgs(args ...string) Option {
 	return optionFunc(func(o *config) { o.extraArgs = append(o.extraArgs, args...) })
 }

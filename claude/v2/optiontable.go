@@ -129,7 +129,7 @@ var optionTable = []optionRow{
 	{options: "WithMainAgent", to: toArgv, key: "--agent", argv: func(o *config) []string { return flag("--agent", o.mainAgent) }},
 	{options: "WithPluginDirs", to: toArgv, key: "--plugin-dir (once each)", argv: func(o *config) []string { return repeated("--plugin-dir", o.pluginDirs) }},
 	{options: "WithPermissionPromptTool", to: toArgv, key: "--permission-prompt-tool", owned: true, argv: func(o *config) []string { return flag("--permission-prompt-tool", o.promptTool) }},
-	{options: "WithSettingSources, WithTrustedProject", to: toArgv, key: "--setting-sources (user unless the project is loaded)", argv: func(o *config) []string {
+	{options: "WithSettingSources, WithTrustedProject", to: toArgv, key: "--setting-sources (user unless the project is loaded)", owned: true, argv: func(o *config) []string {
 		src := o.effectiveSources()
 		s := make([]string, len(src))
 		for i, v := range src {
@@ -139,10 +139,10 @@ var optionTable = []optionRow{
 	}},
 	{options: "WithoutSessionPersistence", to: toArgv, key: "--no-session-persistence", argv: func(o *config) []string { return onOff("--no-session-persistence", o.noPersist) }},
 	{options: "WithResumeDropsTurn", to: toArgv, key: "--resume-drops-turn", argv: func(o *config) []string { return flag("--resume-drops-turn", o.dropsTurn) }},
-	{options: "WithProjectConfigRoot", to: toArgv, key: "--project-config-root", argv: func(o *config) []string { return flag("--project-config-root", o.configRoot) }},
+	{options: "WithProjectConfigRoot", to: toArgv, key: "--project-config-root", owned: true, argv: func(o *config) []string { return flag("--project-config-root", o.configRoot) }},
 	{options: "WithManagedSettings", to: toArgv, key: "--managed-settings", argv: func(o *config) []string { return flag("--managed-settings", o.managed) }},
-	{options: "WithoutPermissionPrompts", to: toArgv, key: "--permission-prompts=none", argv: func(o *config) []string { return onOff("--permission-prompts=none", o.noPrompts) }},
-	{options: "WithAllowBypassPermissions", to: toArgv, key: "--allow-dangerously-skip-permissions", argv: func(o *config) []string {
+	{options: "WithoutPermissionPrompts", to: toArgv, key: "--permission-prompts=none", owned: true, argv: func(o *config) []string { return onOff("--permission-prompts=none", o.noPrompts) }},
+	{options: "WithAllowBypassPermissions", to: toArgv, key: "--allow-dangerously-skip-permissions", owned: true, argv: func(o *config) []string {
 		return onOff("--allow-dangerously-skip-permissions", o.allowBypass)
 	}},
 	{options: "WithDebugFile", to: toArgv, key: "--debug-file", argv: func(o *config) []string { return flag("--debug-file", o.debugFile) }},

@@ -463,3 +463,35 @@ func TestPackageDocListsEveryOption(t *testing.T) {
 		}
 	}
 }
+
+// TestExtraArgsCannotLoosen: a flag that would undo what the SDK checks or defaults to (the
+// untrusted project's setting sources, bypass, who answers prompts, the settings hooks) is refused
+// in WithExtraArgs, naming the option that does it with the SDK's checks.
+func TestExtraArgsCannotLoosen(t *testing.T) {
+	hook := WithCommandHooks(map[shared.HookEvent][]SettingsCommandHook{shared.HookEventPreToolUse: {{Matcher: "Bash", Command: "exit 2"}}})
+	tests := []struct {
+		opts []Option
+		want string // in the refusal
+	}{
+		{[]Option{WithExtraArgs("--setting-sources=user,project,local")}, "WithSettingSources"},
+		{[]Option{WithExtraArgs("--setting-sources", "project")}, "WithSettingSources"},
+		{[]Option{WithExtraArgs("--project-config-root=/tmp")}, "WithProjectConfigRoot"},
+		{[]Option{WithExtraArgs("--allow-dangerously-skip-permissions")}, "WithAllowBypassPermissions"},
+		{[]Option{WithExtraArgs("--permission-prompts=host")}, "WithoutPermissionPrompts"},
+		{[]Option{hook, WithExtraArgs("--bare")}, "--bare"},
+	}
+	for _, tt := range tests {
+		o := newConfig(tt.opts)
+		err := o.validate()
+		var oe *OptionError
+		if !errors.As(err, &oe) || !strings.Contains(oe.Problem, tt.want) {
+			t.Errorf("%v: validate = %v, want an *OptionError naming %s", tt.opts, err, tt.want)
+		}
+	}
+	if o := newConfig([]Option{hook, WithExtraArgs("--bare"), WithAllowUnenforcedHooks()}); o.validate() != nil {
+		t.Errorf("--bare with WithAllowUnenforcedHooks: %v", o.validate())
+	}
+	if o := newConfig([]Option{WithExtraArgs("--bare")}); o.validate() != nil {
+		t.Errorf("--bare without settings hooks: %v", o.validate())
+	}
+}

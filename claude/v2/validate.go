@@ -116,6 +116,9 @@ func (o *config) checkFlagsAndLimits() error {
 			return optionErr("WithExtraArgs", "%q: the SDK sets %s itself; use %s", a, name, owner.options)
 		}
 	}
+	if slices.Contains(o.extraArgs, "--bare") && (len(o.commandHooks) > 0 || len(o.promptHooks) > 0) && !o.allowUnenforced {
+		return &OptionError{Option: "WithExtraArgs/WithCommandHooks", Problem: `"--bare" makes the CLI skip the hooks of its settings, and WithCommandHooks and WithPromptHooks reach it as settings: they would never run; drop --bare, or accept it with WithAllowUnenforcedHooks`, Err: ErrGuardCannotFire}
+	}
 	for _, d := range []struct {
 		opt string
 		neg bool
