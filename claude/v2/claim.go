@@ -66,7 +66,7 @@ type Parked struct {
 // setting sources) and the session's MCP servers only: options that load the folder's settings
 // or .mcp.json (WithTrustedProject, WithSettingSources with the project's or local settings,
 // WithProjectConfigRoot, WithoutStrictMCPConfig) are refused too, since the SDK checks those
-// files before the CLI loads them; WithProjectMemory reads the claimed folder's memory files at
+// files before the CLI loads them; WithTrustedProjectMemory reads the claimed folder's memory files at
 // Claim. A Parked that is not claimed must be closed (Close).
 func Park(ctx context.Context, opts ...Option) *Parked {
 	p := &Parked{done: make(chan struct{})}
@@ -194,7 +194,7 @@ func (p *Parked) claim(ctx context.Context, c ClaimOptions) error {
 	if s.o.projectMemory { // as prepareProject does for WithCwd's folder
 		files, err := project.ReadMemory(cwd)
 		if err != nil {
-			return fmt.Errorf("v2: WithProjectMemory: %w", err)
+			return fmt.Errorf("v2: WithTrustedProjectMemory: %w", err)
 		}
 		for _, f := range files {
 			c.AppendSystemPrompt = strings.TrimSpace(c.AppendSystemPrompt + fmt.Sprintf("\n\nContents of %s (the project's instructions, read by the SDK):\n\n%s", f.Path, strings.TrimSpace(f.Text)))

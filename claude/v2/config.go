@@ -90,7 +90,7 @@ type config struct {
 	sourcesSet     bool // WithSettingSources was given (settingSources may be empty: none)
 	configRoot     string
 	trustedProject bool   // WithTrustedProject (project.go)
-	projectMemory  bool   // WithProjectMemory
+	projectMemory  bool   // WithTrustedProjectMemory
 	managed        string // WithManagedSettings
 	commandHooks   map[shared.HookEvent][]SettingsCommandHook
 	promptHooks    map[shared.HookEvent][]SettingsPromptHook

@@ -40,7 +40,7 @@
 //   - Sessions: [WithResume], [WithResumeAt], [WithResumeDropsTurn], [WithContinue],
 //     [WithForkSession], [WithSessionID], [WithTitle], [WithSessionStore],
 //     [WithoutSessionPersistence], [WithFileCheckpointing].
-//   - The repository and settings: [WithTrustedProject], [WithProjectMemory],
+//   - The repository and settings: [WithTrustedProject], [WithTrustedProjectMemory],
 //     [WithProjectConfigRoot], [WithoutStrictMCPConfig], [WithSettings], [WithSettingSources],
 //     [WithManagedSettings], [WithPluginDirs].
 //   - Agents: [WithAgents], [WithMainAgent], [WithSubagentText].

@@ -14,7 +14,7 @@ import (
 
 // Park and Claim on the real CLI (--await-claim): a CLI parked before its folder is known is
 // bound to the folder by Claim: its Bash tool runs there, the model's request names it and
-// carries its memory file (WithProjectMemory, read at the claim), the title comes with the claim
+// carries its memory file (WithTrustedProjectMemory, read at the claim), the title comes with the claim
 // and the transcript is the folder's; a Parked is claimed once. A claim the CLI refuses (a
 // permission mode it cannot take) is a *ClaimError and closes the session; options a parked CLI
 // cannot honour are refused. (WithCwd at Park is the parking directory.)
@@ -28,7 +28,7 @@ func TestRealCLI_ParkClaim(t *testing.T) {
 	}
 	ctx := testCtx(t)
 	park := []v2.Option{v2.WithCwd(t.TempDir())} // env.opts name the project as the working directory
-	p := v2.Park(ctx, append(append(env.opts, park...), v2.WithAllowedTools("Bash"), v2.WithProjectMemory())...)
+	p := v2.Park(ctx, append(append(env.opts, park...), v2.WithAllowedTools("Bash"), v2.WithTrustedProjectMemory())...)
 	t.Cleanup(func() { p.Close() })
 	s, err := p.Claim(ctx, v2.ClaimOptions{Cwd: env.project, Title: "CLAIMED-TITLE"})
 	if err != nil {

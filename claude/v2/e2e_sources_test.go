@@ -49,13 +49,13 @@ func TestRealCLI_SettingSources(t *testing.T) {
 	}
 }
 
-// WithProjectMemory: the project's CLAUDE.md, .claude/CLAUDE.md and rules reach the model as the
+// WithTrustedProjectMemory: the project's CLAUDE.md, .claude/CLAUDE.md and rules reach the model as the
 // SDK read them (an import stays text), while the default session sends none of them; the CLI
 // itself reads no memory file of the project either way.
 func TestRealCLI_ProjectMemory(t *testing.T) {
 	t.Parallel()
 	for _, memory := range []bool{false, true} {
-		t.Run(fmt.Sprint("WithProjectMemory=", memory), func(t *testing.T) {
+		t.Run(fmt.Sprint("WithTrustedProjectMemory=", memory), func(t *testing.T) {
 			t.Parallel()
 			env := textEnv(t, "ok")
 			secret := filepath.Join(t.TempDir(), "id_rsa")
@@ -65,7 +65,7 @@ func TestRealCLI_ProjectMemory(t *testing.T) {
 			writeFile(t, env.path(".claude/rules/style.md"), "RULE-MEMORY-MARK\n")
 			var opts []v2.Option
 			if memory {
-				opts = append(opts, v2.WithProjectMemory())
+				opts = append(opts, v2.WithTrustedProjectMemory())
 			}
 			run(t, env.session(t, opts...), "hi")
 			r := firstRequest(t, env)

@@ -37,7 +37,7 @@ const (
 	repoTrusted   repoTier = "trusted"                // WithTrustedProject: loaded after the SDK's check
 	repoSources   repoTier = "sources"                // WithSettingSources naming project and local: the same
 	repoLooseMCP  repoTier = "trusted+non-strict-mcp" // WithTrustedProject, WithoutStrictMCPConfig
-	repoMemory    repoTier = "memory"                 // WithProjectMemory: the SDK reads the memory files
+	repoMemory    repoTier = "memory"                 // WithTrustedProjectMemory: the SDK reads the memory files
 	repoStdGuards          = "policy,go-hook,can-use-tool,command-hook,sandbox"
 )
 
@@ -336,7 +336,7 @@ func runRepoCase(t *testing.T, c repoCase, tier repoTier, refused bool) {
 	case repoLooseMCP:
 		opts = append(opts, v2.WithTrustedProject(), v2.WithoutStrictMCPConfig())
 	case repoMemory:
-		opts = append(opts, v2.WithProjectMemory())
+		opts = append(opts, v2.WithTrustedProjectMemory())
 	}
 	s, err := env.create(t, opts...)
 	switch {
@@ -384,8 +384,8 @@ func checkRefusal(t *testing.T, err error, c repoCase, tier repoTier, h hostileR
 		t.Fatalf("CreateSession started the session at tier %s", tier)
 	}
 	if tier == repoMemory {
-		if !strings.Contains(err.Error(), "WithProjectMemory") || !strings.Contains(err.Error(), c.file) {
-			t.Errorf("CreateSession = %v, want a WithProjectMemory error naming %s", err, c.file)
+		if !strings.Contains(err.Error(), "WithTrustedProjectMemory") || !strings.Contains(err.Error(), c.file) {
+			t.Errorf("CreateSession = %v, want a WithTrustedProjectMemory error naming %s", err, c.file)
 		}
 		return
 	}

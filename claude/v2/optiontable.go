@@ -222,7 +222,7 @@ var optionTable = []optionRow{
 	{options: "WithDefaults", to: toSDK, key: "the options given, applied in order; later options may replace them"},
 	{options: "WithHooks, WithHook, WithPolicy", to: toSDK, key: "the hook executor; initialize hooks (one callback per event)"},
 	{options: "WithHookTimeout", to: toSDK, key: "the hook executor's timeout of one handler run"},
-	{options: "WithProjectMemory", to: toSDK, key: "the memory files' text, appended to --append-system-prompt before the CLI starts (project.go)"},
+	{options: "WithTrustedProjectMemory", to: toSDK, key: "the memory files' text, appended to --append-system-prompt before the CLI starts (project.go)"},
 	{options: "WithStrictHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithAllowUnenforcedHooks", to: toSDK, key: "CreateSession's checks of the hook registration"},
 	{options: "WithPolicy, WithoutOSConfinement", to: toSDK, key: "the CLI's kernel confinement: a Landlock ruleset, TMPDIR and CLAUDE_CONFIG_DIR (confine.go)"},

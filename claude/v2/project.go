@@ -19,7 +19,7 @@ import (
 // .claude/settings.local.json, .mcp.json, CLAUDE.md, .claude/skills, .claude/agents,
 // .claude/commands, plugins enabled there) reaches the CLI. WithTrustedProject loads the
 // repository's settings and files after the SDK checked them (claude/internal/project);
-// WithProjectMemory passes its memory files as text. See docs/RELIABILITY.md, "Untrusted
+// WithTrustedProjectMemory passes its memory files as text. See docs/RELIABILITY.md, "Untrusted
 // repositories".
 
 // ErrUntrustedProject is wrapped by CreateSession's error when the program loads the repository's
@@ -51,17 +51,17 @@ type ProjectFileError = project.Error
 //
 // The risk, in one sentence: the repository's instructions, skills and agents steer the model,
 // so the session's guards (WithPolicy, WithHooks, WithCanUseTool, WithSandbox) must hold on their
-// own. Default: off; the repository's files are not loaded (WithProjectMemory passes its memory).
+// own. Default: off; the repository's files are not loaded (WithTrustedProjectMemory passes its memory).
 func WithTrustedProject() Option { return optionFunc(func(o *config) { o.trustedProject = true }) }
 
-// WithProjectMemory passes the repository's memory files to the model as text, read by the SDK
+// WithTrustedProjectMemory passes the repository's memory files to the model as text, read by the SDK
 // and appended to the system prompt: CLAUDE.md, .claude/CLAUDE.md and the markdown files under
 // .claude/rules of the working directory, each a regular file inside it (a symbolic link, even
 // to a file inside, is an error), at most 64 KiB each and 256 KiB together. Imports (@path) are
 // not followed, rules' paths frontmatter is not applied (every rule is passed), and files of the
 // directories above the working directory are not read. Default: off. It excludes loading the
 // project's settings (WithTrustedProject), where the CLI reads the memory files itself.
-func WithProjectMemory() Option { return optionFunc(func(o *config) { o.projectMemory = true }) }
+func WithTrustedProjectMemory() Option { return optionFunc(func(o *config) { o.projectMemory = true }) }
 
 // WithoutStrictMCPConfig lets the CLI add MCP servers from its own configuration to the
 // session's: the user's (~/.claude.json) and, with the project's settings loaded, the
@@ -90,7 +90,7 @@ func (o *config) projectScope(cwd string) project.Scope {
 }
 
 // prepareProject runs before the CLI starts: it checks the repository's files the CLI will load
-// and appends WithProjectMemory's files to the system prompt.
+// and appends WithTrustedProjectMemory's files to the system prompt.
 func (s *Session) prepareProject(o *config) error {
 	cwd, err := sessionDir(o)
 	if err != nil {
@@ -101,7 +101,7 @@ func (s *Session) prepareProject(o *config) error {
 		return errors.New("v2: WithTrustedProject and WithSettingSources without SettingSourceProject or SettingSourceLocal contradict each other")
 	}
 	if o.projectMemory && scope.Project {
-		return errors.New("v2: WithProjectMemory excludes loading the project's settings (WithTrustedProject, WithProjectConfigRoot, SettingSourceProject): the CLI then reads the memory files itself, after the SDK checked them")
+		return errors.New("v2: WithTrustedProjectMemory excludes loading the project's settings (WithTrustedProject, WithProjectConfigRoot, SettingSourceProject): the CLI then reads the memory files itself, after the SDK checked them")
 	}
 	if err := project.Check(scope); err != nil {
 		return untrusted(err, startRefused)
@@ -114,7 +114,7 @@ func (s *Session) prepareProject(o *config) error {
 	if o.projectMemory {
 		files, err := project.ReadMemory(cwd)
 		if err != nil {
-			return fmt.Errorf("v2: WithProjectMemory: %w", err)
+			return fmt.Errorf("v2: WithTrustedProjectMemory: %w", err)
 		}
 		var b strings.Builder
 		for _, f := range files {

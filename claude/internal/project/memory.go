@@ -25,7 +25,7 @@ type MemoryFile struct {
 }
 
 // ReadMemory reads the project's memory files as the SDK passes them to the model
-// (v2.WithProjectMemory): CLAUDE.md, .claude/CLAUDE.md and the markdown files under
+// (v2.WithTrustedProjectMemory): CLAUDE.md, .claude/CLAUDE.md and the markdown files under
 // .claude/rules, in that order, each a regular file inside dir (no link, read through an os.Root
 // so that nothing outside dir is reached), at most MemoryFileLimit bytes each and
 // MemoryTotalLimit together. Imports (@path) are not followed: their text stays as written.
@@ -59,7 +59,7 @@ func ReadMemory(dir string) ([]MemoryFile, error) {
 	return out, nil
 }
 
-const fixMemory = "shorten or replace the file, or drop v2.WithProjectMemory"
+const fixMemory = "shorten or replace the file, or drop v2.WithTrustedProjectMemory"
 
 // ruleFiles lists the markdown files under .claude/rules, sorted; a link there is an *Error.
 func ruleFiles(root *os.Root) ([]string, error) {
@@ -69,7 +69,7 @@ func ruleFiles(root *os.Root) ([]string, error) {
 			return err
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			return &Error{File: filepath.Join(root.Name(), path), Reason: "a symbolic link: WithProjectMemory reads regular files inside the project only", Fix: fixMemory}
+			return &Error{File: filepath.Join(root.Name(), path), Reason: "a symbolic link: WithTrustedProjectMemory reads regular files inside the project only", Fix: fixMemory}
 		}
 		if !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".md") {
 			out = append(out, path)
@@ -93,7 +93,7 @@ func readInRoot(root *os.Root, name string) (string, error) {
 	// No directory on the way may be a link either (os.Root would follow one inside the root).
 	for p := filepath.Dir(name); p != "."; p = filepath.Dir(p) {
 		if fi, err := root.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return "", &Error{File: full, Reason: "reached through a symbolic link (" + p + "): WithProjectMemory reads regular files inside the project only", Fix: fixMemory}
+			return "", &Error{File: full, Reason: "reached through a symbolic link (" + p + "): WithTrustedProjectMemory reads regular files inside the project only", Fix: fixMemory}
 		}
 	}
 	fi, err := root.Lstat(name)
@@ -101,7 +101,7 @@ func readInRoot(root *os.Root, name string) (string, error) {
 		return "", err
 	}
 	if !fi.Mode().IsRegular() {
-		return "", &Error{File: full, Reason: "not a regular file (a link, a directory or a device): WithProjectMemory reads regular files inside the project only", Fix: fixMemory}
+		return "", &Error{File: full, Reason: "not a regular file (a link, a directory or a device): WithTrustedProjectMemory reads regular files inside the project only", Fix: fixMemory}
 	}
 	if fi.Size() > MemoryFileLimit {
 		return "", &Error{File: full, Reason: fmt.Sprintf("%d bytes, over the limit of %d KiB", fi.Size(), MemoryFileLimit>>10), Fix: fixMemory}

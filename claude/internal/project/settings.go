@@ -200,7 +200,7 @@ func linkError(path string, fi fs.FileInfo) error {
 		}
 	}
 	return &Error{File: path, Reason: what + ": the CLI would follow it and send what it points to (a key, a secret, another repository's file) to the model",
-		Fix: "replace it with a regular file inside the project, or leave the project's files out (drop v2.WithTrustedProject; v2.WithProjectMemory reads memory files safely)"}
+		Fix: "replace it with a regular file inside the project, or leave the project's files out (drop v2.WithTrustedProject; v2.WithTrustedProjectMemory reads memory files safely)"}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

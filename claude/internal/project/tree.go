@@ -18,7 +18,7 @@ var MemoryNames = []string{"CLAUDE.md", "AGENTS.md", filepath.Join(".claude", "C
 const localMemory = "CLAUDE.local.md"
 
 // MaxEntries bounds the walk of the working directory's tree: a tree larger than this is refused
-// (the SDK cannot vouch for what it did not read). Use v2.WithProjectMemory for such a tree.
+// (the SDK cannot vouch for what it did not read). Use v2.WithTrustedProjectMemory for such a tree.
 const MaxEntries = 200000
 
 // importRE is a memory file's import (@path), which the CLI reads into the model's context too.
@@ -49,7 +49,7 @@ func checkTree(scope Scope, root string) []error {
 	})
 	if walkErr != nil {
 		errs = append(errs, &Error{File: scope.Dir, Reason: fmt.Sprintf("the SDK could not read the whole tree (%v), so it cannot vouch for the memory files, skills and agents the CLI would load from it", walkErr),
-			Fix: "leave the project's files out (drop v2.WithTrustedProject) and pass its memory with v2.WithProjectMemory"})
+			Fix: "leave the project's files out (drop v2.WithTrustedProject) and pass its memory with v2.WithTrustedProjectMemory"})
 	}
 	if root != scope.Dir {
 		errs = append(errs, checkDir(scope, root, root)...)
@@ -146,7 +146,7 @@ func checkMemory(path, base, home string) []error {
 	for _, m := range importRE.FindAllStringSubmatch(string(data), -1) {
 		if reason := badImport(m[1], filepath.Dir(path), base, home); reason != "" {
 			errs = append(errs, &Error{File: path, Key: "@" + m[1], Reason: "an import the CLI would read into the model's context: " + reason,
-				Fix: "remove the import, or leave the project's files out (drop v2.WithTrustedProject) and pass its memory with v2.WithProjectMemory, which reads no imports"})
+				Fix: "remove the import, or leave the project's files out (drop v2.WithTrustedProject) and pass its memory with v2.WithTrustedProjectMemory, which reads no imports"})
 		}
 	}
 	return errs
