@@ -31,7 +31,7 @@ func TestReentrantSessionCalls(t *testing.T) {
 	f := newFake(t,
 		initExpect, initAnswer, userExpect,
 		hookCallback("c1", "PreToolUse", "Bash", map[string]any{"command": "ls"}),
-		`expect {"type":"control_request","request_id":"$capture:m1","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`,
+		`expect {"type":"control_request","request_id":"$capture:m1","request":{"subtype":"set_permission_mode","mode":"plan"}}`,
 		controlAnswer("m1"),
 		`expect {"type":"control_request","request_id":"$capture:m2","request":{"subtype":"interrupt"}}`,
 		controlAnswer("m2"),
@@ -53,7 +53,7 @@ func TestReentrantSessionCalls(t *testing.T) {
 	hookErrs := make(chan error, 3)
 	hook := func(ctx context.Context, _ *shared.PreToolUseHookInput) (shared.HookOutput, error) {
 		s := get()
-		hookErrs <- s.SetPermissionMode(ctx, "acceptEdits")
+		hookErrs <- s.SetPermissionMode(ctx, "plan") // acceptEdits would switch the can_use_tool guard off: refused
 		hookErrs <- s.Interrupt(ctx)
 		for _, err := range s.Receive(ctx) {
 			hookErrs <- err
