@@ -3,10 +3,6 @@ package v2
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/go-json-experiment/json"
 
@@ -37,7 +33,7 @@ func ResolveSettings(opts ...Option) (*settings.Resolved, error) {
 	if err != nil {
 		return nil, callErr("ResolveSettings", err)
 	}
-	so := settings.Options{Cwd: o.cwd, ProjectConfigRoot: o.configRoot, ConfigDir: o.configDirOfCLI(), Managed: []byte(o.managed)}
+	so := settings.Options{Cwd: o.cwd, ProjectConfigRoot: o.configRoot, ConfigDir: string(cliConfigDir(o.baseEnv, o.env)), Managed: []byte(o.managed)}
 	if string(flag) != "{}" {
 		so.Flag = flag
 	}
@@ -47,31 +43,6 @@ func ResolveSettings(opts ...Option) (*settings.Resolved, error) {
 	}
 	r, err := settings.Resolve(so)
 	return r, callErr("ResolveSettings", err)
-}
-
-// configDirOfCLI is the configuration directory the CLI's environment names: CLAUDE_CONFIG_DIR,
-// else HOME's .claude ("" when the environment names neither: the current user's).
-func (o *config) configDirOfCLI() string {
-	base := o.baseEnv
-	if base == nil {
-		base = os.Environ()
-	}
-	lookup := func(key string) string {
-		v := ""
-		for _, kv := range append(slices.Clone(base), o.env...) {
-			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-				v = val
-			}
-		}
-		return v
-	}
-	if d := lookup("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	if h := lookup("HOME"); h != "" {
-		return filepath.Join(h, ".claude")
-	}
-	return ""
 }
 
 // CLISettings is what a running CLI answers Session.Settings.
