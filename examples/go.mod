@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261128114939-fc590cac4ca4
-	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261128114939-fc590cac4ca4
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128131330-3d8b5a5d9f36
+	github.com/hookwire/agent-sdk-go/contrib/otel v0.0.0-20261128131330-3d8b5a5d9f36
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3

@@ -7,8 +7,8 @@ toolchain go1.27.3
 require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
-	github.com/hookwire/agent-sdk-go v0.0.0-20261128114939-fc590cac4ca4
-	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261128114939-fc590cac4ca4
+	github.com/hookwire/agent-sdk-go v0.0.0-20261128131330-3d8b5a5d9f36
+	github.com/hookwire/agent-sdk-go/contrib/pgstore v0.0.0-20261128131330-3d8b5a5d9f36
 	github.com/jackc/pgx/v5 v5.13.0
 	go.opentelemetry.io/otel/sdk v1.44.0
 	go.opentelemetry.io/otel/trace v1.44.0
