@@ -36,7 +36,8 @@ type Activities struct {
 	ledger         Ledger
 	cancelEvery    time.Duration
 	logger         *slog.Logger
-	optErr         error // an option's misuse
+	optErr         error           // an option's misuse
+	keys           idempotencyKeys // the keys of the calls running on the worker (IdempotencyKey)
 }
 
 // NewActivities returns the activities with opts applied.
@@ -130,10 +131,13 @@ func (a *Activities) RunTurn(ctx context.Context, in TurnInput) (*TurnResult, er
 		if err := t.led.append(turnCtx, LedgerEntry{Kind: EntryStart, SessionID: o.Resume, ResumeAt: o.ResumeAt}); err != nil {
 			return nil, a.failure(ctx, turnCtx, err)
 		}
-		t.guard = &ledgerGuard{ledger: a.ledger, turn: t.led.turn, attempt: t.led.attempt, logger: a.logger,
-			answers: state.answered(p.CompletedToolUses), fence: func(err error) { cancel(&FencedError{Err: err}) }}
-		if n := state.inDoubt(); n > 0 {
-			a.logger.Warn("temporalagent: resuming a turn with tool calls that began and never finished; they may run again", "calls", n)
+		t.guard = &ledgerGuard{ledger: a.ledger, turn: t.led.turn, attempt: t.led.attempt, logger: a.logger, keys: &a.keys,
+			answers: state.answered(p.CompletedToolUses), inDoubt: state.inDoubt(t.led.turn),
+			fence: func(err error) { cancel(&FencedError{Err: err}) }}
+		defer t.guard.release()
+		if n := len(t.guard.inDoubt); n > 0 {
+			a.logger.Warn("temporalagent: resuming a turn with tool calls that began and never finished; they may run again "+
+				"unless their tool takes its idempotency key (Activities.IdempotencyKey)", "calls", n)
 		}
 	}
 	return a.run(ctx, turnCtx, t, o, prompt)

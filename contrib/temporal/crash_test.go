@@ -45,6 +45,11 @@ type crashPoint struct {
 	// inFlight is the call that may run twice (it was running, or its result was not recorded,
 	// when the worker died): at least once. Every other call runs exactly once.
 	inFlight string
+	// tool makes the calls the in-process tool's (effectsTool) instead of Bash's: it applies its
+	// side effect once per idempotency key. calledTwice is the call its tool is asked for twice
+	// (the call in flight): with one key, so it runs once.
+	tool        bool
+	calledTwice string
 }
 
 // crashPoints are the crash tests' kill points.
@@ -57,6 +62,8 @@ var crashPoints = []crashPoint{
 	{name: "right after the model's answer", afterAnswer: "C", inFlight: "C"},
 	{name: "parallel calls, after the second one's side effect", parallel: true,
 		commands: map[string]string{"B": "echo B >> ran.log; sleep 3"}, fileExists: "ran.log", content: "B", inFlight: "B"},
+	{name: "a tool given the idempotency key, right after its side effect", tool: true,
+		fileExists: "ran.log", content: "B", calledTwice: "B"},
 }
 
 // A worker process dies (SIGKILL) at each kill point of a turn; the retry runs on another worker
@@ -100,6 +107,14 @@ type crashModel struct {
 	once      sync.Once
 }
 
+// call returns the tool and input of a letter's call.
+func (m *crashModel) call(letter string) (string, map[string]any) {
+	if m.cp.tool {
+		return effectsTool, map[string]any{"letter": letter}
+	}
+	return "Bash", m.command(letter)
+}
+
 func (m *crashModel) command(letter string) map[string]any {
 	cmd, ok := m.cp.commands[letter]
 	if !ok {
@@ -131,12 +146,14 @@ func (m *crashModel) reply(r claudetest.Request) claudetest.Reply {
 	case m.cp.parallel && n == 0:
 		var uses []claudetest.ToolUse
 		for _, l := range []string{"A", "B", "C"} {
-			uses = append(uses, claudetest.ToolUse{ID: "toolu_" + l + suffix, Name: "Bash", Input: m.command(l)})
+			name, input := m.call(l)
+			uses = append(uses, claudetest.ToolUse{ID: "toolu_" + l + suffix, Name: name, Input: input})
 		}
 		reply = claudetest.ToolsReply(uses...)
 	case !m.cp.parallel && n < 4:
 		l := string("ABCD"[n])
-		reply = claudetest.ToolReply("toolu_"+l+suffix, "Bash", m.command(l))
+		name, input := m.call(l)
+		reply = claudetest.ToolReply("toolu_"+l+suffix, name, input)
 		if l == m.cp.afterAnswer && !dead {
 			m.once.Do(func() { close(m.kill) })
 		}
@@ -184,7 +201,7 @@ func crashAndResume(t *testing.T, cp crashPoint, heartbeatTimeout time.Duration)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute) // only catches a hang
 	defer cancel()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, crashWorkflow, actQueue, heartbeatTimeout,
-		temporalagent.TurnInput{Prompt: "log the letters", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
+		temporalagent.TurnInput{Prompt: "log the letters", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash", effectsTool}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,6 +248,9 @@ func crashAndResume(t *testing.T, cp crashPoint, heartbeatTimeout time.Duration)
 		t.Errorf("result = %q, resumes %d; want \"all done\", 1", res.Result, res.Resumes)
 	}
 	checkSideEffects(t, cp, env.Path("ran.log"))
+	if cp.tool {
+		checkKeys(t, cp, env.Path("calls.log"))
+	}
 	checkStoredTurn(t, cp, store, pg, schema, env.Project, res.SessionID)
 	return times
 }

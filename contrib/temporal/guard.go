@@ -21,9 +21,12 @@ type ledgerGuard struct {
 	attempt int
 	fence   func(error) // ends the attempt with a *FencedError
 	logger  *slog.Logger
+	keys    *idempotencyKeys // the worker's keys of running calls (Activities.IdempotencyKey)
 
 	mu      sync.Mutex
 	answers []ledgerCall // calls done by an earlier attempt that the model may ask for again
+	inDoubt []ledgerCall // calls an earlier attempt began and never finished: their keys
+	running []string     // tool_use ids of this attempt's calls with a key in keys
 	reused  int          // calls answered from the ledger
 }
 
@@ -47,8 +50,9 @@ func (g *ledgerGuard) pre(ctx context.Context, in *shared.PreToolUseHookInput) (
 		return shared.Deny(fmt.Sprintf("temporalagent: this call already ran (as %s) before the session was resumed "+
 			"after its worker stopped; it is not run again. It %s:\n%s", c.toolUseID, what, c.result)), nil
 	}
+	idem := g.idempotencyKey(in.ToolUseID, key)
 	err := g.ledger.Append(ctx, g.turn, g.attempt, LedgerEntry{Kind: EntryCall, Attempt: g.attempt, SessionID: in.SessionID,
-		ToolUseID: in.ToolUseID, ToolName: in.ToolName, CallKey: key})
+		ToolUseID: in.ToolUseID, ToolName: in.ToolName, CallKey: key, IdempotencyKey: idem})
 	if errors.Is(err, ErrFenced) {
 		g.fence(err)
 		return &shared.SyncHookOutput{Decision: shared.DecisionDeny, Reason: "temporalagent: a later attempt owns this turn",
@@ -57,7 +61,34 @@ func (g *ledgerGuard) pre(ctx context.Context, in *shared.PreToolUseHookInput) (
 	if err != nil {
 		return shared.Deny("temporalagent: the call is refused: the ledger could not record it, so it could run twice: " + err.Error()), nil
 	}
+	g.keys.put(in.ToolUseID, idem)
+	g.mu.Lock()
+	g.running = append(g.running, in.ToolUseID)
+	g.mu.Unlock()
 	return nil, nil
+}
+
+// idempotencyKey returns the key of the call id asks for: the key of a call in doubt with the
+// same tool and input (the model asks for it again after the resume), else a new one, of the
+// turn and id. A call in doubt gives its key once.
+func (g *ledgerGuard) idempotencyKey(id, key string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i, c := range g.inDoubt {
+		if c.key == key {
+			g.inDoubt = append(g.inDoubt[:i], g.inDoubt[i+1:]...)
+			return c.idem
+		}
+	}
+	return g.turn + "/" + id
+}
+
+// release drops the keys of the attempt's calls that are still running: the attempt has ended.
+func (g *ledgerGuard) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.keys.drop(g.running...)
+	g.running = nil
 }
 
 // post records a call that ran, with its result.
@@ -75,6 +106,7 @@ func (g *ledgerGuard) failed(ctx context.Context, in *shared.PostToolUseFailureH
 // done writes a done entry. A failure is logged: the call ran, and a retry will take it for one
 // in flight (it may run again).
 func (g *ledgerGuard) done(ctx context.Context, session string, call shared.ToolCallFields, result string, failed bool) {
+	g.keys.drop(call.ToolUseID)
 	if len(result) > maxRecordedResult {
 		result = result[:maxRecordedResult] + "…"
 	}

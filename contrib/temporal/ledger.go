@@ -1,6 +1,7 @@
 package temporalagent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,6 +69,10 @@ type LedgerEntry struct {
 	ToolUseID string `json:",omitempty"`
 	ToolName  string `json:",omitempty"`
 	CallKey   string `json:",omitempty"`
+	// IdempotencyKey is the key the call's tool is given (call; Activities.IdempotencyKey): the
+	// turn and the tool_use id of the first request for the call, kept when the model asks for a
+	// call in doubt again after a resume. Empty in entries written before it existed.
+	IdempotencyKey string `json:",omitempty"`
 	// Result is what the call returned, as the model saw it, cut to maxRecordedResult bytes
 	// (done).
 	Result string `json:",omitempty"`
@@ -91,6 +96,7 @@ type turnState struct {
 // ledgerCall is one tool call of the ledger.
 type ledgerCall struct {
 	toolUseID, toolName, key, result string
+	idem                             string // the IdempotencyKey it was given ("" in old entries)
 	done, failed                     bool
 }
 
@@ -114,7 +120,7 @@ func foldLedger(entries []LedgerEntry) turnState {
 		case EntryCall:
 			if _, ok := index[e.ToolUseID]; !ok {
 				index[e.ToolUseID] = len(s.calls)
-				s.calls = append(s.calls, ledgerCall{toolUseID: e.ToolUseID, toolName: e.ToolName, key: e.CallKey})
+				s.calls = append(s.calls, ledgerCall{toolUseID: e.ToolUseID, toolName: e.ToolName, key: e.CallKey, idem: e.IdempotencyKey})
 			}
 		case EntryDone:
 			i, ok := index[e.ToolUseID]
@@ -154,15 +160,28 @@ func (s turnState) answered(completed []string) []ledgerCall {
 	return out
 }
 
-// inDoubt counts the calls that began and never finished: they may have run.
-func (s turnState) inDoubt() int {
-	n := 0
-	for _, c := range s.calls {
-		if !c.done {
-			n++
+// inDoubt returns the calls that began and never finished, and so may have run, with their
+// idempotency keys (turn names the turn, for entries that lack one): a call the model asks for
+// again gets its key, so that a tool that takes the key applies it once. A call whose key a done
+// call has (it was asked again and finished) is not in doubt.
+func (s turnState) inDoubt(turn string) []ledgerCall {
+	keyed := make([]ledgerCall, len(s.calls))
+	finished := map[string]bool{}
+	for i, c := range s.calls {
+		c.idem = cmp.Or(c.idem, turn+"/"+c.toolUseID)
+		keyed[i] = c
+		if c.done {
+			finished[c.idem] = true
 		}
 	}
-	return n
+	var out []ledgerCall
+	for _, c := range keyed {
+		if !c.done && !finished[c.idem] {
+			out = append(out, c)
+			finished[c.idem] = true // once per key
+		}
+	}
+	return out
 }
 
 // FencedError is the failure of a turn whose attempt lost its claim on the ledger (another

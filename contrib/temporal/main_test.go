@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/hookwire/agent-sdk-go/claude/claudetest"
+	"github.com/hookwire/agent-sdk-go/claude/mcptools"
 	"github.com/hookwire/agent-sdk-go/claude/sessions"
 	v2 "github.com/hookwire/agent-sdk-go/claude/v2"
 	"github.com/hookwire/agent-sdk-go/contrib/pgstore"
@@ -67,12 +68,14 @@ type workerConfig struct {
 // activities returns the worker's activities: sessions run the real CLI against the fake model,
 // with their own HOME, in the project, mirrored to the FileStore at store.
 func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Option) (*temporalagent.Activities, error) {
+	var acts *temporalagent.Activities // the effects tool's, set below before any turn runs
 	opts := []temporalagent.Option{
 		temporalagent.WithSessionOptions(
 			v2.WithCLIPath(c.cli),
 			v2.WithBaseEnv(claudetest.CLIEnv(c.home, c.modelURL)...),
 			v2.WithEnv(workerTag+"="+c.tag),
 			v2.WithLogger(logger),
+			v2.WithMCPServer("effects", mcptools.Server(effectsServer(c.project, &acts))),
 		),
 		temporalagent.WithConfigDir(filepath.Join(c.home, ".claude")),
 		temporalagent.WithWorkspaceRoot(c.project),
@@ -94,7 +97,8 @@ func (c workerConfig) activities(logger *slog.Logger, more ...temporalagent.Opti
 			opts = append(opts, temporalagent.WithLedger(temporalagent.FileLedger{Dir: c.ledger}))
 		}
 	}
-	return temporalagent.NewActivities(append(opts, more...)...)
+	acts, err := temporalagent.NewActivities(append(opts, more...)...)
+	return acts, err
 }
 
 // runWorkerProcess is the body of a worker process: it polls the activity queue until killed.

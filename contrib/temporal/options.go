@@ -39,7 +39,8 @@ func WithHeartbeatEvery(d time.Duration) Option {
 
 // WithLedger records each turn in ledger (see Ledger): where a retry resumes, and every tool call
 // before and after it runs, so that a call that ran is never run again by a retry, whatever the
-// heartbeat throttle let through; the call in flight when a worker died runs at least once. It
+// heartbeat throttle let through; the call in flight when a worker died runs at least once,
+// unless its tool applies Activities.IdempotencyKey's key once. It
 // fences the turn's attempts: an attempt taken for dead can start no tool call once the next one
 // claimed the turn, and the next one starts its CLI only once the lease of the previous has
 // lapsed. Pair it with WithStore, so that the session can be resumed on another worker.
