@@ -15,18 +15,8 @@ import "sync"
 // and the first request's tool_use id. A completed call is never run again with or without it
 // (the ledger answers it).
 //
-// An in-process tool (claude/mcptools) reads its call's tool_use id with mcptools.ToolUseID:
-//
-//	var acts *temporalagent.Activities // set below; the handler runs only once it is
-//	mcp.AddTool(srv, &mcp.Tool{Name: "pay"}, func(ctx context.Context, req *mcp.CallToolRequest, in payment) (*mcp.CallToolResult, any, error) {
-//		key, ok := acts.IdempotencyKey(mcptools.ToolUseID(req))
-//		if !ok {
-//			return nil, nil, errors.New("pay: no idempotency key: run it in a turn with a ledger")
-//		}
-//		return pay(ctx, in, key)
-//	})
-//	acts, err := temporalagent.NewActivities(temporalagent.WithLedger(ledger),
-//		temporalagent.WithSessionOptions(v2.WithMCPServer("payments", mcptools.Server(srv))))
+// An in-process tool (claude/mcptools) finds its call's tool_use id with mcptools.ToolUseID (see
+// the example).
 //
 // Built-in tools (Bash, Write, ...) are not given the key: the call in flight at a crash may run
 // twice.
