@@ -3,7 +3,6 @@ package v2
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,19 +120,7 @@ func confineSpec(pols []*policy.Policy, cwd string, base, env []string) confine.
 		spec.DenyRead = append(spec.DenyRead, sb.DenyRead...)
 		spec.Protected = append(spec.Protected, sb.DenyWrite...)
 	}
-	if base == nil {
-		base = os.Environ()
-	}
-	all := append(slices.Clone(base), env...)
-	lookup := func(key string) string {
-		v := ""
-		for _, kv := range all {
-			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-				v = val
-			}
-		}
-		return v
-	}
+	lookup := cliEnvLookup(base, env)
 	if d := lookup("CLAUDE_CONFIG_DIR"); d != "" {
 		spec.ConfigDir, spec.GlobalConfig = d, filepath.Join(d, ".claude.json")
 	} else if home := lookup("HOME"); home != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,18 +45,7 @@ func (s *Session) resumeFromStore(ctx context.Context) error {
 // SDK process's) plus env: its $CLAUDE_CONFIG_DIR, else $HOME/.claude ($USERPROFILE on Windows);
 // "" if it has none of them.
 func cliConfigDir(base, env []string) sessions.Dir {
-	if base == nil {
-		base = os.Environ()
-	}
-	lookup := func(key string) string {
-		v := ""
-		for _, kv := range append(append([]string{}, base...), env...) {
-			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-				v = val
-			}
-		}
-		return v
-	}
+	lookup := cliEnvLookup(base, env)
 	if d := lookup("CLAUDE_CONFIG_DIR"); d != "" {
 		return sessions.Dir(d)
 	}
@@ -67,4 +57,23 @@ func cliConfigDir(base, env []string) sessions.Dir {
 		return sessions.Dir(filepath.Join(home, ".claude"))
 	}
 	return ""
+}
+
+// cliEnvLookup returns the lookup of a variable in the CLI's environment: base (nil: the SDK
+// process's) with env after it, the last setting of a key winning, as WithBaseEnv and WithEnv
+// make it.
+func cliEnvLookup(base, env []string) func(key string) string {
+	if base == nil {
+		base = os.Environ()
+	}
+	all := append(slices.Clone(base), env...)
+	return func(key string) string {
+		v := ""
+		for _, kv := range all {
+			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+				v = val
+			}
+		}
+		return v
+	}
 }

@@ -3,9 +3,7 @@ package v2
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -120,54 +118,14 @@ func initFactsOf(m *shared.SystemMessage) initFacts {
 	return f
 }
 
-// projectDirMax is the longest project directory name CLI 2.1.330 uses as is; longer ones get a
-// hash the SDK does not compute.
-const projectDirMax = 200
-
 // transcriptPathFor returns where CLI 2.1.330 keeps the transcript of session id in the session's
 // project, before the CLI has said so (system/init): "<config>/projects/<project>/<id>.jsonl",
-// <config> being $CLAUDE_CONFIG_DIR or $HOME/.claude in the CLI's environment and <project> the
-// real path of the working directory with every UTF-16 unit but an ASCII letter or digit replaced
-// by "-". "" when it cannot be known (no HOME, a name over projectDirMax characters).
+// <config> being the CLI's config directory (cliConfigDir) and <project> the key of the working
+// directory's real path (sessions.ProjectKey). "" when it cannot be known (no HOME).
 func (s *Session) transcriptPathFor(id string) string {
-	env := s.o.baseEnv
-	if env == nil {
-		env = os.Environ()
-	}
-	lookup := func(key string) string {
-		v := ""
-		for _, kv := range append(append([]string{}, env...), s.o.env...) {
-			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-				v = val
-			}
-		}
-		return v
-	}
-	config := lookup("CLAUDE_CONFIG_DIR")
-	if config == "" {
-		home := lookup("HOME")
-		if home == "" {
-			return ""
-		}
-		config = filepath.Join(home, ".claude")
-	}
-	cwd := s.cwd
-	if real, err := filepath.EvalSymlinks(cwd); err == nil {
-		cwd = real
-	}
-	var b strings.Builder
-	for _, r := range cwd {
-		switch {
-		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			b.WriteString("--") // a surrogate pair in JavaScript
-		default:
-			b.WriteByte('-')
-		}
-	}
-	if b.Len() > projectDirMax || id == "" {
+	config := cliConfigDir(s.o.baseEnv, s.o.env)
+	if config == "" || id == "" {
 		return ""
 	}
-	return filepath.Join(config, "projects", b.String(), id+".jsonl")
+	return filepath.Join(config.ProjectDir(s.cwd), id+".jsonl")
 }
