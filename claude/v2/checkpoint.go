@@ -16,7 +16,7 @@ const FileCheckpointingEnv = "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"
 // commands; the copies are kept under the CLI's config directory (file-history/<session id>).
 // CLAUDE_CODE_DISABLE_FILE_CHECKPOINTING=1 in the environment turns it off again. Default: off.
 func WithFileCheckpointing() Option {
-	return optionFunc(func(o *config) { o.fileCheckpointing = true })
+	return setOption("WithFileCheckpointing", func(o *config) { o.fileCheckpointing = true })
 }
 
 // RewindResult is the CLI's answer to a rewind of files.

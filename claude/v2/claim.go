@@ -77,7 +77,7 @@ func Park(ctx context.Context, opts ...Option) *Parked {
 			p.err = err
 			return
 		}
-		more := []Option{optionFunc(func(o *config) { o.extraArgs = append(o.extraArgs, "--await-claim") })}
+		more := []Option{setOption("Park", func(o *config) { o.extraArgs = append(o.extraArgs, "--await-claim") })}
 		if o.cwd == "" {
 			dir, err := os.MkdirTemp("", "agent-sdk-park-*")
 			if err != nil {

@@ -19,7 +19,7 @@ import (
 // with a Confined or Strict policy is confined (see docs/CONFINEMENT.md), and CreateSession fails
 // with a *ConfinementError where it cannot be.
 func WithoutOSConfinement() Option {
-	return optionFunc(func(o *config) { o.noConfinement = true })
+	return setOption("WithoutOSConfinement", func(o *config) { o.noConfinement = true })
 }
 
 // ErrConfinementUnavailable is matched (errors.Is) by a *ConfinementError.

@@ -8,20 +8,20 @@ package v2
 // spares running background agents and workflows. Default: off, and an Interrupt also ends the
 // background tasks (the CLI's fail-closed default: a runaway task cannot outlive an interrupt).
 func WithPerTaskStopAffordance() Option {
-	return optionFunc(func(o *config) { o.perTaskStop = true })
+	return setOption("WithPerTaskStopAffordance", func(o *config) { o.perTaskStop = true })
 }
 
 // WithAgentProgressSummaries asks the CLI for periodic summaries of running subagents
 // (initialize's agentProgressSummaries), for a UI. Default: off.
 func WithAgentProgressSummaries() Option {
-	return optionFunc(func(o *config) { o.progressSummaries = true })
+	return setOption("WithAgentProgressSummaries", func(o *config) { o.progressSummaries = true })
 }
 
 // WithPromptSuggestions asks the CLI for a predicted next prompt after each result
 // (initialize's promptSuggestions; a *shared.PromptSuggestionMessage), for a UI. Default: off.
 // The CLI also gates the feature on its own flags and usage limits.
 func WithPromptSuggestions() Option {
-	return optionFunc(func(o *config) { o.promptSuggestions = true })
+	return setOption("WithPromptSuggestions", func(o *config) { o.promptSuggestions = true })
 }
 
 // Question preview formats for WithQuestionPreviewFormat.
@@ -34,7 +34,7 @@ const (
 // options (the TypeScript SDK's toolConfig.askUserQuestion.previewFormat): QuestionPreviewHTML
 // for a web UI, QuestionPreviewMarkdown. Default: the CLI's, markdown.
 func WithQuestionPreviewFormat(format string) Option {
-	return optionFunc(func(o *config) { o.previewFormat = format })
+	return setOption("WithQuestionPreviewFormat", func(o *config) { o.previewFormat = format })
 }
 
 // checkDeclarations checks WithQuestionPreviewFormat.

@@ -53,7 +53,7 @@ type UserDialogFunc func(ctx context.Context, req *UserDialogRequest) (UserDialo
 // answers DialogCancelled (the dialog's default). kinds must be non-empty, without duplicates.
 // Default: no kind is declared, and the CLI takes each dialog's no-dialog path (fail-closed).
 func WithUserDialog(fn UserDialogFunc, kinds ...string) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithUserDialog", func(o *config) {
 		o.onUserDialog, o.dialogKinds = fn, append([]string(nil), kinds...)
 		o.dialogGiven = true
 	})

@@ -66,7 +66,7 @@ type ElicitationFunc func(ctx context.Context, req *ElicitationRequest) (Elicita
 // WithUserInputTimeout; an error, a panic, the timeout or an action other than accept, decline or
 // cancel declines the request. Default: every such request is declined (fail-closed).
 func WithElicitation(fn ElicitationFunc) Option {
-	return optionFunc(func(o *config) { o.onElicitation = fn })
+	return setOption("WithElicitation", func(o *config) { o.onElicitation = fn })
 }
 
 // DefaultUserInputTimeout bounds one run of WithElicitation's and WithUserDialog's callbacks
@@ -77,7 +77,7 @@ const DefaultUserInputTimeout = 5 * time.Minute
 // that has not answered by then gets the fail-closed answer (decline; a cancelled dialog), its ctx
 // ends with ErrUserInputTimeout, and its late answer is dropped. Default: DefaultUserInputTimeout.
 func WithUserInputTimeout(d time.Duration) Option {
-	return optionFunc(func(o *config) { o.inputTimeout = d })
+	return setOption("WithUserInputTimeout", func(o *config) { o.inputTimeout = d })
 }
 
 // ErrUserInputTimeout is the cause of a WithElicitation or WithUserDialog callback's ctx when

@@ -41,5 +41,5 @@ func HookRegistrationFor(hs shared.Hooks, hookTimeout ...Option) (string, error)
 // WithStoreTimeout bounds each Append of WithSessionStore's store by d instead of the request
 // timeout, so that a test can time out a store without bounding initialize too.
 func WithStoreTimeout(d time.Duration) Option {
-	return optionFunc(func(o *config) { o.storeTimeout = d })
+	return setOption("WithStoreTimeout", func(o *config) { o.storeTimeout = d })
 }

@@ -152,8 +152,8 @@ func entryOf(c MCPServerConfig) (mcpServerEntry, error) {
 // server the CLI runs or connects to. Its env or headers are delivered in the initialize request
 // on stdin (the CLI is started with --await-initialize), never on the command line.
 
-func withExternal(name string, c MCPServerConfig) Option {
-	return optionFunc(func(o *config) {
+func withExternal(option, name string, c MCPServerConfig) Option {
+	return setOption(option, func(o *config) {
 		if o.mcpExternal == nil {
 			o.mcpExternal = map[string]MCPServerConfig{}
 		}

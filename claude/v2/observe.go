@@ -187,7 +187,7 @@ func (*SessionEnded) observation()   {}
 // observers run on one goroutine, in the order given. Default: none, and then the session keeps no
 // observer goroutine or queue.
 func WithObserver(obs Observer) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithObserver", func(o *config) {
 		if obs != nil {
 			o.observers = append(o.observers, obs)
 		}
@@ -200,7 +200,7 @@ func WithObserver(obs Observer) Option {
 // dispatch (the handlers included) and answering (see shared.RoundTrip). fn runs on the
 // goroutine that wrote the answer, on the agent's path: it must be fast. Default: none.
 func WithRoundTripTrace(fn func(shared.RoundTrip)) Option {
-	return optionFunc(func(o *config) { o.onRoundTrip = fn })
+	return setOption("WithRoundTripTrace", func(o *config) { o.onRoundTrip = fn })
 }
 
 // observerRunner delivers a session's observations on one goroutine. The stdout reader feeds it

@@ -2,8 +2,6 @@ package v2
 
 import (
 	"reflect"
-	"runtime"
-	"strings"
 )
 
 // optionGroup is WithOptions' value: its options count one by one (given twice, see Option).
@@ -50,17 +48,10 @@ func flattenOptions(opts []Option, fallback bool, out []givenOption) []givenOpti
 	return out
 }
 
-// optionName is the With* function that made opt ("WithCwd"), from its closure's name:
-// ".../claude/v2.WithCwd.func1", or, inlined into its caller, ".../app.main.WithCwd.func2".
+// optionName is the With* function that made opt ("WithCwd").
 func optionName(opt Option) string {
-	if f, ok := opt.(optionFunc); ok {
-		name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
-		parts := strings.Split(name[strings.LastIndex(name, "/")+1:], ".")
-		for i := len(parts) - 1; i >= 0; i-- {
-			if p, _, _ := strings.Cut(parts[i], "["); strings.HasPrefix(p, "With") {
-				return p
-			}
-		}
+	if n, ok := opt.(namedOption); ok && n.name != "" {
+		return n.name
 	}
 	return "an option"
 }

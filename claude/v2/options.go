@@ -36,9 +36,17 @@ type Option interface {
 	apply(*config)
 }
 
-type optionFunc func(*config)
+// namedOption is an Option with the name of the With* function that made it, which errors about
+// it name (optionName).
+type namedOption struct {
+	name string
+	set  func(*config)
+}
 
-func (f optionFunc) apply(o *config) { f(o) }
+func (n namedOption) apply(o *config) { n.set(o) }
+
+// setOption returns the Option named name (its With* function) that applies set.
+func setOption(name string, set func(*config)) Option { return namedOption{name, set} }
 
 // WithOptions groups opts into one Option, applied in order: for a package that configures a
 // session in several ways and hands the user one value (e.g. contrib/otel's

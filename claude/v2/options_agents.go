@@ -54,7 +54,7 @@ type AgentDefinition struct {
 // Agent tool, and they are listed in the initialize answer (ServerInfo). Calling it again adds
 // to them. Default: none beyond the CLI's own and those of the setting sources.
 func WithAgents(agents map[string]AgentDefinition) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithAgents", func(o *config) {
 		if o.agents == nil {
 			o.agents = map[string]AgentDefinition{}
 		}
@@ -67,12 +67,14 @@ func WithAgents(agents map[string]AgentDefinition) Option {
 // WithMainAgent runs the main agent as the named agent (--agent): its prompt becomes the system
 // prompt, its tools and model apply. The name is one of WithAgents's, or an agent of the setting
 // sources or plugins. Default: the CLI's main agent.
-func WithMainAgent(name string) Option { return optionFunc(func(o *config) { o.mainAgent = name }) }
+func WithMainAgent(name string) Option {
+	return setOption("WithMainAgent", func(o *config) { o.mainAgent = name })
+}
 
 // WithSubagentText makes the CLI send the text and thinking of subagents as assistant messages
 // (the initialize request's forwardSubagentText), each with ParentToolUseID set to the Agent
 // tool call that started the subagent. Default: only the subagents' tool calls and results are
 // sent.
 func WithSubagentText() Option {
-	return optionFunc(func(o *config) { o.subagentTxt = true })
+	return setOption("WithSubagentText", func(o *config) { o.subagentTxt = true })
 }

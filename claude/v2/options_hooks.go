@@ -9,7 +9,7 @@ import (
 // WithHooks registers Go hooks. Handlers of one event run in the order given. Calling it again adds
 // to the registrations. Default: none.
 func WithHooks(hooks shared.Hooks) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithHooks", func(o *config) {
 		if o.hooks == nil {
 			o.hooks = shared.Hooks{}
 		}
@@ -27,7 +27,7 @@ func WithHook(event shared.HookEvent, matcher string, handler shared.HookHandler
 // WithHookTimeout sets the default timeout of one handler run. Default: 5 s. A handler that
 // overruns it is answered with its event's denial for events that guard an action.
 func WithHookTimeout(d time.Duration) Option {
-	return optionFunc(func(o *config) { o.hookTimeout = d })
+	return setOption("WithHookTimeout", func(o *config) { o.hookTimeout = d })
 }
 
 // WithStrictHooks makes CreateSession fail with ErrHooksNotEnforced whenever Go hooks cannot be
@@ -40,7 +40,9 @@ func WithHookTimeout(d time.Duration) Option {
 // naming the running CLI's version) for the events that guard a tool call (PreToolUse,
 // PermissionRequest), and a warning in Info().Warnings for the others. Default: off. It excludes
 // WithAllowUnenforcedHooks.
-func WithStrictHooks() Option { return optionFunc(func(o *config) { o.strictHooks = true }) }
+func WithStrictHooks() Option {
+	return setOption("WithStrictHooks", func(o *config) { o.strictHooks = true })
+}
 
 // WithAllowUnenforcedHooks lets a session start without its Go hooks: when the CLI refuses the hook
 // registration or does not report it applied (hooks_applied), CreateSession succeeds anyway, with
@@ -54,14 +56,14 @@ func WithStrictHooks() Option { return optionFunc(func(o *config) { o.strictHook
 // the others; it fails with ErrGuardCannotFire for a guard that cannot fire. It excludes
 // WithStrictHooks.
 func WithAllowUnenforcedHooks() Option {
-	return optionFunc(func(o *config) { o.allowUnenforced = true })
+	return setOption("WithAllowUnenforcedHooks", func(o *config) { o.allowUnenforced = true })
 }
 
 // WithoutLifecycleHooks stops the SDK from producing SessionStart(startup) at CreateSession and
 // SessionEnd at Close itself (the CLI sends neither to SDK callbacks). Default: the SDK produces
 // them.
 func WithoutLifecycleHooks() Option {
-	return optionFunc(func(o *config) { o.synthesizeLifecycle = false })
+	return setOption("WithoutLifecycleHooks", func(o *config) { o.synthesizeLifecycle = false })
 }
 
 // WithSubagentHooks gives each subagent the CLI starts its own hooks: at every SubagentStart, fn
@@ -71,7 +73,7 @@ func WithoutLifecycleHooks() Option {
 // that fail validation are logged and not registered (SubagentStart cannot stop a subagent).
 // Default: none.
 func WithSubagentHooks(fn func(in *shared.SubagentStartHookInput) shared.Hooks) Option {
-	return optionFunc(func(o *config) { o.subagentHooks = fn })
+	return setOption("WithSubagentHooks", func(o *config) { o.subagentHooks = fn })
 }
 
 // WithHookEvents makes the session's stream report hooks as they run: a *shared.HookStarted when
@@ -85,7 +87,7 @@ func WithSubagentHooks(fn func(in *shared.SubagentStartHookInput) shared.Hooks) 
 // writes hook_started/hook_response for its SessionStart command hooks; they then stay
 // *shared.SystemMessage).
 func WithHookEvents() Option {
-	return optionFunc(func(o *config) { o.hookEvents = true })
+	return setOption("WithHookEvents", func(o *config) { o.hookEvents = true })
 }
 
 // WithCommandHooks registers settings command hooks, run by the CLI itself (see
@@ -102,7 +104,7 @@ func WithHookEvents() Option {
 // project's or the local settings runs next to them, which could rewrite the input they approved.
 // See docs/RELIABILITY.md, "Untrusted repositories".
 func WithCommandHooks(hooks map[shared.HookEvent][]SettingsCommandHook) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithCommandHooks", func(o *config) {
 		if o.commandHooks == nil {
 			o.commandHooks = map[shared.HookEvent][]SettingsCommandHook{}
 		}
@@ -115,7 +117,7 @@ func WithCommandHooks(hooks map[shared.HookEvent][]SettingsCommandHook) Option {
 // WithPromptHooks registers settings prompt hooks, evaluated by the CLI with the model (see
 // SettingsPromptHook), merged into --settings as WithCommandHooks. Default: none.
 func WithPromptHooks(hooks map[shared.HookEvent][]SettingsPromptHook) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithPromptHooks", func(o *config) {
 		if o.promptHooks == nil {
 			o.promptHooks = map[shared.HookEvent][]SettingsPromptHook{}
 		}

@@ -12,7 +12,7 @@ package v2
 // CLI cancels the call (on an interrupt) and on Close. Tools are not allowed by default: allow
 // them with WithAllowedTools("mcp__<name>__<tool>"), a permission mode, or a hook. Default: none.
 func WithMCPServer(name string, srv MCPServer) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithMCPServer", func(o *config) {
 		if o.mcpInProcess == nil {
 			o.mcpInProcess = map[string]MCPServer{}
 		}
@@ -24,21 +24,25 @@ func WithMCPServer(name string, srv MCPServer) Option {
 // WithMCPStdioServer adds an external stdio MCP server (see MCPStdioServer). Default: none
 // (see WithoutStrictMCPConfig).
 func WithMCPStdioServer(name string, srv MCPStdioServer) Option {
-	return withExternal(name, &srv)
+	return withExternal("WithMCPStdioServer", name, &srv)
 }
 
 // WithMCPSSEServer adds an external SSE MCP server (see MCPSSEServer). Default: none, as
 // WithMCPStdioServer.
-func WithMCPSSEServer(name string, srv MCPSSEServer) Option { return withExternal(name, &srv) }
+func WithMCPSSEServer(name string, srv MCPSSEServer) Option {
+	return withExternal("WithMCPSSEServer", name, &srv)
+}
 
 // WithMCPHTTPServer adds an external streamable-HTTP MCP server (see MCPHTTPServer). Default:
 // none, as WithMCPStdioServer.
-func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option { return withExternal(name, &srv) }
+func WithMCPHTTPServer(name string, srv MCPHTTPServer) Option {
+	return withExternal("WithMCPHTTPServer", name, &srv)
+}
 
 // WithMCPServerSettings sets the CLI's settings of the in-process server name (WithMCPServer):
 // Timeout and Tools (initialize's sdkMcpServerConfigs). Default: none.
 func WithMCPServerSettings(name string, st MCPServerSettings) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithMCPServerSettings", func(o *config) {
 		if o.mcpSettings == nil {
 			o.mcpSettings = map[string]MCPServerSettings{}
 		}

@@ -1,7 +1,9 @@
 package v2
 
 // WithModel sets the model (--model). Default: the CLI's default.
-func WithModel(model string) Option { return optionFunc(func(o *config) { o.model = model }) }
+func WithModel(model string) Option {
+	return setOption("WithModel", func(o *config) { o.model = model })
+}
 
 // WithFallbackModels sets the models the CLI falls back to, in order, when the main model is
 // overloaded or unavailable (--fallback-model, a comma-separated list with CLI 2.1.330; the
@@ -11,13 +13,13 @@ func WithModel(model string) Option { return optionFunc(func(o *config) { o.mode
 // ctx. Default: none. A name must not be empty, hold a comma, repeat another, or be WithModel's
 // (the CLI would only retry the same model; the TypeScript SDK rejects it too).
 func WithFallbackModels(models ...string) Option {
-	return optionFunc(func(o *config) { o.fallbackModels = append(o.fallbackModels, models...) })
+	return setOption("WithFallbackModels", func(o *config) { o.fallbackModels = append(o.fallbackModels, models...) })
 }
 
 // WithMaxTurns bounds the model turns per prompt (--max-turns; CLI 2.1.330 honours it although
 // its --help no longer lists it). A prompt that needs more ends with a result of subtype
 // "error_max_turns" (Run: a *ResultError). Default: no bound.
-func WithMaxTurns(n int) Option { return optionFunc(func(o *config) { o.maxTurns = n }) }
+func WithMaxTurns(n int) Option { return setOption("WithMaxTurns", func(o *config) { o.maxTurns = n }) }
 
 // WithMaxBudgetUSD stops the session's prompts once the API calls have cost more than usd dollars
 // by the CLI's reckoning (--max-budget-usd): the turn then ends with a result of subtype
@@ -25,13 +27,13 @@ func WithMaxTurns(n int) Option { return optionFunc(func(o *config) { o.maxTurns
 // checks between model calls, so the call that crosses the budget completes. Default: no budget.
 // It must be positive and finite.
 func WithMaxBudgetUSD(usd float64) Option {
-	return optionFunc(func(o *config) { o.maxBudgetUSD = usd })
+	return setOption("WithMaxBudgetUSD", func(o *config) { o.maxBudgetUSD = usd })
 }
 
 // WithTaskBudget sets the API-side task budget in tokens (--task-budget), which the model is told
 // about so that it paces itself. Default: none. It must be positive.
 func WithTaskBudget(tokens int) Option {
-	return optionFunc(func(o *config) { o.taskBudget = tokens })
+	return setOption("WithTaskBudget", func(o *config) { o.taskBudget = tokens })
 }
 
 // Effort is the model's effort level (WithEffort, AgentDefinition.Effort).
@@ -49,7 +51,9 @@ const (
 // WithEffort sets the model's effort level (--effort; the request's output_config.effort): one of
 // EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax. Default: the CLI's (medium with
 // CLI 2.1.330).
-func WithEffort(level Effort) Option { return optionFunc(func(o *config) { o.effort = level }) }
+func WithEffort(level Effort) Option {
+	return setOption("WithEffort", func(o *config) { o.effort = level })
+}
 
 // ThinkingMode is the model's extended-thinking mode (WithThinking).
 type ThinkingMode string
@@ -65,12 +69,14 @@ const (
 
 // WithThinking sets the thinking mode (--thinking): ThinkingAdaptive or ThinkingDisabled; a fixed
 // budget is WithMaxThinkingTokens. Default: the CLI's. It excludes WithMaxThinkingTokens.
-func WithThinking(mode ThinkingMode) Option { return optionFunc(func(o *config) { o.thinking = mode }) }
+func WithThinking(mode ThinkingMode) Option {
+	return setOption("WithThinking", func(o *config) { o.thinking = mode })
+}
 
 // WithMaxThinkingTokens gives extended thinking a budget of n tokens (--max-thinking-tokens).
 // Default: the CLI's. n must be positive; it excludes WithThinking.
 func WithMaxThinkingTokens(n int) Option {
-	return optionFunc(func(o *config) { o.maxThinking = n })
+	return setOption("WithMaxThinkingTokens", func(o *config) { o.maxThinking = n })
 }
 
 // ThinkingDisplay is how the model returns its thinking (WithThinkingDisplay,
@@ -93,12 +99,12 @@ const (
 // ThinkingDisplayOmitted or ThinkingDisplayHighlights. Default: CLI 2.1.330 sends "updates". It
 // excludes WithThinking(ThinkingDisabled).
 func WithThinkingDisplay(mode ThinkingDisplay) Option {
-	return optionFunc(func(o *config) { o.thinkingDisplay = mode })
+	return setOption("WithThinkingDisplay", func(o *config) { o.thinkingDisplay = mode })
 }
 
 // WithBetas adds Anthropic API beta names to the CLI's requests (--betas; the anthropic-beta
 // header; API-key users only). Default: none beyond the CLI's own. A name must not be empty or
 // hold a comma.
 func WithBetas(betas ...string) Option {
-	return optionFunc(func(o *config) { o.betas = append(o.betas, betas...) })
+	return setOption("WithBetas", func(o *config) { o.betas = append(o.betas, betas...) })
 }

@@ -22,7 +22,7 @@ const (
 
 // WithPermissionMode sets the permission mode (--permission-mode). Default: the CLI's ("default").
 func WithPermissionMode(mode PermissionMode) Option {
-	return optionFunc(func(o *config) { o.permissionMode = mode })
+	return setOption("WithPermissionMode", func(o *config) { o.permissionMode = mode })
 }
 
 // WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error, a
@@ -30,7 +30,7 @@ func WithPermissionMode(mode PermissionMode) Option {
 // decisions of one tool call are joined and a deny from either wins. Default: none (the CLI denies
 // what would need a prompt).
 func WithCanUseTool(fn shared.CanUseToolFunc) Option {
-	return optionFunc(func(o *config) { o.canUseTool = fn })
+	return setOption("WithCanUseTool", func(o *config) { o.canUseTool = fn })
 }
 
 // WithPermissionTimeout bounds one run of the WithCanUseTool callback: a callback that has not
@@ -38,7 +38,7 @@ func WithCanUseTool(fn shared.CanUseToolFunc) Option {
 // and its late answer is dropped. A callback that asks a person should set it to how long a person
 // may take. Default: 5 s, as a hook's.
 func WithPermissionTimeout(d time.Duration) Option {
-	return optionFunc(func(o *config) { o.permissionTimeout = d })
+	return setOption("WithPermissionTimeout", func(o *config) { o.permissionTimeout = d })
 }
 
 // WithPermissionPromptTool names an MCP tool that answers the CLI's permission prompts
@@ -46,7 +46,7 @@ func WithPermissionTimeout(d time.Duration) Option {
 // the session. Default: none (the CLI denies what would need a prompt). It excludes
 // WithCanUseTool, which answers them with a Go function.
 func WithPermissionPromptTool(name string) Option {
-	return optionFunc(func(o *config) { o.promptTool = name })
+	return setOption("WithPermissionPromptTool", func(o *config) { o.promptTool = name })
 }
 
 // WithoutPermissionPrompts declares that nobody answers permission prompts
@@ -56,7 +56,7 @@ func WithPermissionPromptTool(name string) Option {
 // WithCanUseTool or WithPermissionPromptTool the CLI denies what would prompt too, with a
 // plainer message. It excludes WithCanUseTool and WithPermissionPromptTool.
 func WithoutPermissionPrompts() Option {
-	return optionFunc(func(o *config) { o.noPrompts = true })
+	return setOption("WithoutPermissionPrompts", func(o *config) { o.noPrompts = true })
 }
 
 // WithAllowBypassPermissions lets Session.SetPermissionMode switch the session to
@@ -66,5 +66,5 @@ func WithoutPermissionPrompts() Option {
 // 2.1.330 refuses the flag to root (CreateSession fails) unless IS_SANDBOX=1 is in its
 // environment.
 func WithAllowBypassPermissions() Option {
-	return optionFunc(func(o *config) { o.allowBypass = true })
+	return setOption("WithAllowBypassPermissions", func(o *config) { o.allowBypass = true })
 }

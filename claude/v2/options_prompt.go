@@ -5,7 +5,7 @@ package v2
 // WithAppendSystemPrompt alone) gives the CLI's own instead (some 7 KB with CLI 2.1.330, with the
 // tools' instructions and the environment). It excludes WithClaudeCodeSystemPrompt.
 func WithSystemPrompt(prompt string) Option {
-	return optionFunc(func(o *config) { o.systemPrompt = &prompt })
+	return setOption("WithSystemPrompt", func(o *config) { o.systemPrompt = &prompt })
 }
 
 // WithClaudeCodeSystemPrompt uses the CLI's own system prompt (the official SDKs' preset
@@ -13,7 +13,7 @@ func WithSystemPrompt(prompt string) Option {
 // Append to it with WithAppendSystemPrompt. Default: an empty system prompt (see
 // WithSystemPrompt). It excludes WithSystemPrompt.
 func WithClaudeCodeSystemPrompt() Option {
-	return optionFunc(func(o *config) { o.claudeCode = true })
+	return setOption("WithClaudeCodeSystemPrompt", func(o *config) { o.claudeCode = true })
 }
 
 // WithSystemPromptFile reads the system prompt from the file at path (--system-prompt-file; the
@@ -22,14 +22,14 @@ func WithClaudeCodeSystemPrompt() Option {
 // prompt. It excludes WithSystemPrompt and WithClaudeCodeSystemPrompt; WithAppendSystemPrompt
 // appends to it.
 func WithSystemPromptFile(path string) Option {
-	return optionFunc(func(o *config) { o.systemPromptFile = path })
+	return setOption("WithSystemPromptFile", func(o *config) { o.systemPromptFile = path })
 }
 
 // WithAppendSystemPrompt appends text to the system prompt (--append-system-prompt): to the CLI's
 // own (WithClaudeCodeSystemPrompt, which it implies: the official SDKs' preset "claude_code" with
 // "append"), or to WithSystemPrompt's. Default: nothing appended.
 func WithAppendSystemPrompt(text string) Option {
-	return optionFunc(func(o *config) { o.appendSystemPrompt, o.appendGiven = text, true })
+	return setOption("WithAppendSystemPrompt", func(o *config) { o.appendSystemPrompt, o.appendGiven = text, true })
 }
 
 // WithExcludeDynamicSections moves the per-user sections of the CLI's own system prompt (the
@@ -39,7 +39,7 @@ func WithAppendSystemPrompt(text string) Option {
 // CLI's own prompt (WithClaudeCodeSystemPrompt, or WithAppendSystemPrompt alone). Default: the
 // sections stay in the system prompt.
 func WithExcludeDynamicSections() Option {
-	return optionFunc(func(o *config) { o.excludeDynamic = true })
+	return setOption("WithExcludeDynamicSections", func(o *config) { o.excludeDynamic = true })
 }
 
 // WithPlanModeInstructions replaces the workflow of the plan-mode system reminder (the
@@ -47,7 +47,7 @@ func WithExcludeDynamicSections() Option {
 // keeps its read-only preamble and its ExitPlanMode protocol around it. Default: the CLI's
 // code-implementation phases.
 func WithPlanModeInstructions(text string) Option {
-	return optionFunc(func(o *config) { o.planInstructions = text })
+	return setOption("WithPlanModeInstructions", func(o *config) { o.planInstructions = text })
 }
 
 // WithVerbatimPrompts sends every prompt (Send, SendContent, SendStream, Query, Run) as written
@@ -58,11 +58,11 @@ func WithPlanModeInstructions(text string) Option {
 // request (CLAUDE.md of subdirectories, skill and tool listings, reminders); most of it comes
 // after the first tool call. Default: off, prompts are expanded as typed into the CLI.
 func WithVerbatimPrompts() Option {
-	return optionFunc(func(o *config) { o.verbatim = true })
+	return setOption("WithVerbatimPrompts", func(o *config) { o.verbatim = true })
 }
 
 // WithIncludePartialMessages streams partial model output as *shared.StreamEvent messages
 // (--include-partial-messages). Default: off.
 func WithIncludePartialMessages() Option {
-	return optionFunc(func(o *config) { o.includePartial = true })
+	return setOption("WithIncludePartialMessages", func(o *config) { o.includePartial = true })
 }

@@ -14,7 +14,7 @@ import (
 // first copied there from the store (sessions.Dir.CopyFromStore), so that it resumes on a
 // machine other than the one that ran it; a local transcript is used as it is.
 func WithResume(sessionID string) Option {
-	return optionFunc(func(o *config) { o.resume = sessionID })
+	return setOption("WithResume", func(o *config) { o.resume = sessionID })
 }
 
 // WithResumeAt, with WithResume, resumes the session at the message whose uuid is messageUUID:
@@ -27,7 +27,7 @@ func WithResume(sessionID string) Option {
 // start, and CreateSession fail. Combine it with WithForkSession to keep the original session
 // as it was. Default: the whole conversation is resumed.
 func WithResumeAt(messageUUID string) Option {
-	return optionFunc(func(o *config) { o.resumeAt = messageUUID })
+	return setOption("WithResumeAt", func(o *config) { o.resumeAt = messageUUID })
 }
 
 // WithResumeDropsTurn, with WithResumeAt, declares the turn the resume means to drop: promptUUID
@@ -38,7 +38,7 @@ func WithResumeAt(messageUUID string) Option {
 // without losing more. Default: no check, everything after WithResumeAt's message is dropped. It
 // must be a UUID (*SessionIDError).
 func WithResumeDropsTurn(promptUUID string) Option {
-	return optionFunc(func(o *config) { o.dropsTurn = promptUUID })
+	return setOption("WithResumeDropsTurn", func(o *config) { o.dropsTurn = promptUUID })
 }
 
 // WithContinue continues the most recent session in the working directory (--continue), or starts
@@ -46,22 +46,28 @@ func WithResumeDropsTurn(promptUUID string) Option {
 // synthesized SessionStart (source resume) runs after the CLI started and its additionalContext is
 // dropped, with a warning in Info().Warnings: use WithResume to keep it. Default: off, a new
 // session.
-func WithContinue() Option { return optionFunc(func(o *config) { o.continueSession = true }) }
+func WithContinue() Option {
+	return setOption("WithContinue", func(o *config) { o.continueSession = true })
+}
 
 // WithForkSession, with WithResume or WithContinue, gives the resumed session a new id. Default:
 // off, the resumed session keeps its id.
-func WithForkSession() Option { return optionFunc(func(o *config) { o.forkSession = true }) }
+func WithForkSession() Option {
+	return setOption("WithForkSession", func(o *config) { o.forkSession = true })
+}
 
 // WithSessionID sets the id of a new session (--session-id), a UUID: anything else makes
 // CreateSession fail with a *SessionIDError. Default: the SDK makes one, so that the id is known
 // from the start.
-func WithSessionID(id string) Option { return optionFunc(func(o *config) { o.sessionID = id }) }
+func WithSessionID(id string) Option {
+	return setOption("WithSessionID", func(o *config) { o.sessionID = id })
+}
 
 // WithTitle sets the session's title (the initialize request's title): the CLI records it in the
 // transcript and skips generating one from the first prompt. It does not change the title of a
 // resumed session. Default: a title the CLI generates.
 func WithTitle(title string) Option {
-	return optionFunc(func(o *config) { o.title = title })
+	return setOption("WithTitle", func(o *config) { o.title = title })
 }
 
 // WithoutSessionPersistence keeps the CLI from writing the session's transcript to disk
@@ -69,7 +75,7 @@ func WithTitle(title string) Option {
 // ~/.claude/projects, so the session cannot be resumed, continued or forked later. Default: the
 // transcript is written. It excludes WithSessionStore, which mirrors that transcript.
 func WithoutSessionPersistence() Option {
-	return optionFunc(func(o *config) { o.noPersist = true })
+	return setOption("WithoutSessionPersistence", func(o *config) { o.noPersist = true })
 }
 
 // WithSessionStore mirrors the session's transcripts (its own and its subagents') to store as the
@@ -92,5 +98,5 @@ func WithoutSessionPersistence() Option {
 // waited for: its goroutine ends when it returns. The CLI keeps writing its own transcript too.
 // Default: none.
 func WithSessionStore(store sessions.Store) Option {
-	return optionFunc(func(o *config) { o.store, o.storeGiven = store, true })
+	return setOption("WithSessionStore", func(o *config) { o.store, o.storeGiven = store, true })
 }

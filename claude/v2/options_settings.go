@@ -15,7 +15,7 @@ import (
 // included, never shows on the command line (/proc/PID/cmdline). Settings that are not a JSON
 // object are a CreateSession error. Default: none.
 func WithSettings(fileOrJSON string) Option {
-	return optionFunc(func(o *config) { o.settings = fileOrJSON })
+	return setOption("WithSettings", func(o *config) { o.settings = fileOrJSON })
 }
 
 // SettingSource is a settings file the CLI may load (WithSettingSources), or writes
@@ -39,7 +39,7 @@ const (
 // settings only (SettingSourceUser), so that nothing of the repository reaches the CLI; all three
 // with WithTrustedProject or WithProjectConfigRoot.
 func WithSettingSources(sources ...SettingSource) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithSettingSources", func(o *config) {
 		o.settingSources = append(o.settingSources, sources...)
 		o.sourcesSet = true
 	})
@@ -57,7 +57,7 @@ func WithSettingSources(sources ...SettingSource) Option {
 // settings hooks (WithCommandHooks), which nothing can outrank. Default: none beyond the
 // machine's managed settings.
 func WithManagedSettings(settingsJSON string) Option {
-	return optionFunc(func(o *config) { o.managed = settingsJSON })
+	return setOption("WithManagedSettings", func(o *config) { o.managed = settingsJSON })
 }
 
 // checkManagedSettings checks that settings is a JSON object of restrictive keys only (see
@@ -105,12 +105,12 @@ func checkManagedSettings(settings string) error {
 // the CLI starts (ErrUntrustedProject): the CLI still reads memory files (CLAUDE.md) from the
 // working directory. Default: the working directory's, when the project is loaded at all.
 func WithProjectConfigRoot(dir string) Option {
-	return optionFunc(func(o *config) { o.configRoot = dir })
+	return setOption("WithProjectConfigRoot", func(o *config) { o.configRoot = dir })
 }
 
 // WithPluginDirs loads Claude Code plugins from these directories (or .zip files) for this
 // session only (--plugin-dir, once each): their commands, agents, skills and hooks. Default: none
 // beyond the installed ones.
 func WithPluginDirs(dirs ...string) Option {
-	return optionFunc(func(o *config) { o.pluginDirs = append(o.pluginDirs, dirs...) })
+	return setOption("WithPluginDirs", func(o *config) { o.pluginDirs = append(o.pluginDirs, dirs...) })
 }

@@ -6,7 +6,7 @@ package v2
 // tool; WithTools("default") the CLI's default set. Default: the CLI's default set. A name must
 // not be empty or hold a comma.
 func WithTools(tools ...string) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithTools", func(o *config) {
 		o.tools = append(o.tools, tools...)
 		o.toolsSet = true
 	})
@@ -15,12 +15,12 @@ func WithTools(tools ...string) Option {
 // WithAllowedTools sets permission rules that allow tools without a prompt (--allowedTools), e.g.
 // "Bash", "Read", "Bash(git *)". Default: none.
 func WithAllowedTools(tools ...string) Option {
-	return optionFunc(func(o *config) { o.allowedTools = append(o.allowedTools, tools...) })
+	return setOption("WithAllowedTools", func(o *config) { o.allowedTools = append(o.allowedTools, tools...) })
 }
 
 // WithDisallowedTools sets rules that deny tools (--disallowedTools). Default: none.
 func WithDisallowedTools(tools ...string) Option {
-	return optionFunc(func(o *config) { o.disallowedTools = append(o.disallowedTools, tools...) })
+	return setOption("WithDisallowedTools", func(o *config) { o.disallowedTools = append(o.disallowedTools, tools...) })
 }
 
 // WithToolAliases maps tool names the model may call to the tools they stand for (the initialize
@@ -29,7 +29,7 @@ func WithDisallowedTools(tools ...string) Option {
 // Names must not be empty, an alias must not map to itself, and a mapped name must not be an
 // alias too (the CLI would not follow it).
 func WithToolAliases(aliases map[string]string) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithToolAliases", func(o *config) {
 		if o.toolAliases == nil {
 			o.toolAliases = map[string]string{}
 		}

@@ -21,7 +21,7 @@ import (
 // results). The schema's type must be "object". See WithOutputSchemaFor to derive the schema
 // from a Go type (a struct or a map).
 func WithJSONSchema(schema jsontext.Value) Option {
-	return optionFunc(func(o *config) { o.jsonSchema = append(jsontext.Value(nil), schema...) })
+	return setOption("WithJSONSchema", func(o *config) { o.jsonSchema = append(jsontext.Value(nil), schema...) })
 }
 
 // WithOutputSchemaFor is WithJSONSchema with the schema derived from the Go type T by
@@ -31,7 +31,7 @@ func WithJSONSchema(schema jsontext.Value) Option {
 // DecodeOutput[T] or use RunAs[T]. Default: none, as WithJSONSchema.
 func WithOutputSchemaFor[T any]() Option {
 	schema, err := schemaFor[T]()
-	return optionFunc(func(o *config) { o.jsonSchema, o.jsonSchemaErr = schema, err })
+	return setOption("WithOutputSchemaFor", func(o *config) { o.jsonSchema, o.jsonSchemaErr = schema, err })
 }
 
 // schemaFor derives the JSON Schema of T.

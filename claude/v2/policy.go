@@ -21,7 +21,7 @@ import (
 // wrapping the *policy.ConfigError. Given twice, both policies guard: a call runs only if each
 // allows it. Default: no policy.
 func WithPolicy(p *policy.Policy) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithPolicy", func(o *config) {
 		if err := policy.Validate(p); err != nil {
 			if o.policyErr == nil {
 				o.policyErr = err

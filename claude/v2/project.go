@@ -52,7 +52,9 @@ type ProjectFileError = project.Error
 // The risk, in one sentence: the repository's instructions, skills and agents steer the model,
 // so the session's guards (WithPolicy, WithHooks, WithCanUseTool, WithSandbox) must hold on their
 // own. Default: off; the repository's files are not loaded (WithTrustedProjectMemory passes its memory).
-func WithTrustedProject() Option { return optionFunc(func(o *config) { o.trustedProject = true }) }
+func WithTrustedProject() Option {
+	return setOption("WithTrustedProject", func(o *config) { o.trustedProject = true })
+}
 
 // WithTrustedProjectMemory passes the repository's memory files to the model as text, read by the SDK
 // and appended to the system prompt: CLAUDE.md, .claude/CLAUDE.md and the markdown files under
@@ -61,14 +63,18 @@ func WithTrustedProject() Option { return optionFunc(func(o *config) { o.trusted
 // not followed, rules' paths frontmatter is not applied (every rule is passed), and files of the
 // directories above the working directory are not read. Default: off. It excludes loading the
 // project's settings (WithTrustedProject), where the CLI reads the memory files itself.
-func WithTrustedProjectMemory() Option { return optionFunc(func(o *config) { o.projectMemory = true }) }
+func WithTrustedProjectMemory() Option {
+	return setOption("WithTrustedProjectMemory", func(o *config) { o.projectMemory = true })
+}
 
 // WithoutStrictMCPConfig lets the CLI add MCP servers from its own configuration to the
 // session's: the user's (~/.claude.json) and, with the project's settings loaded, the
 // repository's .mcp.json; the SDK refuses to start (ErrUntrustedProject) when that .mcp.json
 // names a server, which the CLI would start on the host. Default: off: the CLI runs the session's
 // MCP servers only (--strict-mcp-config); give the others with WithMCPStdioServer and its kin.
-func WithoutStrictMCPConfig() Option { return optionFunc(func(o *config) { o.looseMCP = true }) }
+func WithoutStrictMCPConfig() Option {
+	return setOption("WithoutStrictMCPConfig", func(o *config) { o.looseMCP = true })
+}
 
 // effectiveSources is the --setting-sources the CLI gets: WithSettingSources's; without it the
 // user's only, or all three with WithTrustedProject or WithProjectConfigRoot.

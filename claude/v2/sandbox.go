@@ -266,7 +266,7 @@ func (c SandboxCredentials) MarshalJSON() ([]byte, error) {
 // WithSettings is then an error. Default: no sandbox, commands run as the CLI's user (the CLI's
 // sandbox settings of the setting sources still apply).
 func WithSandbox(sb Sandbox) Option {
-	return optionFunc(func(o *config) { o.sandbox = &sb })
+	return setOption("WithSandbox", func(o *config) { o.sandbox = &sb })
 }
 
 // sandboxSettings is Sandbox as the CLI's settings read it.

@@ -26,7 +26,7 @@ import (
 // commas, backslashes or control characters: such a name could never match a skill, or would be
 // read as another permission rule. It excludes WithAllSkills.
 func WithSkills(names ...string) Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithSkills", func(o *config) {
 		o.skillNames = append(o.skillNames, names...)
 		if o.skillNames == nil {
 			o.skillNames = []string{}
@@ -43,7 +43,7 @@ func WithSkills(names ...string) Option {
 // WithAllowedTools's, which also takes skills out of WithCanUseTool's hands; hooks still run).
 // Default: off (see WithSkills). It excludes WithSkills.
 func WithAllSkills() Option {
-	return optionFunc(func(o *config) {
+	return setOption("WithAllSkills", func(o *config) {
 		o.allSkills = true
 		o.allowedTools = append(o.allowedTools, "Skill")
 	})

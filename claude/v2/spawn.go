@@ -18,7 +18,7 @@ import (
 // too (confine the process on the other side yourself). It excludes WithWrapper.
 // Default: none, the SDK starts the CLI itself.
 func WithSpawner(sp subprocess.Spawner) Option {
-	return optionFunc(func(o *config) { o.spawner, o.spawnerGiven = sp, true })
+	return setOption("WithSpawner", func(o *config) { o.spawner, o.spawnerGiven = sp, true })
 }
 
 // errSpawnerConfinement is the reason of the *ConfinementError for WithSpawner with WithPolicy.

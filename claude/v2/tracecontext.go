@@ -17,7 +17,7 @@ import (
 // sets wins over the map's. inject runs once, in CreateSession. Default: none, and the CLI
 // inherits the SDK process's TRACEPARENT, if any.
 func WithTraceContext(inject func(ctx context.Context) map[string]string) Option {
-	return optionFunc(func(o *config) { o.traceContext = inject })
+	return setOption("WithTraceContext", func(o *config) { o.traceContext = inject })
 }
 
 // traceContextEnv returns WithTraceContext's variables for the CLI's environment.
