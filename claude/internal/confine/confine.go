@@ -28,6 +28,13 @@ var ErrUnavailable = errors.New("confine: kernel confinement is unavailable")
 // writable directories work (refer, ABI 2).
 const MinABI = 3
 
+// privatePrefix names the private directories in the temporary directory; each has a lock file
+// beside it, dir + lockSuffix, that its Plan holds locked (flock on Linux) until Close.
+const (
+	privatePrefix = "agent-sdk-confined-"
+	lockSuffix    = ".lock"
+)
+
 // Spec says what the CLI may do.
 type Spec struct {
 	// WriteDirs are the directories the CLI and its children may write below (the policy's write
@@ -56,6 +63,8 @@ type Spec struct {
 // that starts the CLI; Close it once the CLI has exited.
 type Plan struct {
 	dir       string // the private directory
+	lockDir   string // dir as made (before symbolic links are resolved): its lock file's name
+	lock      *os.File
 	configDir string // dir/config
 	tmp       string // dir/tmp
 	rules     ruleset
@@ -75,7 +84,9 @@ func (p *Plan) Dir() string { return p.dir }
 // Close removes the private directory. Call it after the CLI and its children have exited.
 func (p *Plan) Close() error {
 	p.rules.close()
-	if err := os.RemoveAll(p.dir); err != nil {
+	err := os.RemoveAll(p.dir)
+	unlockPrivate(p.lockDir, p.lock)
+	if err != nil {
 		return fmt.Errorf("confine: removing the private directory: %w", err)
 	}
 	return nil
@@ -86,14 +97,20 @@ func Prepare(spec Spec) (*Plan, error) {
 	if err := Check(); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "agent-sdk-confined-")
+	sweepStale(os.TempDir())
+	dir, err := os.MkdirTemp("", privatePrefix)
 	if err != nil {
 		return nil, fmt.Errorf("confine: making the private directory: %w", err)
+	}
+	lock, err := lockPrivate(dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("confine: locking the private directory: %w", err)
 	}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	p := &Plan{dir: dir, configDir: filepath.Join(dir, "config"), tmp: filepath.Join(dir, "tmp"), spec: spec}
+	p := &Plan{dir: dir, lockDir: dir, lock: lock, configDir: filepath.Join(dir, "config"), tmp: filepath.Join(dir, "tmp"), spec: spec}
 	transcripts, err := p.buildState(spec)
 	if err == nil {
 		p.writable = append(slices.Clone(spec.WriteDirs), dir, transcripts)
@@ -101,6 +118,7 @@ func Prepare(spec Spec) (*Plan, error) {
 	}
 	if err != nil {
 		_ = os.RemoveAll(dir)
+		unlockPrivate(p.lockDir, p.lock)
 		return nil, err
 	}
 	return p, nil
