@@ -109,7 +109,10 @@ func WithProjectConfigRoot(dir string) Option {
 }
 
 // WithPluginDirs loads Claude Code plugins from these directories (or .zip files) for this
-// session only (--plugin-dir, once each): their commands, agents, skills and hooks. Default: none
+// session only (--plugin-dir, once each): their commands, agents, skills and hooks, which run
+// with the program's trust, unchecked. A plugin inside the working directory or the project
+// config root (as given, or through a symbolic link) is the repository's, not the program's:
+// CreateSession refuses it with ErrUntrustedProject, even with WithTrustedProject. Default: none
 // beyond the installed ones.
 func WithPluginDirs(dirs ...string) Option {
 	return setOption("WithPluginDirs", func(o *config) { o.pluginDirs = append(o.pluginDirs, dirs...) })

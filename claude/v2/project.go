@@ -112,6 +112,9 @@ func (s *Session) prepareProject(o *config) error {
 	if err := project.Check(scope); err != nil {
 		return untrusted(err, startRefused)
 	}
+	if err := project.CheckPluginDirs([]string{cwd, o.configRoot}, o.pluginDirs); err != nil {
+		return untrusted(err, startRefused)
+	}
 	if o.looseMCP {
 		if err := project.CheckMCPConfig(filepath.Join(firstNonBlank(o.configRoot, cwd), ".mcp.json")); err != nil {
 			return untrusted(err, startRefused)
