@@ -229,6 +229,14 @@ func (c *chainRun) readAnswer(r handlerResult) (out shared.HookOutput, norm *sha
 	if werr != nil {
 		return out, nil, nil, fmt.Errorf("%w: %v", shared.ErrInvalidOutput, werr)
 	}
+	if c.x.opts.CheckPermission == nil || norm == nil {
+		return out, norm, nil, nil
+	}
+	if sp, ok := norm.HookSpecificOutput.(*shared.PermissionRequestOutput); ok && sp.Decision != nil {
+		if err := c.x.opts.CheckPermission(sp.Decision); err != nil {
+			return out, nil, nil, err
+		}
+	}
 	return out, norm, nil, nil
 }
 

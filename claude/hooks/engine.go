@@ -85,6 +85,11 @@ type Options struct {
 	// shared.UnknownToolNames) a registration error (wrapping shared.ErrUnknownTool), from
 	// New and RegisterScoped. False (the default) logs a warning instead.
 	StrictToolNames bool
+	// CheckPermission, if set, checks each PermissionRequest handler's decision: an error fails
+	// that handler as an output that does not fit its event does (the chain denies, fail-closed,
+	// and the run reports the error). v2 refuses there a permission update that would switch one
+	// of the session's guards off (a setMode to a mode the CLI does not ask in). Nil: none.
+	CheckPermission func(*shared.PermissionResult) error
 }
 
 // Engine runs the Go handlers registered for each event as an ordered chain. Its base hooks

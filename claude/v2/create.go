@@ -35,6 +35,9 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err := o.checkPaths(); err != nil { // validate_misuse.go
 		return nil, err
 	}
+	if err := o.checkUserAgents(); err != nil { // guardagents.go
+		return nil, err
+	}
 	if o.logger == nil {
 		o.logger = slog.Default() // the transport's too (optionTable's WithLogger row)
 	}
@@ -118,7 +121,8 @@ func (s *Session) newExecutor() error {
 		hs = nil
 	}
 	// Observe also feeds the turn's refusals (refusals.go): a guard that failed closed.
-	xo := hooks.Options{DefaultTimeout: o.hookTimeout, Logger: s.logger, StrictToolNames: o.strictHooks, Observe: s.onHookRun}
+	xo := hooks.Options{DefaultTimeout: o.hookTimeout, Logger: s.logger, StrictToolNames: o.strictHooks, Observe: s.onHookRun,
+		CheckPermission: o.permissionCheck()} // guardswitch.go
 	if o.hookEvents {
 		xo.Progress = s.onHookProgress
 	}

@@ -22,7 +22,19 @@ const subagentPrompt = "SUBAGENT-PROMPT-HELPER-9"
 // returns the env and the turn's messages.
 func agentRun(t *testing.T, def v2.AgentDefinition, sub func(project string, r claudetest.Request) claudetest.Reply, setup func(*realEnv), opts ...v2.Option) (*realEnv, []shared.Message) {
 	t.Helper()
-	env := newRealEnvHandler(t, func(p string, r claudetest.Request) claudetest.Reply {
+	env := newRealEnvHandler(t, agentModel(sub))
+	if setup != nil {
+		setup(env)
+	}
+	s := env.session(t, append([]v2.Option{helperAgent(def)}, opts...)...)
+	msgs, _ := query(t, s, "get help")
+	return env, msgs
+}
+
+// agentModel is agentRun's fake model: the main agent calls the subagent "helper" once, in the
+// foreground, and ends its turn; sub answers the subagent's requests (nil: a text).
+func agentModel(sub func(project string, r claudetest.Request) claudetest.Reply) func(string, claudetest.Request) claudetest.Reply {
+	return func(p string, r claudetest.Request) claudetest.Reply {
 		if strings.Contains(r.System, subagentPrompt) {
 			if sub != nil {
 				return sub(p, r)
@@ -35,14 +47,14 @@ func agentRun(t *testing.T, def v2.AgentDefinition, sub func(project string, r c
 		return claudetest.ToolReply("toolu_ag1", "Agent", map[string]any{
 			"description": "help", "prompt": "HELP-WITH-THIS", "subagent_type": "helper", "run_in_background": false,
 		})
-	})
-	if setup != nil {
-		setup(env)
 	}
+}
+
+// helperAgent defines def as the agent "helper" of agentModel (its Description and Prompt are
+// filled in).
+func helperAgent(def v2.AgentDefinition) v2.Option {
 	def.Description, def.Prompt = "Helps", subagentPrompt
-	s := env.session(t, append([]v2.Option{v2.WithAgents(map[string]v2.AgentDefinition{"helper": def})}, opts...)...)
-	msgs, _ := query(t, s, "get help")
-	return env, msgs
+	return v2.WithAgents(map[string]v2.AgentDefinition{"helper": def})
 }
 
 // subRequests returns the subagent's requests of agentRun.

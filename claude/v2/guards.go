@@ -13,14 +13,20 @@ import (
 
 // ErrGuardCannotFire: a guard the options set up would never run for what it guards, so the
 // action would happen unguarded: a PermissionRequest hook or a WithCanUseTool callback under a
-// permission mode or allow rules that skip the permission prompt, or a deny hook whose matcher
-// names no tool of the CLI. CreateSession returns it in an *OptionError naming the options to fix;
-// WithAllowUnenforcedHooks accepts such a guard (with a warning) instead.
+// permission mode or allow rules that skip the permission prompt (the session's, or an agent's
+// AgentDefinition.PermissionMode for the calls of that subagent), or a deny hook whose matcher
+// names no tool of the CLI. CreateSession returns it in an *OptionError naming the options to fix,
+// SetPermissionMode for a mode that would skip a guard; a permission answer (WithCanUseTool's, a
+// PermissionRequest hook's) whose updatedPermissions switch to such a mode (setMode, as when
+// leaving plan mode) is denied with it. WithAllowUnenforcedHooks accepts such a guard (with a
+// warning) instead.
 var ErrGuardCannotFire = errors.New("v2: a guard cannot fire")
 
-// editTools are the tools PermissionModeAcceptEdits lets through without asking (in the session's
-// directories).
-var editTools = []string{"Write", "Edit", "NotebookEdit"}
+// acceptEditsTools are the tools PermissionModeAcceptEdits lets through without asking (in the
+// session's directories): the edit tools, and the shell for file commands (CLI 2.1.332 ran a Bash
+// "touch", "rm" and "echo x > file" there without asking, and asked for curl and python;
+// TestRealCLI_AcceptEditsSkipsShellGuard). PowerShell is counted with Bash without a probe.
+var acceptEditsTools = []string{"Write", "Edit", "NotebookEdit", "Bash", "PowerShell"}
 
 // promptGuard is a guard that runs only when the CLI would ask for permission.
 type promptGuard struct {
@@ -67,8 +73,10 @@ func (o *config) inlinePermissions() (mode PermissionMode, allow []string) {
 // checkGuardsCanFire refuses a PermissionRequest hook or a WithCanUseTool callback that the
 // options make unreachable: the CLI asks no permission under PermissionModeBypassPermissions nor
 // PermissionModeAuto (its own check lets calls through: CLI 2.1.330 and 2.1.332 ran a Write and a
-// Bash call there without asking), none for the edit tools under PermissionModeAcceptEdits, and
-// none for a tool an allow rule allows outright (WithAllowedTools, WithSettings' permissions.allow).
+// Bash call there without asking), none for the edit tools and the shell's file commands under
+// PermissionModeAcceptEdits, and none for a tool an allow rule allows outright (WithAllowedTools,
+// WithSettings' permissions.allow). The same rule (skippedGuard) applies to each agent's
+// PermissionMode (WithAgents) for the calls it makes as a subagent.
 // PermissionModeDontAsk is accepted: the guard does not run there either, but the CLI denies
 // every call no rule allows, so nothing happens unguarded (and a later SetPermissionMode may let
 // the guard decide). A guard whose matcher names such a
@@ -83,8 +91,13 @@ func (o *config) checkGuardsCanFire() error {
 
 // warnUnfiredGuard warns of a guard that cannot fire, accepted by WithAllowUnenforcedHooks.
 func (s *Session) warnUnfiredGuard() {
-	if err := s.o.unfiredGuard(); err != nil {
-		s.warn(strings.TrimPrefix(err.Error(), "v2: ") + " (accepted: WithAllowUnenforcedHooks)")
+	if !s.o.allowUnenforced {
+		return
+	}
+	for _, err := range []error{s.o.unfiredGuard(), s.o.userAgentsSkipGuards()} {
+		if err != nil {
+			s.warn(strings.TrimPrefix(err.Error(), "v2: ") + " (accepted: WithAllowUnenforcedHooks)")
+		}
 	}
 }
 
@@ -100,6 +113,9 @@ func (o *config) unfiredGuard() error {
 		mode, modeOpt = inlineMode, "WithSettings"
 	}
 	if err := modeSkipsGuards(guards, mode, modeOpt); err != nil {
+		return err
+	}
+	if err := agentsSkipGuards(guards, o.agents); err != nil {
 		return err
 	}
 	for _, g := range guards {
@@ -127,17 +143,36 @@ const guardFix = "guard with a PreToolUse hook (it runs in every permission mode
 // modeSkipsGuards is the error for guards under a permission mode in which the CLI never asks
 // (modeOpt names the option that set it), or nil.
 func modeSkipsGuards(guards []promptGuard, mode PermissionMode, modeOpt string) error {
+	if g, why := skippedGuard(guards, mode); why != "" {
+		return guardErr(modeOpt+"/"+g.options, "%s never runs%s under permission mode %s: %s; %s", g.name, g.scope(mode), mode, why, guardFix)
+	}
+	return nil
+}
+
+// skippedGuard is the one rule of which guard a permission mode switches off, for the session's
+// mode (WithPermissionMode, WithSettings, SetPermissionMode), an agent's (AgentDefinition) and a
+// mode an answer switches to (updatedPermissions' setMode): the first of guards that never runs
+// under mode, and why ("" when each of them runs).
+func skippedGuard(guards []promptGuard, mode PermissionMode) (promptGuard, string) {
 	for _, g := range guards {
 		switch {
 		case mode == PermissionModeBypassPermissions:
-			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI asks no permission and every tool call goes ahead; %s", g.name, mode, guardFix)
+			return g, "the CLI asks no permission and every tool call goes ahead"
 		case mode == PermissionModeAuto:
-			return guardErr(modeOpt+"/"+g.options, "%s never runs under permission mode %s: the CLI's own check lets tool calls through without asking; %s", g.name, mode, guardFix)
-		case mode == PermissionModeAcceptEdits && slices.ContainsFunc(editTools, g.matches):
-			return guardErr(modeOpt+"/"+g.options, "%s never runs for the edit tools (%s) under permission mode %s: the CLI allows them without asking; %s", g.name, strings.Join(editTools, ", "), mode, guardFix)
+			return g, "the CLI's own check lets tool calls through without asking"
+		case mode == PermissionModeAcceptEdits && slices.ContainsFunc(acceptEditsTools, g.matches):
+			return g, "the CLI allows them without asking"
 		}
 	}
-	return nil
+	return promptGuard{}, ""
+}
+
+// scope is what of g's calls mode lets through, as the message says it: "" for all of them.
+func (g promptGuard) scope(mode PermissionMode) string {
+	if mode != PermissionModeAcceptEdits {
+		return ""
+	}
+	return " for the edit tools and file commands (" + strings.Join(acceptEditsTools, ", ") + ")"
 }
 
 func (g promptGuard) matches(tool string) bool { return g.m == nil || g.m.Match(tool) }

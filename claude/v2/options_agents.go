@@ -33,7 +33,11 @@ type AgentDefinition struct {
 	// Effort is the agent's effort level (WithEffort's levels). Default: the session's.
 	Effort Effort `json:"effort,omitempty"`
 	// PermissionMode is the agent's permission mode (WithPermissionMode's modes), e.g.
-	// PermissionModeAcceptEdits lets it write files without a prompt. Default: the session's.
+	// PermissionModeAcceptEdits lets it write files without a prompt. The CLI runs the subagent
+	// in it whatever the session's mode. With a PermissionRequest hook or WithCanUseTool, a mode
+	// that would skip them (bypassPermissions, auto; acceptEdits for a guard of the edit tools or
+	// the shell) is refused by CreateSession (ErrGuardCannotFire), as the session's own mode is,
+	// unless WithAllowUnenforcedHooks. Default: the session's.
 	PermissionMode PermissionMode `json:"permissionMode,omitempty"`
 	// Memory loads the agent's own memory file, MEMORY.md, into its system prompt, and lets it
 	// keep it, from SettingSourceUser (~/.claude/agent-memory/<name>/), SettingSourceProject

@@ -26,7 +26,10 @@ func WithPermissionMode(mode PermissionMode) Option {
 }
 
 // WithCanUseTool answers permission prompts with fn (--permission-prompt-tool stdio). An error, a
-// panic or a timeout (WithPermissionTimeout) of fn denies. With PermissionRequest hooks too, the two
+// panic or a timeout (WithPermissionTimeout) of fn denies; so does an answer whose
+// updatedPermissions switch to a permission mode in which fn or a PermissionRequest hook would no
+// longer be asked (setMode acceptEdits, auto or bypassPermissions, e.g. in answer to ExitPlanMode;
+// ErrGuardCannotFire), unless WithAllowUnenforcedHooks. With PermissionRequest hooks too, the two
 // decisions of one tool call are joined and a deny from either wins. Default: none (the CLI denies
 // what would need a prompt).
 func WithCanUseTool(fn shared.CanUseToolFunc) Option {

@@ -199,8 +199,9 @@ func (s *Session) Interrupt(ctx context.Context) error {
 // PermissionMode constants; the CLI refuses PermissionModeBypassPermissions unless the session
 // started in it or with WithAllowBypassPermissions). A mode in which a PermissionRequest hook or
 // the WithCanUseTool callback would no longer run (bypassPermissions, auto; acceptEdits
-// for a guard of the edit tools) is refused with an *OptionError wrapping ErrGuardCannotFire, as
-// CreateSession refuses it, unless WithAllowUnenforcedHooks.
+// for a guard of the edit tools or the shell) is refused with an *OptionError wrapping
+// ErrGuardCannotFire, as CreateSession refuses it, unless WithAllowUnenforcedHooks; so is a
+// permission answer switching to it (guardswitch.go).
 func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) error {
 	if err := modeSkipsGuards(s.o.promptGuards(), mode, "SetPermissionMode"); err != nil && !s.o.allowUnenforced {
 		return err // guards.go: the guard would stop firing
