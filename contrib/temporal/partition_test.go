@@ -35,6 +35,7 @@ var partitionPoint = crashPoint{name: "partitioned right after a call's side eff
 type partitionTimes struct {
 	toCLIEnd  time.Duration // to the end of the last process of the partitioned worker's CLI
 	toResumed time.Duration // to the retry's first model call
+	toLapse   time.Duration // to the lapse of the partitioned attempt's lease, which the retry waited for (0: it had lapsed)
 	ended     string        // what the partitioned worker's log says ended its turn
 }
 
@@ -80,8 +81,8 @@ func TestPartitionedFromLedgerEndsItsCLI(t *testing.T) {
 }
 
 func logPartition(t *testing.T, d partitionTimes) {
-	t.Logf("cut -> the partitioned worker's CLI and children ended %s (%s), -> the retry's first model call %s",
-		d.toCLIEnd.Round(time.Millisecond), d.ended, d.toResumed.Round(time.Millisecond))
+	t.Logf("cut -> the partitioned worker's CLI and children ended %s (%s), -> its lease lapsed %s, -> the retry's first model call %s",
+		d.toCLIEnd.Round(time.Millisecond), d.ended, d.toLapse.Round(time.Millisecond), d.toResumed.Round(time.Millisecond))
 }
 
 // partitionRetry lets a turn be retried more often than temporalRetry: when the first worker is
@@ -194,6 +195,9 @@ func runPartition(t *testing.T, cut partition) partitionTimes {
 		return endedBy(log) != ""
 	})
 	times.ended = endedBy(log)
+	if at, ok := leaseLapse(workerLog(t, second)); ok {
+		times.toLapse = at.Sub(cutAt)
+	}
 	t.Logf("cut at %s; the partitioned worker's log of its turn's end:\n%s\nthe second worker's:\n%s",
 		cutAt.UTC().Format(time.RFC3339Nano), turnEndLines(log), turnEndLines(workerLog(t, second)))
 	switch {
@@ -262,6 +266,27 @@ func turnEndLines(log string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// leaseLapse returns when the lease that a worker's claim waited for lapsed, from its log.
+func leaseLapse(log string) (time.Time, bool) {
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "waiting for the previous attempt's lease to lapse") {
+			continue
+		}
+		var at time.Time
+		var wait time.Duration
+		for _, field := range strings.Fields(line) {
+			if v, ok := strings.CutPrefix(field, "time="); ok {
+				at, _ = time.Parse(time.RFC3339Nano, v)
+			}
+			if v, ok := strings.CutPrefix(field, "wait="); ok {
+				wait, _ = time.ParseDuration(v)
+			}
+		}
+		return at.Add(wait), !at.IsZero() && wait > 0
+	}
+	return time.Time{}, false
 }
 
 // processAlive reports whether the process pid runs (exists and is not a zombie).
