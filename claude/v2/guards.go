@@ -75,13 +75,12 @@ func (o *config) inlinePermissions() (mode PermissionMode, allow []string) {
 // PermissionModeAuto (its own check lets calls through: CLI 2.1.330 and 2.1.332 ran a Write and a
 // Bash call there without asking), none for the edit tools and the shell's file commands under
 // PermissionModeAcceptEdits, and none for a tool an allow rule allows outright (WithAllowedTools,
-// WithSettings' permissions.allow). The same rule (skippedGuard) applies to each agent's
-// PermissionMode (WithAgents) for the calls it makes as a subagent.
-// PermissionModeDontAsk is accepted: the guard does not run there either, but the CLI denies
-// every call no rule allows, so nothing happens unguarded (and a later SetPermissionMode may let
-// the guard decide). A guard whose matcher names such a
-// tool, or that would see nothing at all, is an ErrGuardCannotFire. WithAllowUnenforcedHooks
-// accepts it.
+// WithSettings' permissions.allow). PermissionModeDontAsk is accepted: the guard does not run
+// there either, but the CLI denies every call no rule allows, so nothing happens unguarded (and a
+// later SetPermissionMode may let the guard decide). A guard whose matcher names such a tool, or
+// that would see nothing at all, is an ErrGuardCannotFire. The same rule (skippedGuard) applies
+// to each agent's PermissionMode (WithAgents) for the calls it makes as a subagent.
+// WithAllowUnenforcedHooks accepts it.
 func (o *config) checkGuardsCanFire() error {
 	if o.allowUnenforced {
 		return nil
