@@ -17,10 +17,10 @@ func TestHeartbeatFollowsTheTimeout(t *testing.T) {
 		want, lease    time.Duration
 		wantErr        bool
 	}{
-		{name: "DefaultActivityOptions' timeout", timeout: time.Minute, want: 20 * time.Second, lease: 30 * time.Second},
-		{name: "a caller's timeout", timeout: 9 * time.Second, want: 3 * time.Second, lease: 4500 * time.Millisecond},
-		{name: "no timeout", want: 10 * time.Second, lease: 15 * time.Second},
-		{name: "WithHeartbeatEvery", every: 5 * time.Second, timeout: time.Minute, want: 5 * time.Second, lease: 30 * time.Second},
+		{name: "DefaultActivityOptions' timeout", timeout: time.Minute, want: 20 * time.Second, lease: 32 * time.Second},
+		{name: "a caller's timeout", timeout: 9 * time.Second, want: 3 * time.Second, lease: 6500 * time.Millisecond},
+		{name: "no timeout", want: 10 * time.Second, lease: 17 * time.Second},
+		{name: "WithHeartbeatEvery", every: 5 * time.Second, timeout: time.Minute, want: 5 * time.Second, lease: 32 * time.Second},
 		{name: "WithHeartbeatEvery not shorter than the timeout", every: time.Minute, timeout: time.Minute, wantErr: true},
 	}
 	for _, tt := range tests {

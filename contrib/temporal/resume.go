@@ -26,18 +26,26 @@ type attemptLedger struct {
 
 // newAttemptLedger returns the attempt's ledger handle, or nil without a ledger. The turn is the
 // activity (workflow, run, activity id). The lease is 1.5 heartbeat intervals, at least half the
-// activity's heartbeat timeout: shorter than the time Temporal takes to call a silent worker dead,
-// so that a retry rarely waits for it, and long enough that the owner, which renews it every
-// interval and ends its CLI at the first renewal that fails once half the lease has passed, has
-// ended it before the lease lapses.
+// activity's heartbeat timeout, plus leaseEndAllowance: shorter than the time Temporal takes to
+// call a silent worker dead, so that a retry rarely waits for it, and long enough that the owner,
+// which renews it every interval and ends its CLI at the first renewal that is refused (fenced),
+// or that fails once half the lease without the allowance has passed, has ended it before the
+// lease lapses.
 func (a *Activities) newAttemptLedger(info activity.Info, every time.Duration, logger *slog.Logger) *attemptLedger {
 	if a.ledger == nil {
 		return nil
 	}
-	lease := max(info.HeartbeatTimeout/2, every*3/2)
+	lease := max(info.HeartbeatTimeout/2, every*3/2) + leaseEndAllowance
 	return &attemptLedger{ledger: a.ledger, lease: lease, attempt: int(info.Attempt), logger: logger,
 		turn: info.WorkflowExecution.ID + "/" + info.WorkflowExecution.RunID + "/" + info.ActivityID}
 }
+
+// leaseEndAllowance is the part of a lease that covers ending the owner's CLI once it learned it
+// lost the turn (a renewal refused, or none accepted for half the rest of the lease): Close waits
+// closeGrace after closing the CLI's stdin and again after SIGTERM, then kills. Without it, a
+// fenced owner ended its CLI 0.7-1.1 s before its lease lapsed with a 10 s heartbeat timeout
+// (TestPartitionedFromTemporalEndsItsCLI/retried_at_once), a margin a loaded machine can eat.
+const leaseEndAllowance = 2 * time.Second
 
 // claim claims the turn and waits until the previous owner's lease has lapsed (its CLI is ended
 // by then: see renew), and returns the turn's ledger so far.
@@ -75,7 +83,8 @@ func (l *attemptLedger) renew(ctx context.Context, now time.Time) error {
 	if !claimed {
 		return nil
 	}
-	rctx, cancel := context.WithTimeout(ctx, l.lease/6)
+	base := l.lease - leaseEndAllowance
+	rctx, cancel := context.WithTimeout(ctx, base/6)
 	defer cancel()
 	err := l.ledger.Renew(rctx, l.turn, l.attempt, l.lease)
 	switch {
@@ -86,7 +95,7 @@ func (l *attemptLedger) renew(ctx context.Context, now time.Time) error {
 		return nil
 	case errors.Is(err, ErrFenced):
 		return &FencedError{Err: err}
-	case now.Sub(lastOK) >= l.lease/2:
+	case now.Sub(lastOK) >= base/2:
 		return &FencedError{Err: fmt.Errorf("the lease was not renewed for %s: %w", now.Sub(lastOK).Round(time.Millisecond), err)}
 	}
 	l.logger.Warn("temporalagent: renewing the turn's lease failed; trying again", "error", err)
