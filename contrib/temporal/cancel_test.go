@@ -60,9 +60,18 @@ type cancelTimes struct {
 	toEnd     time.Duration // to the workflow's end
 }
 
-// cancelTurn runs the cancel test once, with the turn's heartbeat timeout (0: the default
-// options'), and returns its durations.
-func cancelTurn(t *testing.T, heartbeatTimeout time.Duration) cancelTimes {
+// blockedTurn is a turn whose tool call cannot end by itself (blockedTurn).
+type blockedTurn struct {
+	c   client.Client
+	run client.WorkflowRun
+	cfg workerConfig
+	env *claudetest.Env
+}
+
+// startBlockedTurn starts a workflow whose turn, with the given heartbeat timeout (0: the default
+// options'), runs a Bash call that marks that it runs, then reads a FIFO nobody writes to until
+// the test is over; it returns once the call runs.
+func startBlockedTurn(ctx context.Context, t *testing.T, heartbeatTimeout time.Duration) blockedTurn {
 	ts := server(t)
 	c := ts.GetDefaultClient()
 	wfQueue := startWorkflowWorker(t, ts)
@@ -83,8 +92,6 @@ func cancelTurn(t *testing.T, heartbeatTimeout time.Duration) cancelTimes {
 	cfg := workerConfig{cli: claudetest.RequireCLI(t), home: env.Home, modelURL: env.Model.URL(), project: env.Project, tag: randomTag()}
 	startActivityWorker(t, ts, actQueue, cfg)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
-	defer cancel()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: wfQueue}, crashWorkflow, actQueue, heartbeatTimeout,
 		temporalagent.TurnInput{Prompt: "wait", Options: temporalagent.SessionOptions{AllowedTools: []string{"Bash"}}})
 	if err != nil {
@@ -97,6 +104,16 @@ func cancelTurn(t *testing.T, heartbeatTimeout time.Duration) cancelTimes {
 	if n := len(tagged(cfg.tag)); n < 2 {
 		t.Fatalf("%d processes carry the session's tag while the tool runs, want the CLI and its tool", n)
 	}
+	return blockedTurn{c: c, run: run, cfg: cfg, env: env}
+}
+
+// cancelTurn runs the cancel test once, with the turn's heartbeat timeout (0: the default
+// options'), and returns its durations.
+func cancelTurn(t *testing.T, heartbeatTimeout time.Duration) cancelTimes {
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
+	defer cancel()
+	b := startBlockedTurn(ctx, t, heartbeatTimeout)
+	c, run, cfg, env := b.c, b.run, b.cfg, b.env
 	stopped := make(chan time.Time, 1)
 	cancelledAt := time.Now()
 	go func() { // ends with the processes, or the bound that only catches a hang
@@ -108,7 +125,7 @@ func cancelTurn(t *testing.T, heartbeatTimeout time.Duration) cancelTimes {
 	if err := c.CancelWorkflow(ctx, run.GetID(), ""); err != nil {
 		t.Fatal(err)
 	}
-	err = run.Get(ctx, nil)
+	err := run.Get(ctx, nil)
 	took := cancelTimes{toEnd: time.Since(cancelledAt)}
 	var canceled *temporal.CanceledError
 	if !errors.As(err, &canceled) {
@@ -126,6 +143,27 @@ func cancelTurn(t *testing.T, heartbeatTimeout time.Duration) cancelTimes {
 		t.Errorf("the model got %d requests, want 1 (the tool call never returned)", n)
 	}
 	return took
+}
+
+// A workflow run that ends while its turn runs (terminated here; a reset or a timeout ends it
+// too) ends the turn's CLI and its tool: the server no longer runs the workflow, and nothing
+// would use what the CLI does. The heartbeat timeout is 10 minutes, so the SDK's heartbeat (at
+// most one per 8 minutes) cannot be what ends it: the cancel watch is. Without the watch's check
+// of the run, the CLI went on until Bash's 2-minute timeout ended the tool, and asked the model
+// for its next step: the model's second request fails the test.
+func TestEndedWorkflowEndsTheCLI(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // only catches a hang
+	defer cancel()
+	b := startBlockedTurn(ctx, t, 10*time.Minute)
+	if err := b.c.TerminateWorkflow(ctx, b.run.GetID(), "", "an operator ended it"); err != nil {
+		t.Fatal(err)
+	}
+	terminatedAt := time.Now()
+	waitFor(t, "no process with the session's tag", func() bool { return len(tagged(b.cfg.tag)) == 0 })
+	t.Logf("TerminateWorkflow -> the CLI and its tool ended %s", time.Since(terminatedAt).Round(time.Millisecond))
+	if n := len(b.env.Model.Requests()); n != 1 {
+		t.Errorf("the model got %d requests, want 1 (the tool call never returned)", n)
+	}
 }
 
 // activityEnd returns the type of the event that ended the workflow's (first) activity.

@@ -3,7 +3,7 @@ package temporalagent
 import (
 	"context"
 	"errors"
-	"strconv"
+	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -19,8 +19,10 @@ var errCancelRequested = errors.New("temporalagent: the workflow cancelled the t
 // (its pending activity's state), and ends the turn at once if so: the SDK learns of a
 // cancellation only in the answer to a heartbeat, which it sends at most once per throttle
 // interval (0.8 x the heartbeat timeout, 48 s with DefaultActivityOptions). It also ends the turn,
-// as fenced, when the server's pending activity is a later attempt than this one (this attempt
-// was taken for dead and retried). The goroutine is the turn's and ends with stop.
+// as fenced, when the server no longer runs this attempt: its pending activity is another attempt
+// (this one was taken for dead and retried, or the activity was reset), the activity is no
+// longer pending (it timed out), or the workflow run has ended (terminated, reset, timed out).
+// The goroutine is the turn's and ends with stop.
 func watchCancel(ctx context.Context, cancel context.CancelCauseFunc, every time.Duration) (stop func()) {
 	info := activity.GetInfo(ctx)
 	c := activity.GetClient(ctx)
@@ -62,6 +64,9 @@ func pendingState(ctx context.Context, c client.Client, info activity.Info) erro
 	if err != nil {
 		return nil
 	}
+	if st := d.GetWorkflowExecutionInfo().GetStatus(); st != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		return &FencedError{Err: fmt.Errorf("the workflow run is no longer running (%s)", st)}
+	}
 	for _, pa := range d.GetPendingActivities() {
 		if pa.GetActivityId() != info.ActivityID {
 			continue
@@ -69,11 +74,12 @@ func pendingState(ctx context.Context, c client.Client, info activity.Info) erro
 		switch {
 		case pa.GetState() == enumspb.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED:
 			return errCancelRequested
-		case pa.GetAttempt() > info.Attempt:
-			return &FencedError{Err: errors.New("the server retried the activity (attempt " + strconv.Itoa(int(pa.GetAttempt())) + ")")}
+		case pa.GetAttempt() != info.Attempt:
+			return &FencedError{Err: fmt.Errorf("the server's attempt of the activity is %d, this is %d (retried, or reset)", pa.GetAttempt(), info.Attempt)}
 		}
+		return nil
 	}
-	return nil
+	return &FencedError{Err: errors.New("the server no longer runs the activity (it timed out, or the workflow's history was reset)")}
 }
 
 // reportCancelled completes the activity as cancelled through the client (the SDK has not seen
