@@ -30,12 +30,26 @@ func TestConfinementUnavailableFailsClosed(t *testing.T) {
 	}
 	p := policy.Confined(project)
 	opts := []v2.Option{v2.WithCLIPath(cli), v2.WithCwd(project), v2.WithPolicy(p), v2.WithSandbox(v2.PolicySandbox(p))}
+	checkFailsClosed(t, opts, mark, tmp, "bwrap")
+}
+
+// checkFailsClosed checks that a policy session with opts, whose CLI is a script that leaves
+// mark, fails with a *v2.ConfinementError whose message has each of wants and names
+// WithoutOSConfinement, before the CLI runs and leaving nothing in tmp (TMPDIR); and that with
+// WithoutOSConfinement the CLI starts (so the refusal is what kept it from running).
+func checkFailsClosed(t *testing.T, opts []v2.Option, mark, tmp string, wants ...string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := v2.CreateSession(ctx, opts...)
 	var ce *v2.ConfinementError
-	if !errors.As(err, &ce) || !errors.Is(err, v2.ErrConfinementUnavailable) || !strings.Contains(err.Error(), "WithoutOSConfinement()") || !strings.Contains(err.Error(), "bwrap") {
-		t.Fatalf("CreateSession without bwrap = %v, want a *v2.ConfinementError naming bwrap and WithoutOSConfinement", err)
+	if !errors.As(err, &ce) || !errors.Is(err, v2.ErrConfinementUnavailable) || !strings.Contains(err.Error(), "WithoutOSConfinement()") {
+		t.Fatalf("CreateSession = %v, want a *v2.ConfinementError naming WithoutOSConfinement", err)
+	}
+	for _, w := range wants {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the error does not say %q: %v", w, err)
+		}
 	}
 	if _, err := os.Stat(mark); err == nil {
 		t.Fatal("the CLI ran before the refusal")
