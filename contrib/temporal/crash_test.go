@@ -240,19 +240,26 @@ func crashAndResume(t *testing.T, cp crashPoint, heartbeatTimeout time.Duration)
 		times.toResumed = at.Sub(killedAt)
 	}
 	// The next worker never resumes while the dead one's CLI still runs.
-	if times.toResumed <= times.toNoOrphan {
-		t.Errorf("the retry asked the model %s after the kill, before the dead worker's last process ended (%s)",
-			times.toResumed.Round(time.Millisecond), times.toNoOrphan.Round(time.Millisecond))
+	checkRetry(t, cp, "kill", "the dead worker's last process", times.toResumed, times.toNoOrphan, &res, env.Project)
+	checkStoredTurn(t, cp, store, pg, schema, env.Project, res.SessionID)
+	return times
+}
+
+// checkRetry checks a retried turn: the retry asked the model (toResumed after the event) only
+// after what the old attempt left had ended (toOldEnd), the result is "all done" after one
+// resume, and each call's side effects in the project are as cp says.
+func checkRetry(t *testing.T, cp crashPoint, event, old string, toResumed, toOldEnd time.Duration, res *temporalagent.TurnResult, project string) {
+	t.Helper()
+	if toResumed <= toOldEnd {
+		t.Errorf("the retry asked the model %s after the %s, before %s ended (%s)", toResumed.Round(time.Millisecond), event, old, toOldEnd.Round(time.Millisecond))
 	}
 	if res.Result != "all done" || res.Resumes != 1 {
 		t.Errorf("result = %q, resumes %d; want \"all done\", 1", res.Result, res.Resumes)
 	}
-	checkSideEffects(t, cp, env.Path("ran.log"))
+	checkSideEffects(t, cp, filepath.Join(project, "ran.log"))
 	if cp.tool {
-		checkKeys(t, cp, env.Path("calls.log"))
+		checkKeys(t, cp, filepath.Join(project, "calls.log"))
 	}
-	checkStoredTurn(t, cp, store, pg, schema, env.Project, res.SessionID)
-	return times
 }
 
 // checkSideEffects counts each call's letter in ran.log: once each, the call in flight at most

@@ -174,14 +174,7 @@ func runPartition(t *testing.T, cut partition) partitionTimes {
 	if at := m.resumedAt.Load(); at != nil {
 		times.toResumed = at.Sub(cutAt)
 	}
-	if times.toResumed <= times.toCLIEnd {
-		t.Errorf("the retry asked the model %s after the cut, before the partitioned worker's CLI ended (%s)",
-			times.toResumed.Round(time.Millisecond), times.toCLIEnd.Round(time.Millisecond))
-	}
-	if res.Result != "all done" || res.Resumes != 1 {
-		t.Errorf("result = %q, resumes %d; want \"all done\", 1", res.Result, res.Resumes)
-	}
-	checkSideEffects(t, cp, env.Path("ran.log"))
+	checkRetry(t, cp, "cut", "the partitioned worker's CLI", times.toResumed, times.toCLIEnd, &res, env.Project)
 	checkStoredTurn(t, cp, store, pg, schema, env.Project, res.SessionID)
 
 	// The partitioned worker was cut off, not killed: its process lives, and its log says what
