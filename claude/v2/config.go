@@ -66,9 +66,10 @@ type config struct {
 	allowedTools      []string
 	disallowedTools   []string
 	permissionMode    PermissionMode
-	promptTool        string // WithPermissionPromptTool
-	noPrompts         bool   // WithoutPermissionPrompts
-	allowBypass       bool   // WithAllowBypassPermissions
+	live              *liveGuards // guardlive.go: the running session's mode and scoped guards
+	promptTool        string      // WithPermissionPromptTool
+	noPrompts         bool        // WithoutPermissionPrompts
+	allowBypass       bool        // WithAllowBypassPermissions
 	canUseTool        shared.CanUseToolFunc
 	permissionTimeout time.Duration
 	toolAliases       map[string]string

@@ -38,6 +38,7 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err := o.checkUserAgents(); err != nil { // guardagents.go
 		return nil, err
 	}
+	o.live = &liveGuards{} // guardlive.go
 	if o.logger == nil {
 		o.logger = slog.Default() // the transport's too (optionTable's WithLogger row)
 	}
@@ -48,6 +49,7 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err := s.newExecutor(); err != nil {
 		return nil, err
 	}
+	o.live.scopes = s.x.ScopeIDs
 	ok := false
 	defer func() {
 		if !ok {

@@ -69,6 +69,11 @@ func misuses(dir string) []misuse {
 		{what: "permission callback under acceptEdits", opts: []v2.Option{canUse, v2.WithPermissionMode(v2.PermissionModeAcceptEdits)}},
 		{what: "permission callback under auto", opts: []v2.Option{canUse, v2.WithPermissionMode(v2.PermissionModeAuto)}},
 		{what: "agent whose mode skips a guard", opts: []v2.Option{canUse, v2.WithAgents(map[string]v2.AgentDefinition{"writer": {Description: "d", Prompt: "p", PermissionMode: v2.PermissionModeAuto}})}},
+		{what: "PermissionRequest hook added under a mode that skips it", opts: []v2.Option{v2.WithPermissionMode(v2.PermissionModeAcceptEdits)},
+			transcript: replayInit + "eof\n",
+			call: func(t *testing.T, s *v2.Session) error {
+				return s.RegisterScoped(testCtx(t), "late", shared.Hooks{shared.HookEventPermissionRequest: {{Matcher: "Write", Handler: perm}}})
+			}},
 		{what: "PermissionRequest guard of an allowed tool", opts: []v2.Option{v2.WithHook(shared.HookEventPermissionRequest, "Write", perm), v2.WithAllowedTools("Write")}},
 		{what: "deny hook naming no tool of the CLI", opts: []v2.Option{v2.WithHook(shared.HookEventPreToolUse, "Wirte", pre)},
 			transcript: replayInit + "eof\n"},

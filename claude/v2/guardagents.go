@@ -39,8 +39,11 @@ func (o *config) checkUserAgents() error {
 }
 
 // userAgentsSkipGuards is checkUserAgents's error, whatever WithAllowUnenforcedHooks says.
-func (o *config) userAgentsSkipGuards() error {
-	guards := o.promptGuards()
+func (o *config) userAgentsSkipGuards() error { return o.userAgentsSkip(o.promptGuards()) }
+
+// userAgentsSkip is the error for the first of guards an agent of the user's settings switches
+// off, or nil.
+func (o *config) userAgentsSkip(guards []promptGuard) error {
 	dir := cliConfigDir(o.baseEnv, o.env)
 	if len(guards) == 0 || dir == "" || !slices.Contains(o.effectiveSources(), SettingSourceUser) {
 		return nil

@@ -16,7 +16,8 @@ import (
 // permission mode or allow rules that skip the permission prompt (the session's, or an agent's
 // AgentDefinition.PermissionMode for the calls of that subagent), or a deny hook whose matcher
 // names no tool of the CLI. CreateSession returns it in an *OptionError naming the options to fix,
-// SetPermissionMode for a mode that would skip a guard; a permission answer (WithCanUseTool's, a
+// SetPermissionMode for a mode that would skip a guard, RegisterScoped for a PermissionRequest
+// hook the session's mode or an agent's skips; a permission answer (WithCanUseTool's, a
 // PermissionRequest hook's) whose updatedPermissions switch to such a mode (setMode, as when
 // leaving plan mode) is denied with it. WithAllowUnenforcedHooks accepts such a guard (with a
 // warning) instead.
@@ -102,15 +103,20 @@ func (s *Session) warnUnfiredGuard() {
 
 // unfiredGuard is checkGuardsCanFire's error, whatever WithAllowUnenforcedHooks says.
 func (o *config) unfiredGuard() error {
-	guards := o.promptGuards()
+	mode, modeOpt := o.permissionMode, "WithPermissionMode"
+	if inline, _ := o.inlinePermissions(); mode == "" && inline != "" {
+		mode, modeOpt = inline, "WithSettings"
+	}
+	return o.guardsSkipped(o.promptGuards(), mode, modeOpt)
+}
+
+// guardsSkipped is the error for the first of guards that cannot fire under mode (modeOpt names
+// the option that set it), an agent's mode (WithAgents) or an allow rule, or nil.
+func (o *config) guardsSkipped(guards []promptGuard, mode PermissionMode, modeOpt string) error {
 	if len(guards) == 0 {
 		return nil
 	}
-	mode, modeOpt := o.permissionMode, "WithPermissionMode"
-	inlineMode, inlineAllow := o.inlinePermissions()
-	if mode == "" && inlineMode != "" {
-		mode, modeOpt = inlineMode, "WithSettings"
-	}
+	_, inlineAllow := o.inlinePermissions()
 	if err := modeSkipsGuards(guards, mode, modeOpt); err != nil {
 		return err
 	}

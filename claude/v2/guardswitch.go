@@ -2,6 +2,7 @@ package v2
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -22,13 +23,12 @@ func (o *config) keepGuardsOn(fn shared.CanUseToolFunc) shared.CanUseToolFunc {
 	if fn == nil || o.allowUnenforced {
 		return fn
 	}
-	guards := o.promptGuards()
 	return func(ctx context.Context, req *shared.CanUseTool) (*shared.PermissionResult, error) {
 		r, err := fn(ctx, req)
 		if err != nil || r == nil {
 			return r, err
 		}
-		if err := switchSkipsGuards(guards, r.UpdatedPermissions, "WithCanUseTool"); err != nil {
+		if err := switchSkipsGuards(o.allGuards(), r.UpdatedPermissions, "WithCanUseTool"); err != nil {
 			o.logger.Warn("v2: a permission answer would switch a guard off; the tool call is denied", "tool", req.ToolName, "error", err)
 			return nil, err
 		}
@@ -38,15 +38,18 @@ func (o *config) keepGuardsOn(fn shared.CanUseToolFunc) shared.CanUseToolFunc {
 
 // permissionCheck is hooks.Options.CheckPermission: a PermissionRequest hook's decision whose
 // setMode would switch a guard off fails that hook, so the call is denied (fail closed) and the
-// turn's result reports it (ErrGuardFailed), unless WithAllowUnenforcedHooks. Nil when nothing
-// is to check.
+// turn's result reports it (ErrGuardFailed), unless WithAllowUnenforcedHooks. The guards are the
+// options' and those of RegisterScoped's scopes at the time of the decision. Nil with
+// WithAllowUnenforcedHooks.
 func (o *config) permissionCheck() func(*shared.PermissionResult) error {
-	guards := o.promptGuards()
-	if o.allowUnenforced || len(guards) == 0 {
+	if o.allowUnenforced {
 		return nil
 	}
 	return func(r *shared.PermissionResult) error {
-		return switchSkipsGuards(guards, r.UpdatedPermissions, "WithHooks/WithHook")
+		if !slices.ContainsFunc(r.UpdatedPermissions, func(u shared.PermissionUpdate) bool { return u.Type == shared.PermissionSetMode }) {
+			return nil
+		}
+		return switchSkipsGuards(o.allGuards(), r.UpdatedPermissions, "WithHooks/WithHook")
 	}
 }
 

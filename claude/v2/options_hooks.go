@@ -51,8 +51,10 @@ func WithStrictHooks() Option {
 // only where the hooks are advisory. It also accepts, with a warning, a guard that cannot fire
 // (ErrGuardCannotFire): a PermissionRequest hook or WithCanUseTool under a permission mode or
 // allow rules that skip the permission prompt (the session's, or an agent's for its subagent
-// calls), a PreToolUse or PermissionRequest matcher naming no tool of the CLI; and it lets a
-// permission answer switch to such a mode (updatedPermissions' setMode). Default: off: CreateSession fails with ErrHooksNotEnforced when a hook of
+// calls), a PreToolUse or PermissionRequest matcher naming no tool of the CLI, such a
+// PermissionRequest hook added by RegisterScoped (a logged warning); and it lets a permission
+// answer switch to such a mode (updatedPermissions' setMode). Default: off: CreateSession fails
+// with ErrHooksNotEnforced when a hook of
 // an event that guards an action (shared.HookEvent.GuardsAction) is not applied, and warns for
 // the others; it fails with ErrGuardCannotFire for a guard that cannot fire. It excludes
 // WithStrictHooks.

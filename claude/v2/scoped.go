@@ -48,10 +48,17 @@ func AgentScopeID(agentID string) string { return "agent:" + agentID }
 // ErrHooksNotEnforced. So it does, naming the hook and its file, when the hooks guard tool calls
 // (PreToolUse, PermissionRequest), the session did not guard them from its start, and a hook of
 // the user's, project's or local settings or of a plugin sits on those events (it could allow or
-// rewrite a call after the guard approved it; see CreateSession).
+// rewrite a call after the guard approved it; see CreateSession). A PermissionRequest hook that
+// cannot fire (the session's mode, an agent's mode or an allow rule skips it: the rule of
+// CreateSession's ErrGuardCannotFire) is an ErrGuardCannotFire, unless WithAllowUnenforcedHooks;
+// later SetPermissionMode calls and permission answers' setMode are checked against it.
 func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hs shared.Hooks, opts ...ScopeOption) error {
 	if s.info.HooksDisabledByEnv {
 		return fmt.Errorf("%w: %s=false switched hooks off", ErrHooksNotEnforced, HooksEnabledEnv)
+	}
+	guards, err := s.checkScopedPromptGuards(scopeID, hs) // guardlive.go
+	if err != nil {
+		return err
 	}
 	if err := s.checkScopedGuards(ctx, hs); err != nil {
 		return fmt.Errorf("v2: RegisterScoped %q: %w", scopeID, err)
@@ -65,6 +72,7 @@ func (s *Session) RegisterScoped(ctx context.Context, scopeID string, hs shared.
 	if err := s.x.RegisterScoped(scopeID, hs, so); err != nil {
 		return fmt.Errorf("v2: RegisterScoped: %w", err)
 	}
+	s.o.live.add(scopeID, guards)
 	s.regMu.Lock()
 	t := s.t
 	started := t != nil && s.sent != nil

@@ -157,7 +157,10 @@ func (s *Session) observe(m shared.Message) {
 			s.idMu.Lock()
 			s.cliInit = f
 			s.idMu.Unlock()
+			s.o.live.setMode(PermissionMode(v.PermissionMode), modeReported) // guardlive.go
 		}
+	case *shared.StatusMessage:
+		s.o.live.setMode(PermissionMode(v.PermissionMode), modeReported)
 	case *shared.ResultMessage:
 		id = v.SessionID
 	}
@@ -203,10 +206,13 @@ func (s *Session) Interrupt(ctx context.Context) error {
 // ErrGuardCannotFire, as CreateSession refuses it, unless WithAllowUnenforcedHooks; so is a
 // permission answer switching to it (guardswitch.go).
 func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) error {
-	if err := modeSkipsGuards(s.o.promptGuards(), mode, "SetPermissionMode"); err != nil && !s.o.allowUnenforced {
-		return err // guards.go: the guard would stop firing
+	if err := modeSkipsGuards(s.o.allGuards(), mode, "SetPermissionMode"); err != nil && !s.o.allowUnenforced {
+		return err // guards.go: the guard would stop firing (guardlive.go: RegisterScoped's too)
 	}
 	_, err := s.t.Request(ctx, setPermissionModeRequest{Mode: mode})
+	if err == nil {
+		s.o.live.setMode(mode, "SetPermissionMode")
+	}
 	return callErr("SetPermissionMode", err)
 }
 
