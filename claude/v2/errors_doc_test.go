@@ -68,6 +68,7 @@ func misuses(dir string) []misuse {
 		{what: "PermissionRequest guard under bypassPermissions", opts: []v2.Option{v2.WithHook(shared.HookEventPermissionRequest, "Write", perm), v2.WithPermissionMode(v2.PermissionModeBypassPermissions)}},
 		{what: "permission callback under acceptEdits", opts: []v2.Option{canUse, v2.WithPermissionMode(v2.PermissionModeAcceptEdits)}},
 		{what: "permission callback under auto", opts: []v2.Option{canUse, v2.WithPermissionMode(v2.PermissionModeAuto)}},
+		{what: "permission prompt tool under auto", opts: []v2.Option{v2.WithPermissionPromptTool("mcp__p__ok"), v2.WithPermissionMode(v2.PermissionModeAuto)}},
 		{what: "agent whose mode skips a guard", opts: []v2.Option{canUse, v2.WithAgents(map[string]v2.AgentDefinition{"writer": {Description: "d", Prompt: "p", PermissionMode: v2.PermissionModeAuto}})}},
 		{what: "PermissionRequest hook added under a mode that skips it", opts: []v2.Option{v2.WithPermissionMode(v2.PermissionModeAcceptEdits)},
 			transcript: replayInit + "eof\n",

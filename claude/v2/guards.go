@@ -12,15 +12,15 @@ import (
 )
 
 // ErrGuardCannotFire: a guard the options set up would never run for what it guards, so the
-// action would happen unguarded: a PermissionRequest hook or a WithCanUseTool callback under a
-// permission mode or allow rules that skip the permission prompt (the session's, or an agent's
-// AgentDefinition.PermissionMode for the calls of that subagent), or a deny hook whose matcher
-// names no tool of the CLI. CreateSession returns it in an *OptionError naming the options to fix,
-// SetPermissionMode for a mode that would skip a guard, RegisterScoped for a PermissionRequest
-// hook the session's mode or an agent's skips; a permission answer (WithCanUseTool's, a
-// PermissionRequest hook's) whose updatedPermissions switch to such a mode (setMode, as when
-// leaving plan mode) is denied with it. WithAllowUnenforcedHooks accepts such a guard (with a
-// warning) instead.
+// action would happen unguarded: a PermissionRequest hook, a WithCanUseTool callback or a
+// WithPermissionPromptTool tool under a permission mode or allow rules that skip the permission
+// prompt (the session's, or an agent's AgentDefinition.PermissionMode for the calls of that
+// subagent), or a deny hook whose matcher names no tool of the CLI. CreateSession returns it in
+// an *OptionError naming the options to fix, SetPermissionMode for a mode that would skip a
+// guard, RegisterScoped for a PermissionRequest hook the session's mode or an agent's skips; a
+// permission answer (WithCanUseTool's, a PermissionRequest hook's, an in-process prompt tool's)
+// whose updatedPermissions switch to such a mode (setMode, as when leaving plan mode) is denied
+// with it. WithAllowUnenforcedHooks accepts such a guard (with a warning) instead.
 var ErrGuardCannotFire = errors.New("v2: a guard cannot fire")
 
 // acceptEditsTools are the tools PermissionModeAcceptEdits lets through without asking (in the
@@ -36,7 +36,8 @@ type promptGuard struct {
 	m       *shared.Matcher // nil: every tool
 }
 
-// promptGuards are the session's PermissionRequest hooks and WithCanUseTool callback.
+// promptGuards are the session's PermissionRequest hooks, WithCanUseTool callback and
+// WithPermissionPromptTool tool (the CLI asks it where it would ask the callback).
 func (o *config) promptGuards() []promptGuard {
 	var out []promptGuard
 	for i, c := range o.hooks[shared.HookEventPermissionRequest] {
@@ -48,6 +49,9 @@ func (o *config) promptGuards() []promptGuard {
 	}
 	if o.canUseTool != nil {
 		out = append(out, promptGuard{"the WithCanUseTool callback", "WithCanUseTool", nil})
+	}
+	if o.promptTool != "" {
+		out = append(out, promptGuard{fmt.Sprintf("the permission prompt tool %q", o.promptTool), "WithPermissionPromptTool", nil})
 	}
 	return out
 }

@@ -297,7 +297,7 @@ func (s *Session) mcpHandler() subprocess.MCPHandler {
 	if s.mcp == nil {
 		return nil
 	}
-	return s.mcp
+	return s.o.checkPromptTool(s.mcp) // guardprompttool.go
 }
 
 // attachMCP connects the in-process servers' own messages to t, the transport now running.

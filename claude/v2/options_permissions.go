@@ -47,7 +47,10 @@ func WithPermissionTimeout(d time.Duration) Option {
 // WithPermissionPromptTool names an MCP tool that answers the CLI's permission prompts
 // (--permission-prompt-tool), e.g. "mcp__auth__approve"; the tool must come from an MCP server of
 // the session. Default: none (the CLI denies what would need a prompt). It excludes
-// WithCanUseTool, which answers them with a Go function.
+// WithCanUseTool, which answers them with a Go function. The tool is a guard as the callback is:
+// a permission mode that skips it is ErrGuardCannotFire, and the answer of a tool of an
+// in-process server (WithMCPServer) whose updatedPermissions' setMode would switch a guard off is
+// made a deny.
 func WithPermissionPromptTool(name string) Option {
 	return setOption("WithPermissionPromptTool", func(o *config) { o.promptTool = name })
 }
