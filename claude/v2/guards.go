@@ -98,7 +98,7 @@ func (s *Session) warnUnfiredGuard() {
 	if !s.o.allowUnenforced {
 		return
 	}
-	for _, err := range []error{s.o.unfiredGuard(), s.o.userAgentsSkipGuards()} {
+	for _, err := range []error{s.o.unfiredGuard(), s.o.userAgentsSkipGuards(), s.o.settingsModeSkipsGuards()} {
 		if err != nil {
 			s.warn(strings.TrimPrefix(err.Error(), "v2: ") + " (accepted: WithAllowUnenforcedHooks)")
 		}

@@ -29,9 +29,15 @@ func ResolveSettings(opts ...Option) (*settings.Resolved, error) {
 	if err := o.checkPaths(); err != nil {
 		return nil, callErr("ResolveSettings", err)
 	}
+	r, err := o.resolveSettings()
+	return r, callErr("ResolveSettings", err)
+}
+
+// resolveSettings is ResolveSettings for validated options.
+func (o *config) resolveSettings() (*settings.Resolved, error) {
 	flag, err := o.mergedSettings()
 	if err != nil {
-		return nil, callErr("ResolveSettings", err)
+		return nil, err
 	}
 	so := settings.Options{Cwd: o.cwd, ProjectConfigRoot: o.configRoot, ConfigDir: string(cliConfigDir(o.baseEnv, o.env)), Managed: []byte(o.managed)}
 	if string(flag) != "{}" {
@@ -41,8 +47,7 @@ func ResolveSettings(opts ...Option) (*settings.Resolved, error) {
 	for _, s := range o.effectiveSources() {
 		so.Sources = append(so.Sources, settings.Source(s))
 	}
-	r, err := settings.Resolve(so)
-	return r, callErr("ResolveSettings", err)
+	return settings.Resolve(so)
 }
 
 // CLISettings is what a running CLI answers Session.Settings.
