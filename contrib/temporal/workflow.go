@@ -88,7 +88,18 @@ func NewApprovalsFrom(ctx workflow.Context, st ApprovalsState) (*Approvals, erro
 
 // State returns what the registry holds, after taking the signals already delivered and not yet
 // read (so that none is lost to a continue-as-new). Call it between turns, as the run's last step.
-func (ap *Approvals) State() ApprovalsState {
+//
+// It first lets the registry's signal goroutine run once: a signal delivered while that goroutine
+// waited in its selector is in the goroutine's hands, not in the channel, until it runs (on a
+// real server a decision that came with the signal that ended the run was lost that way:
+// TestApprovalsCrossAContinueAsNew).
+func (ap *Approvals) State(ctx workflow.Context) ApprovalsState {
+	yielded := false
+	_ = workflow.Await(ctx, func() bool { // false once: the other coroutines run before it returns
+		done := yielded
+		yielded = true
+		return done
+	})
 	for {
 		var a Approval
 		if ok := ap.requested.ReceiveAsync(&a); !ok {

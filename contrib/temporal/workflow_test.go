@@ -102,7 +102,7 @@ func carry(ctx workflow.Context, st temporalagent.ApprovalsState) (temporalagent
 	if err := workflow.Sleep(ctx, time.Hour); err != nil {
 		return st, err
 	}
-	return ap.State(), nil
+	return ap.State(ctx), nil
 }
 
 // The approvals' state crosses a continue-as-new: pending approvals and decisions; the next run
