@@ -50,7 +50,7 @@ func (g *ledgerGuard) pre(ctx context.Context, in *shared.PreToolUseHookInput) (
 		return shared.Deny(fmt.Sprintf("temporalagent: this call already ran (as %s) before the session was resumed "+
 			"after its worker stopped; it is not run again. It %s:\n%s", c.toolUseID, what, c.result)), nil
 	}
-	idem := g.idempotencyKey(in.ToolUseID, key)
+	idem, inDoubt := g.idempotencyKey(in.ToolUseID, key)
 	err := g.ledger.Append(ctx, g.turn, g.attempt, LedgerEntry{Kind: EntryCall, Attempt: g.attempt, SessionID: in.SessionID,
 		ToolUseID: in.ToolUseID, ToolName: in.ToolName, CallKey: key, IdempotencyKey: idem})
 	if errors.Is(err, ErrFenced) {
@@ -59,6 +59,7 @@ func (g *ledgerGuard) pre(ctx context.Context, in *shared.PreToolUseHookInput) (
 			Continue: shared.ContinueNo, StopReason: "temporalagent: a later attempt owns this turn"}, nil
 	}
 	if err != nil {
+		g.giveBack(inDoubt) // the call did not run: a request for it again keeps the key
 		return shared.Deny("temporalagent: the call is refused: the ledger could not record it, so it could run twice: " + err.Error()), nil
 	}
 	g.keys.put(in.ToolUseID, idem)
@@ -69,18 +70,30 @@ func (g *ledgerGuard) pre(ctx context.Context, in *shared.PreToolUseHookInput) (
 }
 
 // idempotencyKey returns the key of the call id asks for: the key of a call in doubt with the
-// same tool and input (the model asks for it again after the resume), else a new one, of the
-// turn and id. A call in doubt gives its key once.
-func (g *ledgerGuard) idempotencyKey(id, key string) string {
+// same tool and input (the model asks for it again after the resume), taken off the calls in
+// doubt and returned with it, else a new one, of the turn and id. A call in doubt gives its key
+// once.
+func (g *ledgerGuard) idempotencyKey(id, key string) (string, *ledgerCall) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for i, c := range g.inDoubt {
 		if c.key == key {
 			g.inDoubt = append(g.inDoubt[:i], g.inDoubt[i+1:]...)
-			return c.idem
+			return c.idem, &c
 		}
 	}
-	return g.turn + "/" + id
+	return newIdempotencyKey(g.turn, id), nil
+}
+
+// giveBack returns a call in doubt that idempotencyKey took (nil: none), for a request that did
+// not run.
+func (g *ledgerGuard) giveBack(c *ledgerCall) {
+	if c == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inDoubt = append([]ledgerCall{*c}, g.inDoubt...)
 }
 
 // release drops the keys of the attempt's calls that are still running: the attempt has ended.

@@ -165,24 +165,25 @@ func (s turnState) answered(completed []string) []ledgerCall {
 // again gets its key, so that a tool that takes the key applies it once. A call whose key a done
 // call has (it was asked again and finished) is not in doubt.
 func (s turnState) inDoubt(turn string) []ledgerCall {
-	keyed := make([]ledgerCall, len(s.calls))
-	finished := map[string]bool{}
-	for i, c := range s.calls {
-		c.idem = cmp.Or(c.idem, turn+"/"+c.toolUseID)
-		keyed[i] = c
+	keyOf := func(c ledgerCall) string { return cmp.Or(c.idem, newIdempotencyKey(turn, c.toolUseID)) }
+	seen := map[string]bool{} // keys done, or already in doubt
+	for _, c := range s.calls {
 		if c.done {
-			finished[c.idem] = true
+			seen[keyOf(c)] = true
 		}
 	}
 	var out []ledgerCall
-	for _, c := range keyed {
-		if !c.done && !finished[c.idem] {
+	for _, c := range s.calls {
+		if k := keyOf(c); !c.done && !seen[k] {
+			c.idem, seen[k] = k, true
 			out = append(out, c)
-			finished[c.idem] = true // once per key
 		}
 	}
 	return out
 }
+
+// newIdempotencyKey is the key of a call first asked for as toolUseID in turn.
+func newIdempotencyKey(turn, toolUseID string) string { return turn + "/" + toolUseID }
 
 // FencedError is the failure of a turn whose attempt lost its claim on the ledger (another
 // attempt claimed the turn, or the lease could not be renewed in time): it ended its CLI. It is

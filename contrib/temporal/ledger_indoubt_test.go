@@ -1,9 +1,14 @@
 package temporalagent
 
 import (
+	"context"
+	"errors"
+	"log/slog"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
 
 // The calls in doubt of a turn's ledger, with the keys their next requests get: a call recorded
@@ -47,8 +52,47 @@ func TestInDoubtKeys(t *testing.T) {
 // its own.
 func TestGuardIdempotencyKey(t *testing.T) {
 	g := &ledgerGuard{turn: "t", inDoubt: []ledgerCall{{toolUseID: "b", key: "k2", idem: "t/b"}}}
-	got := []string{g.idempotencyKey("b2", "k2"), g.idempotencyKey("b3", "k2"), g.idempotencyKey("x", "k9")}
+	key := func(id, k string) string { s, _ := g.idempotencyKey(id, k); return s }
+	got := []string{key("b2", "k2"), key("b3", "k2"), key("x", "k9")}
 	if diff := cmp.Diff([]string{"t/b", "t/b3", "t/x"}, got); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+}
+
+// failingLedger fails its first Append, then records.
+type failingLedger struct {
+	Ledger
+	failed bool
+}
+
+func (l *failingLedger) Append(context.Context, string, int, LedgerEntry) error {
+	if !l.failed {
+		l.failed = true
+		return errors.New("the database is away")
+	}
+	return nil
+}
+
+// A request for a call in doubt that the ledger could not record is refused and keeps the call's
+// key for the next request: the tool must not see a new key for the same call.
+func TestGuardKeepsTheKeyOfARefusedCall(t *testing.T) {
+	g := &ledgerGuard{turn: "t", ledger: &failingLedger{}, keys: &idempotencyKeys{}, logger: slog.Default(),
+		inDoubt: []ledgerCall{{toolUseID: "b", key: ApprovalID("Bash", shared.ToolInput{"command": "pay"}), idem: "t/b"}}}
+	ask := func(id string) shared.HookOutput {
+		out, err := g.pre(context.Background(), &shared.PreToolUseHookInput{ToolCallFields: shared.ToolCallFields{
+			ToolName: "Bash", ToolUseID: id, ToolInput: shared.ToolInput{"command": "pay"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if out := ask("b2"); out == nil {
+		t.Fatal("the request the ledger could not record ran")
+	}
+	if out := ask("b3"); out != nil {
+		t.Fatalf("the next request was refused: %+v", out)
+	}
+	if k, ok := g.keys.get("b3"); !ok || k != "t/b" {
+		t.Errorf("the next request's key = %q, %v; want the call's own, t/b", k, ok)
 	}
 }
