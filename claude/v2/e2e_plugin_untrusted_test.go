@@ -38,6 +38,7 @@ func TestRealCLI_PluginInsideTheRepositoryIsRefused(t *testing.T) {
 	}{
 		{"inside", []v2.Option{v2.WithPluginDirs(inside)}},
 		{"inside, trusted project", []v2.Option{v2.WithPluginDirs(inside), v2.WithTrustedProject()}},
+		{"inside, named relative to the working directory (the CLI's, not this process's)", []v2.Option{v2.WithPluginDirs(filepath.Join("tools", "evil-plugin"))}},
 		{"the repository itself", []v2.Option{v2.WithPluginDirs(env.project)}},
 		{"a link in the repository to a plugin outside it (the repository chose where it leads)", []v2.Option{v2.WithPluginDirs(link)}},
 	} {

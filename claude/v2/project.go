@@ -112,7 +112,7 @@ func (s *Session) prepareProject(o *config) error {
 	if err := project.Check(scope); err != nil {
 		return untrusted(err, startRefused)
 	}
-	if err := project.CheckPluginDirs([]string{cwd, o.configRoot}, o.pluginDirs); err != nil {
+	if err := project.CheckPluginDirs(cwd, []string{cwd, o.configRoot}, o.pluginDirs); err != nil {
 		return untrusted(err, startRefused)
 	}
 	if o.looseMCP {

@@ -12,9 +12,15 @@ import (
 // repository wrote would run its code on the host. A plugin is inside a directory when its path
 // is, as given or with symbolic links resolved: a link in the repository is the repository's
 // choice of where it leads.
-func CheckPluginDirs(dirs, plugins []string) error {
+//
+// A relative plugin path is the CLI's, which runs in base (the session's working directory):
+// it is taken relative to base, not to this process's directory.
+func CheckPluginDirs(base string, dirs, plugins []string) error {
 	var errs []error
 	for _, p := range plugins {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
 		for _, d := range dirs {
 			if d != "" && (within(lexicalPath(p), lexicalPath(d)) || within(resolvedPath(p), resolvedPath(d))) {
 				errs = append(errs, &Error{File: p,
@@ -27,9 +33,10 @@ func CheckPluginDirs(dirs, plugins []string) error {
 	return errors.Join(errs...)
 }
 
-// within reports whether path is dir or below it (both clean and absolute).
+// within reports whether path is dir or below it (both clean and absolute; every path is below
+// "/").
 func within(path, dir string) bool {
-	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+string(filepath.Separator))
 }
 
 // lexicalPath is path made absolute and clean.
