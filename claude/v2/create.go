@@ -73,7 +73,7 @@ func createSession(ctx context.Context, opts []Option) (*Session, error) {
 	if err := s.prepareProject(&o); err != nil { // project.go: before anything of the repository runs
 		return nil, err
 	}
-	if err := o.checkSettingsMode(); err != nil { // guardsettings.go: after the project's files passed their checks
+	if err := s.checkSettingsMode(&o); err != nil { // guardsettings.go: after the project's files passed their checks
 		return nil, err
 	}
 	settingsHooks, err := s.prepare(ctx, &o)

@@ -98,10 +98,16 @@ func (s *Session) warnUnfiredGuard() {
 	if !s.o.allowUnenforced {
 		return
 	}
-	for _, err := range []error{s.o.unfiredGuard(), s.o.userAgentsSkipGuards(), s.o.settingsModeSkipsGuards()} {
-		if err != nil {
-			s.warn(strings.TrimPrefix(err.Error(), "v2: ") + " (accepted: WithAllowUnenforcedHooks)")
-		}
+	for _, err := range []error{s.o.unfiredGuard(), s.o.userAgentsSkipGuards()} {
+		s.acceptUnfired(err)
+	}
+}
+
+// acceptUnfired warns of err, a guard that cannot fire, which WithAllowUnenforcedHooks accepted
+// (nil: nothing).
+func (s *Session) acceptUnfired(err error) {
+	if err != nil {
+		s.warn(strings.TrimPrefix(err.Error(), "v2: ") + " (accepted: WithAllowUnenforcedHooks)")
 	}
 }
 

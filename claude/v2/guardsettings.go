@@ -9,13 +9,16 @@ import (
 // WithPermissionMode the CLI starts in that mode (CLI 2.1.332 ran a Write unasked under a user
 // settings file's acceptEdits or auto, the can_use_tool callback never called:
 // TestRealCLI_SettingsDefaultModeThatSkipsAGuardIsRefused). The program's WithPermissionMode
-// wins over the files. WithAllowUnenforcedHooks accepts it. It reads files, so it runs before the
-// CLI starts, after the project's files passed their own checks (prepareProject).
-func (o *config) checkSettingsMode() error {
-	if o.allowUnenforced {
+// wins over the files. WithAllowUnenforcedHooks accepts it, with a warning. It reads the
+// repository's files, so it runs before the CLI starts and only after they passed their own
+// checks (prepareProject: no link, no FIFO).
+func (s *Session) checkSettingsMode(o *config) error {
+	err := o.settingsModeSkipsGuards()
+	if err != nil && o.allowUnenforced {
+		s.acceptUnfired(err)
 		return nil
 	}
-	return o.settingsModeSkipsGuards()
+	return err
 }
 
 // settingsModeSkipsGuards is checkSettingsMode's error, whatever WithAllowUnenforcedHooks says.
