@@ -22,6 +22,9 @@ type AgentMode struct {
 func AgentModes(dir string) ([]AgentMode, error) {
 	var out []AgentMode
 	n := 0
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // a linked agents directory (a dotfiles manager's) is walked, as the CLI reads it
+	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
@@ -31,7 +34,7 @@ func AgentModes(dir string) ([]AgentMode, error) {
 			return err
 		case n > MaxEntries:
 			return errTooMany
-		case d.IsDir() || !strings.HasSuffix(d.Name(), ".md"):
+		case d.IsDir() || !strings.EqualFold(filepath.Ext(d.Name()), ".md"):
 			n++
 			return nil
 		}
@@ -40,7 +43,7 @@ func AgentModes(dir string) ([]AgentMode, error) {
 		if err != nil {
 			return err
 		}
-		a := AgentMode{File: path, Name: strings.TrimSuffix(d.Name(), ".md")}
+		a := AgentMode{File: path, Name: strings.TrimSuffix(d.Name(), filepath.Ext(d.Name()))}
 		text := strings.ReplaceAll(strings.TrimPrefix(string(b), "\ufeff"), "\r\n", "\n")
 		if m := frontmatterRE.FindStringSubmatch(text); m != nil {
 			fields, bad := frontmatterFields(m[1])

@@ -39,3 +39,20 @@ func TestAgentModes(t *testing.T) {
 		t.Errorf("an unreadable frontmatter: %v, want an error naming d.md", err)
 	}
 }
+
+// An agents directory that is a link (a dotfiles manager's) is read through it, and an agent
+// file's extension is matched whatever its case.
+func TestAgentModesThroughALink(t *testing.T) {
+	real, home := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(real, "x.MD"), []byte("---\npermissionMode: acceptEdits\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(home, "agents")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	got, err := AgentModes(link)
+	if err != nil || len(got) != 1 || got[0].Mode != "acceptEdits" || got[0].Name != "x" {
+		t.Errorf("AgentModes through a link = %+v, %v; want agent x in acceptEdits", got, err)
+	}
+}
