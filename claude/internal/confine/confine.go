@@ -63,7 +63,6 @@ type Spec struct {
 // that starts the CLI; Close it once the CLI has exited.
 type Plan struct {
 	dir       string // the private directory
-	lockDir   string // dir as made (before symbolic links are resolved): its lock file's name
 	lock      *os.File
 	configDir string // dir/config
 	tmp       string // dir/tmp
@@ -85,7 +84,7 @@ func (p *Plan) Dir() string { return p.dir }
 func (p *Plan) Close() error {
 	p.rules.close()
 	err := os.RemoveAll(p.dir)
-	unlockPrivate(p.lockDir, p.lock)
+	unlockPrivate(p.dir, p.lock)
 	if err != nil {
 		return fmt.Errorf("confine: removing the private directory: %w", err)
 	}
@@ -110,7 +109,7 @@ func Prepare(spec Spec) (*Plan, error) {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	p := &Plan{dir: dir, lockDir: dir, lock: lock, configDir: filepath.Join(dir, "config"), tmp: filepath.Join(dir, "tmp"), spec: spec}
+	p := &Plan{dir: dir, lock: lock, configDir: filepath.Join(dir, "config"), tmp: filepath.Join(dir, "tmp"), spec: spec}
 	transcripts, err := p.buildState(spec)
 	if err == nil {
 		p.writable = append(slices.Clone(spec.WriteDirs), dir, transcripts)
@@ -118,7 +117,7 @@ func Prepare(spec Spec) (*Plan, error) {
 	}
 	if err != nil {
 		_ = os.RemoveAll(dir)
-		unlockPrivate(p.lockDir, p.lock)
+		unlockPrivate(p.dir, p.lock)
 		return nil, err
 	}
 	return p, nil
