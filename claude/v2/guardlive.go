@@ -44,15 +44,18 @@ func (l *liveGuards) setMode(mode PermissionMode, by string) {
 	l.mu.Unlock()
 }
 
-// add records the PermissionRequest hooks of scope id.
+// add records the PermissionRequest hooks of scope id, in place of any an earlier scope of that
+// id had (a scope id may be reused once unregistered).
 func (l *liveGuards) add(id string, guards []promptGuard) {
-	if l == nil || len(guards) == 0 {
+	if l == nil {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.scoped = slices.DeleteFunc(l.scoped, func(s scopeGuards) bool { return s.id == id })
-	l.scoped = append(l.scoped, scopeGuards{id, guards})
+	if len(guards) > 0 {
+		l.scoped = append(l.scoped, scopeGuards{id, guards})
+	}
 }
 
 // guards are the PermissionRequest hooks of the scopes still registered.

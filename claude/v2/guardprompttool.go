@@ -38,8 +38,8 @@ func (o *config) checkPromptTool(h subprocess.MCPHandler) subprocess.MCPHandler 
 // HandleMCP is subprocess.MCPHandler's.
 func (c promptToolCheck) HandleMCP(ctx context.Context, server string, message jsontext.Value) (jsontext.Value, error) {
 	out, err := c.next.HandleMCP(ctx, server, message)
-	if err != nil {
-		return out, err
+	if err != nil || !strings.HasPrefix(c.o.promptTool, "mcp__"+server+"__") {
+		return out, err // another server's messages are not decoded
 	}
 	var req struct {
 		Method string `json:"method"`
@@ -76,7 +76,7 @@ func (c promptToolCheck) checkAnswer(out jsontext.Value) jsontext.Value {
 		if b.Type != "text" || json.Unmarshal([]byte(b.Text), &answer) != nil {
 			continue
 		}
-		err := switchSkipsGuards(c.o.allGuards(), answer.UpdatedPermissions, "WithPermissionPromptTool")
+		err := switchSkipsGuards(c.o.allGuards, answer.UpdatedPermissions, "WithPermissionPromptTool")
 		if err == nil {
 			continue
 		}

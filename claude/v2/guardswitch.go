@@ -2,7 +2,6 @@ package v2
 
 import (
 	"context"
-	"slices"
 
 	"github.com/hookwire/agent-sdk-go/claude/shared"
 )
@@ -28,7 +27,7 @@ func (o *config) keepGuardsOn(fn shared.CanUseToolFunc) shared.CanUseToolFunc {
 		if err != nil || r == nil {
 			return r, err
 		}
-		if err := switchSkipsGuards(o.allGuards(), r.UpdatedPermissions, "WithCanUseTool"); err != nil {
+		if err := switchSkipsGuards(o.allGuards, r.UpdatedPermissions, "WithCanUseTool"); err != nil {
 			o.logger.Warn("v2: a permission answer would switch a guard off; the tool call is denied", "tool", req.ToolName, "error", err)
 			return nil, err
 		}
@@ -46,22 +45,24 @@ func (o *config) permissionCheck() func(*shared.PermissionResult) error {
 		return nil
 	}
 	return func(r *shared.PermissionResult) error {
-		if !slices.ContainsFunc(r.UpdatedPermissions, func(u shared.PermissionUpdate) bool { return u.Type == shared.PermissionSetMode }) {
-			return nil
-		}
-		return switchSkipsGuards(o.allGuards(), r.UpdatedPermissions, "WithHooks/WithHook")
+		return switchSkipsGuards(o.allGuards, r.UpdatedPermissions, "WithHooks/WithHook")
 	}
 }
 
-// switchSkipsGuards is the error for a setMode of updates that switches one of guards off
-// (answerOpt names the option that answered), or nil.
-func switchSkipsGuards(guards []promptGuard, updates []shared.PermissionUpdate, answerOpt string) error {
+// switchSkipsGuards is the error for a setMode of updates that switches one of the guards off
+// (answerOpt names the option that answered), or nil. The guards are listed only for an answer
+// with a setMode: most answers have none, and listing compiles the matchers.
+func switchSkipsGuards(guards func() []promptGuard, updates []shared.PermissionUpdate, answerOpt string) error {
+	var gs []promptGuard
 	for _, u := range updates {
 		if u.Type != shared.PermissionSetMode {
 			continue
 		}
+		if gs == nil {
+			gs = guards()
+		}
 		mode := PermissionMode(u.Mode)
-		if g, why := skippedGuard(guards, mode); why != "" {
+		if g, why := skippedGuard(gs, mode); why != "" {
 			options := answerOpt
 			if g.options != answerOpt {
 				options += "/" + g.options
